@@ -1,0 +1,48 @@
+// `traindeck-train validate --config FILE`: every problem, one per line, compiler style.
+#include <ostream>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "config/preset_files.h"
+
+namespace traindeck {
+
+std::optional<LoadedConfig> loadConfigArgument(const std::string& nameOrPath, const CliContext& context) {
+  const auto path = resolveConfigPath(nameOrPath, context.presetDirs);
+  if (!path) {
+    std::string presets;
+    for (const std::string& name : listPresets(context.presetDirs)) presets += (presets.empty() ? "" : ", ") + name;
+    context.err << "traindeck-train: " << nameOrPath << " is neither a config file nor a preset"
+                << (presets.empty() ? std::string() : " (presets: " + presets + ")") << "\n";
+    return std::nullopt;
+  }
+  return loadConfigFile(*path);
+}
+
+int commandValidate(const std::vector<std::string>& args, const CliContext& context) {
+  const ParsedArgs parsed = parseArgs(args, {{"--config"}, {}});
+  const auto config = parsed.option("--config");
+  if (!parsed.error.empty() || !config || !parsed.positionals.empty()) {
+    context.err << "traindeck-train validate: "
+                << (parsed.error.empty() ? "usage: traindeck-train validate --config FILE" : parsed.error) << "\n";
+    return kExitUsage;
+  }
+  const auto loaded = loadConfigArgument(*config, context);
+  if (!loaded) return kExitFailed;
+  ValidationContext validation;
+  validation.host = context.host;
+  const Diagnostics problems = checkConfig(*loaded, validation);
+  int errors = 0, warnings = 0;
+  for (const Diagnostic& d : problems) {
+    context.out << d.format(loaded->source) << "\n";
+    (d.severity == Severity::Error ? errors : warnings) += 1;
+  }
+  if (errors == 0)
+    context.out << loaded->source << ": valid" << (warnings ? " (" + std::to_string(warnings) + " warnings)" : "") << "\n";
+  else
+    context.out << errors << (errors == 1 ? " error" : " errors") << ", " << warnings
+                << (warnings == 1 ? " warning" : " warnings") << "\n";
+  return errors == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace traindeck

@@ -1,0 +1,36 @@
+// The subcommands of traindeck-train. Each takes its arguments (after the command name) and
+// returns the process exit code; only main() exits.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config_io.h"
+#include "config/validate.h"
+
+namespace traindeck {
+
+// Exit codes, documented in docs/cli.md.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;  // the config is invalid, or the work failed
+inline constexpr int kExitUsage = 2;   // the command line is wrong
+
+struct CliContext {
+  std::vector<std::string> presetDirs;
+  std::optional<HostDevices> host;  // this machine's CUDA devices, when LibTorch can tell
+  std::string runtimeSummary;       // LibTorch, BLAS and threads, for --version
+  std::ostream& out;
+  std::ostream& err;
+};
+
+int commandValidate(const std::vector<std::string>& args, const CliContext& context);
+int commandPlan(const std::vector<std::string>& args, const CliContext& context);
+int commandPresets(const std::vector<std::string>& args, const CliContext& context);
+int commandConfigReference(const std::vector<std::string>& args, const CliContext& context);
+
+// Loads `nameOrPath` (a file or a preset name); prints why and returns nullopt when it cannot.
+std::optional<LoadedConfig> loadConfigArgument(const std::string& nameOrPath, const CliContext& context);
+
+}  // namespace traindeck

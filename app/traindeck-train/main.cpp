@@ -1,0 +1,90 @@
+// traindeck-train: the trainer's command line. Parses the command, builds the context the
+// commands share, and turns their results into exit codes. The only place that exits.
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <vector>
+
+#include "commands.h"
+#include "config/preset_files.h"
+#include "config/suggest.h"
+#if defined(TRAINDECK_WITH_TRAINER)
+#include "trainer/runtime_info.h"
+#endif
+
+namespace {
+
+using traindeck::CliContext;
+using Command = int (*)(const std::vector<std::string>&, const CliContext&);
+
+const char* kUsage = R"(traindeck-train: train GPT-2-family models with data parallelism, headless.
+
+usage: traindeck-train COMMAND [options]
+
+commands:
+  validate --config FILE          print every problem in a job config; exit 1 if any is an error
+  plan --config FILE [--device NAME] [--utilization F] [--json]
+                                  parameters, memory per device, tokens per step, step time
+  presets                         list the bundled job presets (usable wherever FILE is)
+  config-reference                print every config key with its default (docs/config.md)
+
+options:
+  --help, -h                      this text
+  --version                       version, LibTorch, BLAS and threads
+
+FILE is a YAML job config or the name of a preset. Exit codes: 0 success, 1 the config is
+invalid or the work failed, 2 the command line is wrong. See docs/cli.md.
+)";
+
+std::string executablePath(const char* argv0) {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(argv0) : self.string();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  CliContext context{traindeck::presetDirectories(executablePath(argv[0]), TRAINDECK_PRESETS_SOURCE_DIR), std::nullopt,
+                     "LibTorch: not built in (the trainer needs libtorch-dev)", std::cout, std::cerr};
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return traindeck::kExitUsage;
+  }
+  const std::string& command = args.front();
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return traindeck::kExitOk;
+  }
+#if defined(TRAINDECK_WITH_TRAINER)
+  const traindeck::RuntimeInfo runtime = traindeck::probeRuntime();
+  context.host = traindeck::HostDevices{runtime.cudaDevices, runtime.cudaBf16};
+  context.runtimeSummary = traindeck::describeRuntime(runtime);
+#endif
+  if (command == "--version") {
+    std::cout << "traindeck-train " << TRAINDECK_VERSION << "\n" << context.runtimeSummary << "\n";
+    return traindeck::kExitOk;
+  }
+  const std::map<std::string, Command> commands = {
+      {"validate", traindeck::commandValidate},
+      {"plan", traindeck::commandPlan},
+      {"presets", traindeck::commandPresets},
+      {"config-reference", traindeck::commandConfigReference},
+  };
+  const auto found = commands.find(command);
+  if (found == commands.end()) {
+    std::vector<std::string> names;
+    for (const auto& entry : commands) names.push_back(entry.first);
+    const auto guess = traindeck::closestMatch(command, names);
+    std::cerr << "traindeck-train: unknown command '" << command << "'"
+              << (guess ? "; did you mean " + *guess + "?" : "; see traindeck-train --help") << "\n";
+    return traindeck::kExitUsage;
+  }
+  try {
+    return found->second({args.begin() + 1, args.end()}, context);
+  } catch (const std::exception& e) {
+    std::cerr << "traindeck-train " << command << ": " << e.what() << "\n";
+    return traindeck::kExitFailed;
+  }
+}

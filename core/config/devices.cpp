@@ -1,0 +1,91 @@
+// Peaks are dense (no sparsity) tensor-core figures from the vendors' data sheets; fp32 is the
+// plain fp32 peak (TF32 is off by default in LibTorch). Memory is what the driver reports.
+#include "devices.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <thread>
+
+namespace traindeck {
+
+namespace {
+constexpr double T = 1e12;
+constexpr std::int64_t MiB = 1 << 20;
+
+DeviceSpec gpu(const char* name, const char* description, std::int64_t mib, double bf16, double fp16, double fp32) {
+  DeviceSpec d;
+  d.name = name;
+  d.description = description;
+  d.memoryBytes = mib * MiB;
+  d.peakBf16 = bf16;
+  d.peakFp16 = fp16;
+  d.peakFp32 = fp32;
+  d.isCuda = true;
+  return d;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+}  // namespace
+
+double DeviceSpec::peakFor(Precision precision) const {
+  switch (precision) {
+    case Precision::Bf16: return peakBf16;
+    case Precision::Fp16: return peakFp16;
+    case Precision::Fp32: return peakFp32;
+  }
+  return 0;
+}
+
+DeviceSpec thisMachineCpu() {
+  DeviceSpec d;
+  d.name = "CPU";
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  d.description = "this machine's CPU, " + std::to_string(cores) + " cores";
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long pageSize = ::sysconf(_SC_PAGESIZE);
+  d.memoryBytes = pages > 0 && pageSize > 0 ? static_cast<std::int64_t>(pages) * pageSize : 0;
+  d.peakFp32 = 64e9 * cores;
+  d.isCpu = true;
+  return d;
+}
+
+std::vector<DeviceSpec> knownDevices() {
+  std::vector<DeviceSpec> devices = {
+      gpu("T4", "NVIDIA T4, 16 GB (Colab's free GPU); no bf16", 15360, 0, 65 * T, 8.1 * T),
+      gpu("L4", "NVIDIA L4, 24 GB", 23034, 121 * T, 121 * T, 30.3 * T),
+      gpu("A100-40GB", "NVIDIA A100 SXM, 40 GB", 40960, 312 * T, 312 * T, 19.5 * T),
+      gpu("A100-80GB", "NVIDIA A100 SXM, 80 GB", 81920, 312 * T, 312 * T, 19.5 * T),
+      gpu("H100", "NVIDIA H100 SXM, 80 GB", 81559, 989 * T, 989 * T, 67 * T),
+      gpu("H200", "NVIDIA H200 SXM, 141 GB", 143771, 989 * T, 989 * T, 67 * T),
+  };
+  DeviceSpec tpu;
+  tpu.name = "TPU-v5e";
+  tpu.description = "Google TPU v5e, one core, 16 GB HBM (planning only: LibTorch does not run on TPUs)";
+  tpu.memoryBytes = 16384 * MiB;
+  tpu.peakBf16 = 197 * T;
+  devices.push_back(tpu);
+  devices.push_back(thisMachineCpu());
+  return devices;
+}
+
+std::optional<DeviceSpec> findDevice(const std::string& name) {
+  const std::string wanted = lower(name);
+  for (const DeviceSpec& d : knownDevices())
+    if (lower(d.name) == wanted) return d;
+  for (const DeviceSpec& d : knownDevices())
+    if (lower(d.name).rfind(wanted, 0) == 0) return d;
+  return std::nullopt;
+}
+
+std::string deviceChoices() {
+  std::string out;
+  for (const DeviceSpec& d : knownDevices()) out += (out.empty() ? "" : ", ") + d.name;
+  return out;
+}
+
+}  // namespace traindeck

@@ -1,0 +1,37 @@
+// A small table of accelerators people train on (and this machine's CPU), with the memory
+// and peak throughput that the planner needs. Figures are vendors' dense peaks.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "run_config.h"
+
+namespace traindeck {
+
+struct DeviceSpec {
+  std::string name;         // "H100"
+  std::string description;  // "NVIDIA H100 SXM, 80 GB HBM3"
+  std::int64_t memoryBytes = 0;
+  double peakBf16 = 0;  // FLOP/s; 0: not supported
+  double peakFp16 = 0;
+  double peakFp32 = 0;
+  bool isCpu = false;
+  bool isCuda = false;
+
+  double peakFor(Precision precision) const;
+};
+
+// T4, L4, A100-40GB, A100-80GB, H100, H200, TPU-v5e, and CPU (this machine's memory and cores).
+std::vector<DeviceSpec> knownDevices();
+// Case-insensitive; a unique-enough prefix works ("h100", "a100" finds A100-40GB).
+std::optional<DeviceSpec> findDevice(const std::string& name);
+// This machine's CPU: its physical memory, and a rough fp32 peak of 64 GFLOP/s per core
+// (two AVX2 FMA units at 2 GHz).
+DeviceSpec thisMachineCpu();
+// "T4, L4, ..., CPU"
+std::string deviceChoices();
+
+}  // namespace traindeck

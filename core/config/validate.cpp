@@ -1,0 +1,274 @@
+// Cross-field validation. Each rule is a few lines in one function per section, and each
+// message says what is wrong with the numbers in it and what to change.
+#include "validate.h"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <tuple>
+
+#include "enum_names.h"
+#include "model_presets.h"
+
+namespace traindeck {
+
+namespace {
+
+class Checker {
+ public:
+  Checker(const RunConfig& config, const ValidationContext& context, const std::map<std::string, SourcePlace>& places,
+          const std::string& baseDir)
+      : c(config),
+        m_context(context),
+        m_host(config.target.kind == TargetKind::Ssh ? std::nullopt : context.host),
+        m_places(places),
+        m_baseDir(baseDir) {}
+
+  Diagnostics run() {
+    checkName();
+    checkModel();
+    checkData();
+    checkStrategy();
+    checkSchedule();
+    checkTarget();
+    return std::move(m_out);
+  }
+
+ private:
+  // Reports at the first of `paths` that the file has (the first one when none is there).
+  void report(Severity severity, std::initializer_list<std::string> paths, std::string message, std::string hint = {}) {
+    Diagnostic d;
+    d.severity = severity;
+    d.path = *paths.begin();
+    for (const std::string& path : paths) {
+      if (auto it = m_places.find(path); it != m_places.end()) {
+        d.path = path;
+        d.line = it->second.line;
+        d.column = it->second.column;
+        break;
+      }
+    }
+    d.message = std::move(message);
+    d.hint = std::move(hint);
+    m_out.push_back(std::move(d));
+  }
+  void error(std::initializer_list<std::string> paths, std::string message, std::string hint = {}) {
+    report(Severity::Error, paths, std::move(message), std::move(hint));
+  }
+  void warning(std::initializer_list<std::string> paths, std::string message, std::string hint = {}) {
+    report(Severity::Warning, paths, std::move(message), std::move(hint));
+  }
+
+  static std::string num(std::int64_t v) { return std::to_string(v); }
+
+  bool remote() const { return c.target.kind == TargetKind::Ssh; }
+  bool usesCuda() const {
+    if (c.strategy.device == DeviceKind::Cuda) return true;
+    if (c.strategy.device == DeviceKind::Cpu) return false;
+    return m_host && m_host->cudaDevices > 0;
+  }
+  bool knownCpuOnly() const {
+    if (c.strategy.device == DeviceKind::Cpu) return true;
+    return c.strategy.device == DeviceKind::Auto && m_host && m_host->cudaDevices == 0;
+  }
+
+  void checkName() {
+    if (!c.name.empty() && slugify(c.name).empty())
+      error({"name"}, "has no letters or digits to name the run folder with", "for example name: gpt2-small-ddp");
+  }
+
+  void checkModel() {
+    const ModelConfig& m = c.model;
+    if (m.n_head > 0 && m.n_embd % m.n_head != 0) {
+      const std::int64_t lower = m.n_embd / m.n_head * m.n_head;
+      const std::int64_t upper = lower + m.n_head;
+      error({"model.n_embd", "model.n_head"},
+            "n_embd (" + num(m.n_embd) + ") is not divisible by n_head (" + num(m.n_head) + ")",
+            "each head gets n_embd / n_head channels: use n_embd " + (lower > 0 ? num(lower) + " or " : "") + num(upper) +
+                ", or an n_head that divides " + num(m.n_embd));
+    }
+    if (m.block_size > m.n_positions)
+      error({"model.block_size", "model.n_positions"},
+            "block_size (" + num(m.block_size) + ") is longer than the model's n_positions (" + num(m.n_positions) + ")",
+            "the model has no position embedding past " + num(m.n_positions) + ": use block_size " + num(m.n_positions) +
+                " or less");
+    if (const ModelPreset* preset = findModelPreset(m.preset)) {
+      const std::pair<const char*, std::pair<std::int64_t, std::int64_t>> sizes[] = {
+          {"n_layer", {m.n_layer, preset->n_layer}}, {"n_head", {m.n_head, preset->n_head}},
+          {"n_embd", {m.n_embd, preset->n_embd}},    {"n_positions", {m.n_positions, preset->n_positions}},
+          {"vocab_size", {m.vocab_size, preset->vocab_size}}};
+      for (const auto& [key, values] : sizes)
+        if (values.first != values.second)
+          warning({std::string("model.") + key},
+                  std::string(key) + " " + num(values.first) + " differs from preset " + std::string(preset->name) + "'s " +
+                      num(values.second) + "; the value given wins",
+                  m.init_from.empty() ? "" : "weights from init_from must have these sizes");
+    }
+    const std::int64_t tokenizerVocab = c.data.tokenizer == TokenizerKind::Byte ? 257 : 50257;
+    if (m.vocab_size < tokenizerVocab)
+      error({"model.vocab_size", "data.tokenizer"},
+            "vocab_size (" + num(m.vocab_size) + ") is smaller than the " + std::string(toString(c.data.tokenizer)) +
+                " tokenizer's " + num(tokenizerVocab) + " tokens",
+            "use vocab_size " + num(tokenizerVocab) + " (or a larger multiple of 64 for speed)");
+    if (!m.init_from.empty()) checkPath({"model.init_from"}, m.init_from, "the model to start from");
+  }
+
+  void checkData() {
+    if (c.data.train.empty())
+      error({"data.train", "data"}, "data.train is required: the training tokens",
+            "prepare them with `traindeck-train prepare --tokenizer " + std::string(toString(c.data.tokenizer)) +
+                " --out DIR files...` and set data.train: DIR");
+    else
+      checkPath({"data.train"}, c.data.train, "the training data");
+    if (!c.data.val.empty()) checkPath({"data.val"}, c.data.val, "the validation data");
+    if (c.data.tokenizer == TokenizerKind::Gpt2) {
+      if (c.data.vocab.empty())
+        error({"data.vocab", "data.tokenizer"}, "data.vocab is required for the gpt2 tokenizer",
+              "point it at GPT-2's encoder.json (vocab.json), or use tokenizer: byte");
+      else
+        checkPath({"data.vocab"}, c.data.vocab, "the GPT-2 vocabulary");
+      if (c.data.merges.empty())
+        error({"data.merges", "data.tokenizer"}, "data.merges is required for the gpt2 tokenizer",
+              "point it at GPT-2's vocab.bpe (merges.txt), or use tokenizer: byte");
+      else
+        checkPath({"data.merges"}, c.data.merges, "the GPT-2 merges");
+    }
+  }
+
+  void checkPath(std::initializer_list<std::string> paths, const std::string& value, const std::string& what) {
+    const ExpandedPath expanded = expandPath(value, m_baseDir, m_context.env);
+    if (!expanded.error.empty()) {
+      error(paths, expanded.error, "set the variable, or write the path out");
+      return;
+    }
+    if (remote()) return;  // the path is on the remote machine
+    if (isGlob(expanded.path)) {
+      glob_t matches{};
+      const int rc = ::glob(expanded.path.c_str(), 0, nullptr, &matches);
+      const std::size_t count = rc == 0 ? matches.gl_pathc : 0;
+      ::globfree(&matches);
+      if (count == 0) error(paths, "matches no file: " + expanded.path, "check the pattern; it should match " + what);
+      return;
+    }
+    std::error_code ec;
+    if (!std::filesystem::exists(expanded.path, ec))
+      error(paths, "does not exist: " + expanded.path,
+            what == "the training data" ? "run `traindeck-train prepare` to make it, or fix the path"
+                                        : "fix the path to " + what);
+  }
+
+  void checkStrategy() {
+    const StrategyConfig& s = c.strategy;
+    const std::int64_t world = s.worldSize();
+    if (s.kind == StrategyKind::Single && world > 1)
+      error({"strategy.kind", "strategy.nproc_per_node", "strategy.nnodes"},
+            "single runs one process, but nproc_per_node x nnodes is " + num(world),
+            "use kind: ddp (or zero1) for " + num(world) + " ranks, or set nproc_per_node and nnodes to 1");
+    if (s.kind == StrategyKind::Zero1 && world < 2)
+      error({"strategy.kind", "strategy.nproc_per_node"}, "zero1 shards the optimizer state across ranks and needs at least 2; this job has 1",
+            "set nproc_per_node: 2 or more, or use kind: single");
+    if (s.kind == StrategyKind::Ddp && world < 2)
+      warning({"strategy.kind", "strategy.nproc_per_node"}, "ddp with one rank trains like single",
+              "raise nproc_per_node to use more devices");
+    if (s.backend == Backend::Nccl && s.device == DeviceKind::Cpu)
+      error({"strategy.backend"}, "nccl needs CUDA devices, but strategy.device is cpu", "use backend: gloo (or auto) on the CPU");
+    else if (s.backend == Backend::Nccl && knownCpuOnly())
+      error({"strategy.backend", "strategy.device"}, "nccl needs CUDA devices, and this machine has none",
+            "use backend: gloo (or auto)");
+    if (s.backend == Backend::Gloo && usesCuda())
+      warning({"strategy.backend"}, "gloo on CUDA tensors is much slower than nccl", "use backend: auto");
+    if (m_host) {
+      const int gpus = m_host->cudaDevices;
+      if (s.device == DeviceKind::Cuda && gpus == 0)
+        error({"strategy.device"}, "is cuda, but this machine has no CUDA device that LibTorch can use",
+              "use device: cpu or auto here, or run the job on a GPU machine (target.kind: ssh)");
+      else if (usesCuda() && s.nproc_per_node > gpus)
+        error({"strategy.nproc_per_node"}, "asks for " + num(s.nproc_per_node) + " ranks on CUDA, but this machine has " +
+                                               num(gpus) + " CUDA device" + (gpus == 1 ? "" : "s"),
+              "use nproc_per_node: " + num(gpus) + " or fewer (one rank per GPU)");
+    }
+    if (s.precision != Precision::Fp32) {
+      const std::string name(toString(s.precision));
+      if (knownCpuOnly())
+        error({"strategy.precision", "strategy.device"},
+              name + " runs on CUDA devices; on the CPU this trainer computes in fp32", "use precision: fp32 on the CPU");
+      else if (s.precision == Precision::Bf16 && usesCuda() && m_host && m_host->cudaDevices > 0 && !m_host->bf16)
+        error({"strategy.precision"}, "bf16 needs CUDA compute capability 8.0 or newer (A100, L4, H100), which this GPU lacks",
+              "use precision: fp16 on older GPUs such as the T4");
+    }
+  }
+
+  void checkSchedule() {
+    const ScheduleConfig& s = c.schedule;
+    if (s.max_steps == 0 && s.max_tokens == 0)
+      error({"schedule.max_steps", "schedule.max_tokens"}, "the job has no end: max_steps and max_tokens are both 0",
+            "set max_steps (optimizer steps) or max_tokens");
+    if (s.max_steps > 0 && s.warmup_steps >= s.max_steps)
+      error({"schedule.warmup_steps", "schedule.max_steps"},
+            "warmup_steps (" + num(s.warmup_steps) + ") is not below max_steps (" + num(s.max_steps) + ")",
+            "warm up for a small part of the run, e.g. " + num(std::max<std::int64_t>(0, s.max_steps / 10)) + " steps");
+    if (s.min_lr > c.optimizer.lr)
+      error({"schedule.min_lr", "optimizer.lr"},
+            "min_lr is above the peak learning rate optimizer.lr", "min_lr is where decay ends; it is usually lr / 10");
+  }
+
+  void checkTarget() {
+    if (c.target.kind == TargetKind::Ssh && c.target.host.empty())
+      error({"target.host", "target.kind"}, "target.host is required for an ssh target", "for example host: ubuntu@203.0.113.7 or an ~/.ssh/config alias");
+  }
+
+  const RunConfig& c;
+  const ValidationContext& m_context;
+  const std::optional<HostDevices> m_host;  // unknown for a remote target
+  const std::map<std::string, SourcePlace>& m_places;
+  const std::string& m_baseDir;
+  Diagnostics m_out;
+};
+
+}  // namespace
+
+Diagnostics validateConfig(const RunConfig& config, const ValidationContext& context,
+                           const std::map<std::string, SourcePlace>& places, const std::string& baseDir) {
+  return Checker(config, context, places, baseDir).run();
+}
+
+Diagnostics checkConfig(const LoadedConfig& loaded, const ValidationContext& context) {
+  Diagnostics all = loaded.problems;
+  const bool unreadable = std::any_of(all.begin(), all.end(), [](const Diagnostic& d) { return d.path.empty(); });
+  if (unreadable) return all;  // the file as a whole is wrong; rules on defaults would only add noise
+  Diagnostics rules = validateConfig(loaded.config, context, loaded.places, loaded.baseDir);
+  all.insert(all.end(), rules.begin(), rules.end());
+  // In file order, as a compiler lists them; problems with no place in the file come last.
+  std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    const auto key = [](const Diagnostic& d) { return std::make_tuple(d.line == 0, d.line, d.column); };
+    return key(a) < key(b);
+  });
+  return all;
+}
+
+Diagnostics problemsIn(const Diagnostics& all, std::initializer_list<std::string_view> sections) {
+  Diagnostics out;
+  for (const Diagnostic& d : all) {
+    const std::string section = d.section();
+    if (d.path.empty() || std::find(sections.begin(), sections.end(), section) != sections.end()) out.push_back(d);
+  }
+  return out;
+}
+
+std::string slugify(const std::string& name) {
+  std::string slug;
+  for (const char ch : name) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (std::isalnum(u) && u < 128) {
+      slug += static_cast<char>(std::tolower(u));
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug += '-';
+    }
+    if (slug.size() >= 48) break;
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug;
+}
+
+}  // namespace traindeck

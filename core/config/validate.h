@@ -1,0 +1,43 @@
+// Rules that involve more than one value, or the machine the job will run on: divisibility,
+// context length, tokenizer and vocabulary, strategy and device, data paths. Each problem
+// names the key it is about and, when the config came from a file, its line and column.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "config_io.h"
+#include "diagnostic.h"
+#include "path_expand.h"
+#include "run_config.h"
+
+namespace traindeck {
+
+// What the machine that will run the job has. Unknown (nullopt in the context) for a remote
+// target or where this program was built without LibTorch: rules that need it are skipped.
+struct HostDevices {
+  int cudaDevices = 0;
+  bool bf16 = false;  // every CUDA device computes in bf16 (compute capability 8.0 or newer)
+};
+
+struct ValidationContext {
+  std::optional<HostDevices> host;
+  EnvLookup env = processEnvironment();
+};
+
+// Cross-field rules only; `places` and `baseDir` come from LoadedConfig (or are empty).
+Diagnostics validateConfig(const RunConfig& config, const ValidationContext& context,
+                           const std::map<std::string, SourcePlace>& places = {},
+                           const std::string& baseDir = ".");
+
+// Everything wrong with a loaded config: its load problems, then the cross-field ones.
+Diagnostics checkConfig(const LoadedConfig& loaded, const ValidationContext& context);
+
+// Only the problems in the named sections (and in the file as a whole): `plan` needs model
+// and strategy alone to be right.
+Diagnostics problemsIn(const Diagnostics& all, std::initializer_list<std::string_view> sections);
+
+// The slug a run id ends with: lower-case letters, digits and dashes from the name.
+std::string slugify(const std::string& name);
+
+}  // namespace traindeck

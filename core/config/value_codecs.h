@@ -1,0 +1,162 @@
+// Internal to core/config: reading one typed value from a YAML scalar with a sentence for
+// every way it can be wrong, and writing it back so that it reads back equal.
+#pragma once
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "enum_names.h"
+#include "suggest.h"
+
+namespace traindeck {
+
+struct Problem {
+  std::string message;
+  std::string hint;
+};
+
+// The value as the user wrote it, for messages: "'twelve'", "a list", "a map".
+inline std::string describeNode(const YAML::Node& node) {
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a map";
+  if (node.IsNull()) return "nothing";
+  std::string text = node.Scalar();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return "'" + text + "'";
+}
+
+inline std::string shortestDouble(double value) {
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  std::string text(buffer, end);
+  // Keep it a float to a YAML reader: "1" would read back as a whole number, which is fine for
+  // us but less clear to a person; "1.0" says what it is.
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+  return text;
+}
+
+template <class T>
+struct ValueCodec;
+
+template <>
+struct ValueCodec<std::int64_t> {
+  static std::string typeName() { return "whole number"; }
+  static std::optional<Problem> decode(const YAML::Node& node, std::int64_t& out) {
+    const std::string& text = node.Scalar();
+    std::int64_t whole = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), whole);
+    if (ec == std::errc() && end == text.data() + text.size()) {
+      out = whole;
+      return std::nullopt;
+    }
+    // Accept 1e9 or 5.0e8 for token counts, when the value is a whole number that fits.
+    double real = 0;
+    if (YAML::convert<double>::decode(node, real) && std::isfinite(real) && real == std::floor(real) &&
+        std::fabs(real) < 9.0e18) {
+      out = static_cast<std::int64_t>(real);
+      return std::nullopt;
+    }
+    return Problem{"must be a whole number, not " + describeNode(node), ""};
+  }
+  static void encode(YAML::Emitter& e, std::int64_t v) { e << v; }
+};
+
+template <>
+struct ValueCodec<double> {
+  static std::string typeName() { return "number"; }
+  static std::optional<Problem> decode(const YAML::Node& node, double& out) {
+    double value = 0;
+    if (!YAML::convert<double>::decode(node, value))
+      return Problem{"must be a number, not " + describeNode(node), ""};
+    if (!std::isfinite(value)) return Problem{"must be a finite number, not " + describeNode(node), ""};
+    out = value;
+    return std::nullopt;
+  }
+  static void encode(YAML::Emitter& e, double v) { e << shortestDouble(v); }
+};
+
+template <>
+struct ValueCodec<bool> {
+  static std::string typeName() { return "true or false"; }
+  static std::optional<Problem> decode(const YAML::Node& node, bool& out) {
+    bool value = false;
+    if (!YAML::convert<bool>::decode(node, value))
+      return Problem{"must be true or false, not " + describeNode(node), ""};
+    out = value;
+    return std::nullopt;
+  }
+  static void encode(YAML::Emitter& e, bool v) { e << (v ? "true" : "false"); }
+};
+
+template <>
+struct ValueCodec<std::string> {
+  static std::string typeName() { return "text"; }
+  static std::optional<Problem> decode(const YAML::Node& node, std::string& out) {
+    out = node.IsNull() ? std::string() : node.Scalar();
+    return std::nullopt;
+  }
+  static void encode(YAML::Emitter& e, const std::string& v) {
+    // Quote whatever a YAML reader would take for something other than this text.
+    const YAML::Node probe = YAML::Node(v);
+    bool plain = !v.empty() && v.find_first_of(":#{}[],&*!|>'\"%@`\n\t") == std::string::npos &&
+                 v.front() != ' ' && v.back() != ' ' && v.front() != '-' && v.front() != '?';
+    if (plain) {
+      double number = 0;
+      bool flag = false;
+      plain = !YAML::convert<double>::decode(probe, number) && !YAML::convert<bool>::decode(probe, flag) &&
+              v != "~" && v != "null" && v != "Null" && v != "NULL";
+    }
+    if (plain)
+      e << v;
+    else
+      e << YAML::DoubleQuoted << v;
+  }
+};
+
+template <>
+struct ValueCodec<std::array<double, 2>> {
+  static std::string typeName() { return "pair of numbers"; }
+  static std::optional<Problem> decode(const YAML::Node& node, std::array<double, 2>& out) {
+    if (!node.IsSequence() || node.size() != 2)
+      return Problem{"must be a list of two numbers, not " + describeNode(node), "for example [0.9, 0.95]"};
+    std::array<double, 2> values{};
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (!node[i].IsScalar() || ValueCodec<double>::decode(node[i], values[i]))
+        return Problem{"must be a list of two numbers, not " + describeNode(node[i]) + " at position " +
+                           std::to_string(i + 1),
+                       "for example [0.9, 0.95]"};
+    }
+    out = values;
+    return std::nullopt;
+  }
+  static void encode(YAML::Emitter& e, const std::array<double, 2>& v) {
+    e << YAML::Flow << YAML::BeginSeq << shortestDouble(v[0]) << shortestDouble(v[1]) << YAML::EndSeq;
+  }
+};
+
+template <class E>
+  requires std::is_enum_v<E>
+struct ValueCodec<E> {
+  static std::string typeName() { return "one of " + enumChoices<E>(); }
+  static std::optional<Problem> decode(const YAML::Node& node, E& out) {
+    const std::string& text = node.Scalar();
+    if (auto value = enumFromString<E>(text)) {
+      out = *value;
+      return std::nullopt;
+    }
+    std::vector<std::string> names;
+    for (const auto& entry : enumNames<E>()) names.emplace_back(entry.second);
+    const auto guess = closestMatch(text, names);
+    return Problem{"must be " + enumChoices<E>() + ", not " + describeNode(node),
+                   guess ? "did you mean " + *guess + "?" : ""};
+  }
+  static void encode(YAML::Emitter& e, E v) { e << std::string(toString(v)); }
+};
+
+}  // namespace traindeck

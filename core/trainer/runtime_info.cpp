@@ -1,0 +1,79 @@
+// BLAS is found among the shared objects of this process (dl_iterate_phdr): LibTorch links
+// libblas.so.3, and Debian's alternatives decide which implementation stands behind it.
+#include "runtime_info.h"
+
+#include <link.h>
+
+#include <filesystem>
+#include <string_view>
+#include <vector>
+
+#include "torch_pch.h"
+
+namespace traindeck {
+
+namespace {
+
+int collectLibrary(dl_phdr_info* info, size_t, void* data) {
+  auto* names = static_cast<std::vector<std::string>*>(data);
+  if (info->dlpi_name && *info->dlpi_name) names->emplace_back(info->dlpi_name);
+  return 0;
+}
+
+std::string findBlasLibrary() {
+  std::vector<std::string> libraries;
+  dl_iterate_phdr(collectLibrary, &libraries);
+  for (const std::string& library : libraries) {
+    const std::string name = std::filesystem::path(library).filename().string();
+    if (name.find("blas") != std::string::npos || name.find("mkl_rt") != std::string::npos ||
+        name.find("blis") != std::string::npos) {
+      std::error_code ec;
+      const auto resolved = std::filesystem::canonical(library, ec);
+      return ec ? library : resolved.string();
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string blasKindOf(const std::string& path) {
+  const auto has = [&](std::string_view part) { return path.find(part) != std::string::npos; };
+  if (path.empty()) return "unknown";
+  if (has("openblas")) return "OpenBLAS";
+  if (has("mkl")) return "MKL";
+  if (has("blis")) return "BLIS";
+  if (has("atlas")) return "ATLAS";
+  if (has("/blas/libblas")) return "reference";
+  return "unknown";
+}
+
+RuntimeInfo probeRuntime() {
+  RuntimeInfo info;
+  info.torchVersion = compat::torchVersion();
+  info.cudaDevices = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
+  info.cudaBf16 = info.cudaDevices > 0;
+  for (int d = 0; d < info.cudaDevices; ++d) info.cudaBf16 = info.cudaBf16 && compat::cudaDeviceSupportsBf16(d);
+  info.blasLibrary = findBlasLibrary();
+  info.blasKind = blasKindOf(info.blasLibrary);
+  info.threads = at::get_num_threads();
+  return info;
+}
+
+std::string describeRuntime(const RuntimeInfo& info) {
+  std::string out = "LibTorch " + info.torchVersion + ", ";
+  out += info.cudaDevices > 0 ? std::to_string(info.cudaDevices) + " CUDA device(s)" : "CPU only";
+  out += ", BLAS: " + info.blasKind;
+  if (!info.blasLibrary.empty()) out += " (" + info.blasLibrary + ")";
+  out += ", " + std::to_string(info.threads) + " thread" + (info.threads == 1 ? "" : "s");
+  return out;
+}
+
+std::string blasWarning(const RuntimeInfo& info) {
+  if (info.blasKind != "reference") return {};
+  return "LibTorch is calling the reference BLAS (" + info.blasLibrary +
+         "), which makes CPU training about 25x slower; install libopenblas0-openmp (or -pthread), "
+         "or run `make deps`";
+}
+
+}  // namespace traindeck

@@ -1,0 +1,123 @@
+// Cross-field rules that depend on the machine or the target, which the broken-config corpus
+// (a CPU-only machine) cannot show, and the helpers around validation.
+#include <gtest/gtest.h>
+
+#include "config/config_io.h"
+#include "config/validate.h"
+
+namespace traindeck {
+namespace {
+
+RunConfig validCpuJob() {
+  RunConfig c;
+  c.model = {"", 2, 2, 32, 64, 32, 257, 0.0, ""};
+  c.data.train = "/";  // exists everywhere
+  c.data.tokenizer = TokenizerKind::Byte;
+  c.strategy.device = DeviceKind::Cpu;
+  return c;
+}
+
+ValidationContext machineWith(int gpus, bool bf16) {
+  ValidationContext context;
+  context.host = HostDevices{gpus, bf16};
+  return context;
+}
+
+std::vector<std::string> errorPaths(const Diagnostics& all) {
+  std::vector<std::string> paths;
+  for (const Diagnostic& d : all)
+    if (d.severity == Severity::Error) paths.push_back(d.path);
+  return paths;
+}
+
+TEST(Validate, AValidJobHasNoProblems) {
+  EXPECT_TRUE(validateConfig(validCpuJob(), machineWith(0, false)).empty());
+}
+
+TEST(Validate, Bf16OnAGpuWithoutBf16IsAnError) {
+  RunConfig c = validCpuJob();
+  c.strategy.device = DeviceKind::Cuda;
+  c.strategy.precision = Precision::Bf16;
+  EXPECT_EQ(errorPaths(validateConfig(c, machineWith(1, false))), std::vector<std::string>{"strategy.precision"});
+  EXPECT_TRUE(errorPaths(validateConfig(c, machineWith(1, true))).empty());
+  c.strategy.precision = Precision::Fp16;
+  EXPECT_TRUE(errorPaths(validateConfig(c, machineWith(1, false))).empty());
+}
+
+TEST(Validate, MoreRanksThanGpusIsAnError) {
+  RunConfig c = validCpuJob();
+  c.strategy.device = DeviceKind::Auto;
+  c.strategy.kind = StrategyKind::Ddp;
+  c.strategy.nproc_per_node = 4;
+  const Diagnostics problems = validateConfig(c, machineWith(2, true));
+  ASSERT_EQ(errorPaths(problems), std::vector<std::string>{"strategy.nproc_per_node"});
+  EXPECT_NE(problems[0].message.find("2 CUDA devices"), std::string::npos);
+  EXPECT_TRUE(errorPaths(validateConfig(c, machineWith(4, true))).empty());
+}
+
+TEST(Validate, UnknownMachineSkipsDeviceRules) {
+  RunConfig c = validCpuJob();
+  c.strategy.device = DeviceKind::Cuda;
+  c.strategy.precision = Precision::Bf16;
+  EXPECT_TRUE(errorPaths(validateConfig(c, ValidationContext{})).empty());
+}
+
+TEST(Validate, RemoteTargetsSkipLocalPathsAndDevices) {
+  RunConfig c = validCpuJob();
+  c.data.train = "/only/on/the/remote";
+  c.strategy.device = DeviceKind::Cuda;
+  c.target.kind = TargetKind::Ssh;
+  c.target.host = "gpu-box";
+  EXPECT_TRUE(errorPaths(validateConfig(c, machineWith(0, false))).empty());
+  c.target.kind = TargetKind::Local;
+  EXPECT_EQ(errorPaths(validateConfig(c, machineWith(0, false))),
+            (std::vector<std::string>{"data.train", "strategy.device"}));
+}
+
+TEST(Validate, ProblemsOfAFormHaveNoPlace) {
+  RunConfig c = validCpuJob();
+  c.model.n_head = 3;
+  const Diagnostics problems = validateConfig(c, machineWith(0, false));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].path, "model.n_embd");
+  EXPECT_EQ(problems[0].line, 0);
+  EXPECT_EQ(problems[0].format("form"), "form: error: model.n_embd: n_embd (32) is not divisible by n_head (3) "
+                                        "(each head gets n_embd / n_head channels: use n_embd 30 or 33, or an n_head "
+                                        "that divides 32)");
+}
+
+TEST(Validate, DdpWithOneRankIsOnlyAWarning) {
+  RunConfig c = validCpuJob();
+  c.strategy.kind = StrategyKind::Ddp;
+  const Diagnostics problems = validateConfig(c, machineWith(0, false));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].severity, Severity::Warning);
+  EXPECT_FALSE(hasErrors(problems));
+}
+
+TEST(Validate, CheckConfigListsProblemsInFileOrder) {
+  const LoadedConfig loaded = loadConfigText(
+      "model:\n  n_head: 3\n  n_embd: 32\nstrategy:\n  micro_bach: 1\n  device: cpu\ndata:\n  train: /\n  tokenizer: byte\n"
+      "  vocab: x\nname: \"...\"\n");
+  const Diagnostics problems = checkConfig(loaded, machineWith(0, false));
+  std::vector<int> lines;
+  for (const Diagnostic& d : problems) lines.push_back(d.line);
+  EXPECT_TRUE(std::is_sorted(lines.begin(), lines.end()));
+  EXPECT_EQ(lines.size(), 3u);
+}
+
+TEST(Validate, ProblemsInKeepsOnlyTheNamedSections) {
+  const LoadedConfig loaded = loadConfigText("model:\n  n_layer: 0\nschedule:\n  max_steps: -1\n");
+  const Diagnostics planOnly = problemsIn(checkConfig(loaded, {}), {"model", "strategy"});
+  ASSERT_EQ(planOnly.size(), 1u);
+  EXPECT_EQ(planOnly[0].path, "model.n_layer");
+}
+
+TEST(Validate, Slugify) {
+  EXPECT_EQ(slugify("GPT-2 small, DDP x8!"), "gpt-2-small-ddp-x8");
+  EXPECT_EQ(slugify("  --  "), "");
+  EXPECT_EQ(slugify(std::string(100, 'a')).size(), 48u);
+}
+
+}  // namespace
+}  // namespace traindeck
