@@ -38,6 +38,7 @@ MainWindow::MainWindow(const QStringList& presetDirs, const QString& configPath,
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Job preset:"), central));
   m_presets = new QComboBox(central);
+  m_presets->setObjectName("presetChooser");
   m_presets->setToolTip(tr("A bundled job to start from; its YAML, problems and plan show below."));
   for (const std::string& name : listPresets(toStd(m_presetDirs))) m_presets->addItem(QString::fromStdString(name));
   top->addWidget(m_presets, 1);
@@ -45,6 +46,7 @@ MainWindow::MainWindow(const QStringList& presetDirs, const QString& configPath,
 
   auto* splitter = new QSplitter(Qt::Horizontal, central);
   m_yaml = new QPlainTextEdit(splitter);
+  m_yaml->setObjectName("yaml");
   m_yaml->setReadOnly(true);
   m_yaml->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   m_yaml->setToolTip(tr("The job as YAML, as traindeck-train reads it."));
@@ -54,10 +56,13 @@ MainWindow::MainWindow(const QStringList& presetDirs, const QString& configPath,
   sideLayout->setContentsMargins(0, 0, 0, 0);
   sideLayout->addWidget(new QLabel(tr("<b>Problems</b>"), side));
   m_problems = new QListWidget(side);
+  m_problems->setObjectName("problems");
+  m_problems->setWordWrap(true);
   m_problems->setToolTip(tr("Everything wrong with the job, with its line in the YAML."));
   sideLayout->addWidget(m_problems, 1);
   sideLayout->addWidget(new QLabel(tr("<b>Plan</b>"), side));
   m_plan = new QLabel(side);
+  m_plan->setObjectName("plan");
   m_plan->setTextFormat(Qt::RichText);
   m_plan->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
