@@ -26,4 +26,20 @@ inline bool cudaDeviceSupportsBf16(int device) {
 #endif
 }
 
+// Causal self-attention on (B, H, T, hs) tensors. LibTorch 2.x has the fused kernel (flash or
+// memory-efficient on CUDA), which stores no (T, T) score matrix; 1.13 gets the plain form.
+inline torch::Tensor causalAttention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                                     double dropout) {
+#if TORCH_VERSION_MAJOR >= 2
+  return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, dropout, /*is_causal=*/true);
+#else
+  const int64_t T = q.size(-2);
+  auto scores = torch::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(static_cast<double>(q.size(-1))));
+  const auto future = torch::ones({T, T}, torch::TensorOptions().dtype(torch::kBool).device(q.device())).triu(1);
+  auto weights = torch::softmax(scores.masked_fill(future, -std::numeric_limits<float>::infinity()), -1);
+  if (dropout > 0) weights = torch::dropout(weights, dropout, /*train=*/true);
+  return torch::matmul(weights, v);
+#endif
+}
+
 }  // namespace traindeck::compat

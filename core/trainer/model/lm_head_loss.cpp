@@ -1,0 +1,63 @@
+// Fused output layer and loss. Forward, per chunk of rows: logits = x·Wᵀ (n, V) in fp32,
+// loss += logsumexp − logit[target]; when a gradient is wanted, p = softmax − onehot(target),
+// dx = p·W / N and dW += pᵀ·x / N. Backward only scales the stored dx, dW by the incoming
+// gradient. Same matrix products as the unfused layer; peak memory one chunk of logits.
+#include "lm_head_loss.h"
+
+#include <algorithm>
+
+namespace traindeck {
+
+namespace {
+
+constexpr int64_t kChunkLogitBytes = 32ll << 20;  // one chunk's fp32 logits
+
+class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                               const torch::Tensor& weight, const torch::Tensor& targets, bool wantGrad) {
+    const int64_t N = x.size(0), V = weight.size(0);
+    const int64_t chunk = std::max<int64_t>(1, kChunkLogitBytes / (4 * V));
+    const double scale = 1.0 / static_cast<double>(N);
+    auto lossSum = torch::zeros({}, x.options().dtype(torch::kFloat));
+    torch::Tensor gradX, gradW;
+    if (wantGrad) {
+      gradX = torch::empty_like(x);
+      gradW = torch::zeros_like(weight);
+    }
+    for (int64_t start = 0; start < N; start += chunk) {
+      const int64_t n = std::min(chunk, N - start);
+      const auto xc = x.narrow(0, start, n);                              // (n, C)
+      const auto tc = targets.narrow(0, start, n).unsqueeze(1);           // (n, 1)
+      auto logits = torch::matmul(xc, weight.t()).to(torch::kFloat);     // (n, V)
+      const auto lse = torch::logsumexp(logits, 1, /*keepdim=*/true);    // (n, 1)
+      lossSum += (lse - logits.gather(1, tc)).sum();
+      if (!wantGrad) continue;
+      auto probs = logits.sub_(lse).exp_();                               // softmax, in place (n, V)
+      probs.scatter_add_(1, tc, torch::full_like(tc, -1.0, probs.options()));
+      probs.mul_(scale);
+      const auto p = probs.to(x.scalar_type());
+      gradX.narrow(0, start, n).copy_(torch::matmul(p, weight));         // (n, C)
+      gradW.add_(torch::matmul(p.t(), xc));                              // (V, C)
+    }
+    if (wantGrad) ctx->save_for_backward({gradX, gradW});
+    return lossSum * scale;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list gradOutputs) {
+    const auto saved = ctx->get_saved_variables();
+    const auto& g = gradOutputs[0];  // 0-dim
+    return {saved[0] * g.to(saved[0].scalar_type()), saved[1] * g.to(saved[1].scalar_type()), torch::Tensor(),
+            torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+torch::Tensor lmHeadLoss(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& targets) {
+  const bool wantGrad = torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad());
+  return LmHeadLossFunction::apply(x, weight, targets, wantGrad);
+}
+
+}  // namespace traindeck

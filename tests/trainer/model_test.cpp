@@ -1,0 +1,110 @@
+// The GPT-2 module: parameter counts equal to the planner's, Hugging Face names and layouts,
+// the fused output loss against the plain one, loss at initialisation, and overfitting.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "config/model_presets.h"
+#include "config/planner.h"
+#include "trainer/model/gpt2.h"
+#include "trainer/model/lm_head_loss.h"
+
+namespace traindeck {
+namespace {
+
+ModelConfig debugModel(int64_t vocab = 257) {
+  ModelConfig m;
+  m.n_layer = 2;
+  m.n_head = 4;
+  m.n_embd = 64;
+  m.n_positions = 64;
+  m.block_size = 32;
+  m.vocab_size = vocab;
+  return m;
+}
+
+TEST(Gpt2, ParameterCountMatchesThePlannerForEveryPreset) {
+  for (const ModelPreset& preset : modelPresets()) {
+    ModelConfig m;
+    applyModelPreset(preset, m);
+    Gpt2 model(m, /*initialise=*/false);  // uninitialised memory is never touched
+    EXPECT_EQ(model->parameterCount(), parameterCount(m)) << preset.name;
+  }
+  EXPECT_EQ(Gpt2(debugModel())->parameterCount(), parameterCount(debugModel()));
+}
+
+TEST(Gpt2, UsesHuggingFaceNamesAndConv1DLayout) {
+  ModelConfig m = debugModel();
+  Gpt2 model(m);
+  std::map<std::string, std::vector<int64_t>> shapes;
+  for (const auto& [name, p] : model->namedWeights()) shapes[name] = p.sizes().vec();
+  EXPECT_EQ(shapes.at("transformer.wte.weight"), (std::vector<int64_t>{257, 64}));
+  EXPECT_EQ(shapes.at("transformer.wpe.weight"), (std::vector<int64_t>{64, 64}));
+  EXPECT_EQ(shapes.at("transformer.h.0.attn.c_attn.weight"), (std::vector<int64_t>{64, 192}));
+  EXPECT_EQ(shapes.at("transformer.h.1.mlp.c_proj.weight"), (std::vector<int64_t>{256, 64}));
+  EXPECT_EQ(shapes.at("transformer.ln_f.bias"), (std::vector<int64_t>{64}));
+  EXPECT_EQ(shapes.size(), 4u + 2 * 12);
+}
+
+TEST(Gpt2, InitialisationFollowsGpt2) {
+  torch::manual_seed(0);
+  ModelConfig m = debugModel();
+  m.n_embd = 256;
+  m.n_layer = 8;
+  Gpt2 model(m);
+  auto weights = model->namedWeights();
+  std::map<std::string, torch::Tensor> byName(weights.begin(), weights.end());
+  EXPECT_NEAR(byName.at("transformer.h.0.attn.c_attn.weight").std().item<double>(), 0.02, 0.001);
+  EXPECT_NEAR(byName.at("transformer.h.0.attn.c_proj.weight").std().item<double>(), 0.02 / std::sqrt(16.0), 0.0005);
+  EXPECT_EQ(byName.at("transformer.h.0.ln_1.weight").min().item<float>(), 1.0f);
+  EXPECT_EQ(byName.at("transformer.h.0.mlp.c_fc.bias").abs().max().item<float>(), 0.0f);
+}
+
+TEST(LmHeadLoss, MatchesPlainCrossEntropyAndItsGradients) {
+  torch::manual_seed(1);
+  for (const int64_t V : {7, 50257}) {
+    const auto x = torch::randn({300, 16}, torch::requires_grad());
+    const auto w = torch::randn({V, 16}, torch::requires_grad());
+    const auto targets = torch::randint(V, {300}, torch::kLong);
+    const auto fused = lmHeadLoss(x, w, targets);
+    fused.backward();
+    const auto gx = x.grad().clone(), gw = w.grad().clone();
+    x.mutable_grad().zero_();
+    w.mutable_grad().zero_();
+    const auto plain = torch::nn::functional::cross_entropy(torch::matmul(x, w.t()), targets);
+    plain.backward();
+    EXPECT_NEAR(fused.item<double>(), plain.item<double>(), 1e-4 * plain.item<double>());
+    EXPECT_TRUE(torch::allclose(gx, x.grad(), 1e-4, 1e-6)) << V;
+    EXPECT_TRUE(torch::allclose(gw, w.grad(), 1e-4, 1e-6)) << V;
+  }
+}
+
+TEST(Gpt2, LossAtInitialisationIsCloseToLnVocab) {
+  torch::manual_seed(2);
+  ModelConfig m = debugModel(50257);
+  Gpt2 model(m);
+  const auto idx = torch::randint(50257, {4, 32}, torch::kLong);
+  const auto targets = torch::randint(50257, {4, 32}, torch::kLong);
+  torch::NoGradGuard noGrad;
+  EXPECT_NEAR(model->loss(idx, targets).item<double>(), std::log(50257.0), 0.3);
+}
+
+TEST(Gpt2, OverfitsOneBatch) {
+  torch::manual_seed(3);
+  Gpt2 model(debugModel());
+  const auto data = torch::randint(257, {4, 33}, torch::kLong);
+  const auto idx = data.narrow(1, 0, 32), targets = data.narrow(1, 1, 32);
+  torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(3e-3).weight_decay(0.0));
+  double loss = 0;
+  for (int step = 0; step < 300 && !(loss > 0 && loss < 0.05); ++step) {
+    optimizer.zero_grad();
+    const auto l = model->loss(idx, targets);
+    l.backward();
+    optimizer.step();
+    loss = l.item<double>();
+  }
+  EXPECT_LT(loss, 0.05);
+}
+
+}  // namespace
+}  // namespace traindeck
