@@ -29,6 +29,11 @@ int commandValidate(const std::vector<std::string>& args, const CliContext& cont
 int commandPlan(const std::vector<std::string>& args, const CliContext& context);
 int commandPresets(const std::vector<std::string>& args, const CliContext& context);
 int commandConfigReference(const std::vector<std::string>& args, const CliContext& context);
+int commandTokenize(const std::vector<std::string>& args, const CliContext& context);
+int commandPrepare(const std::vector<std::string>& args, const CliContext& context);
+#if defined(TRAINDECK_WITH_TRAINER)
+int commandRun(const std::vector<std::string>& args, const CliContext& context);
+#endif
 
 // Loads `nameOrPath` (a file or a preset name); prints why and returns nullopt when it cannot.
 std::optional<LoadedConfig> loadConfigArgument(const std::string& nameOrPath, const CliContext& context);

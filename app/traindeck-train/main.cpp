@@ -22,10 +22,17 @@ const char* kUsage = R"(traindeck-train: train GPT-2-family models with data par
 usage: traindeck-train COMMAND [options]
 
 commands:
+  run --config FILE [--run-dir DIR] [--resume] [--stop-at STEP]
+                                  train the job; a run directory under runs_root (or DIR)
+  prepare --tokenizer byte|gpt2 [--vocab V --merges M] --out DIR [--val-fraction F]
+          [--doc-separator LINE] files...
+                                  text files to token shards (a dataset folder for data.train)
   validate --config FILE          print every problem in a job config; exit 1 if any is an error
   plan --config FILE [--device NAME] [--utilization F] [--json]
                                   parameters, memory per device, tokens per step, step time
   presets                         list the bundled job presets (usable wherever FILE is)
+  tokenize --tokenizer byte|gpt2 [--vocab V --merges M] [--decode]
+                                  text on stdin to token ids (or back, with --decode)
   config-reference                print every config key with its default (docs/config.md)
 
 options:
@@ -71,6 +78,11 @@ int main(int argc, char** argv) {
       {"plan", traindeck::commandPlan},
       {"presets", traindeck::commandPresets},
       {"config-reference", traindeck::commandConfigReference},
+      {"tokenize", traindeck::commandTokenize},
+      {"prepare", traindeck::commandPrepare},
+#if defined(TRAINDECK_WITH_TRAINER)
+      {"run", traindeck::commandRun},
+#endif
   };
   const auto found = commands.find(command);
   if (found == commands.end()) {

@@ -256,6 +256,14 @@ Diagnostics problemsIn(const Diagnostics& all, std::initializer_list<std::string
   return out;
 }
 
+RunConfig withExpandedPaths(const RunConfig& config, const std::string& baseDir, const EnvLookup& env) {
+  RunConfig out = config;
+  for (std::string* path : {&out.model.init_from, &out.data.train, &out.data.val, &out.data.vocab, &out.data.merges,
+                            &out.runs_root, &out.target.identity})
+    if (!path->empty()) *path = expandPath(*path, baseDir, env).path;
+  return out;
+}
+
 std::string slugify(const std::string& name) {
   std::string slug;
   for (const char ch : name) {

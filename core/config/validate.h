@@ -37,6 +37,11 @@ Diagnostics checkConfig(const LoadedConfig& loaded, const ValidationContext& con
 // and strategy alone to be right.
 Diagnostics problemsIn(const Diagnostics& all, std::initializer_list<std::string_view> sections);
 
+// The config with every path field expanded (~, ${VAR}) and made absolute against `baseDir`:
+// what the trainer uses and what a run directory's config.yaml records. Unset variables are
+// left for validation to report; here they expand to nothing.
+RunConfig withExpandedPaths(const RunConfig& config, const std::string& baseDir, const EnvLookup& env);
+
 // The slug a run id ends with: lower-case letters, digits and dashes from the name.
 std::string slugify(const std::string& name);
 

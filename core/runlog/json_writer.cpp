@@ -107,6 +107,12 @@ JsonWriter& JsonWriter::value(bool flag) {
   return *this;
 }
 
+JsonWriter& JsonWriter::raw(std::string_view json) {
+  separate();
+  m_out += json;
+  return *this;
+}
+
 JsonWriter& JsonWriter::null() {
   separate();
   m_out += "null";

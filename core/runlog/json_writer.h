@@ -23,6 +23,8 @@ class JsonWriter {
   JsonWriter& value(int number) { return value(static_cast<std::int64_t>(number)); }
   JsonWriter& value(bool flag);
   JsonWriter& null();
+  // A value that is already JSON text (a nested object written by another writer).
+  JsonWriter& raw(std::string_view json);
 
   // Shorthand for key(name).value(v).
   template <class T>

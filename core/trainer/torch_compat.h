@@ -2,8 +2,11 @@
 // build, and 2.x with CUDA and NCCL from the torch Python package) lives here.
 #pragma once
 
+#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 #include <torch/version.h>
+
+#include "config/run_config.h"
 
 #if defined(TRAINDECK_WITH_CUDA)
 #include <ATen/cuda/CUDAContext.h>
@@ -41,5 +44,36 @@ inline torch::Tensor causalAttention(const torch::Tensor& q, const torch::Tensor
   return torch::matmul(weights, v);
 #endif
 }
+
+// bf16/fp16 autocast for the forward pass on CUDA, as a scope; does nothing on the CPU or in fp32.
+class AutocastGuard {
+ public:
+  AutocastGuard(const torch::Device& device, Precision precision)
+      : m_active(device.is_cuda() && precision != Precision::Fp32) {
+    if (!m_active) return;
+    const auto dtype = precision == Precision::Bf16 ? at::kBFloat16 : at::kHalf;
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+    at::autocast::set_autocast_dtype(at::kCUDA, dtype);
+    at::autocast::set_autocast_enabled(at::kCUDA, true);
+#else
+    at::autocast::set_autocast_gpu_dtype(dtype);
+    at::autocast::set_enabled(true);
+#endif
+  }
+  ~AutocastGuard() {
+    if (!m_active) return;
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+    at::autocast::set_autocast_enabled(at::kCUDA, false);
+#else
+    at::autocast::set_enabled(false);
+#endif
+    at::autocast::clear_cache();
+  }
+  AutocastGuard(const AutocastGuard&) = delete;
+  AutocastGuard& operator=(const AutocastGuard&) = delete;
+
+ private:
+  bool m_active;
+};
 
 }  // namespace traindeck::compat

@@ -1,0 +1,39 @@
+// Training one job in this process: the whole loop behind `traindeck-train run` for a single
+// rank. Torch stays behind this header, so the CLI compiles without it.
+#pragma once
+
+#include <csignal>
+#include <cstdint>
+#include <string>
+
+#include "config/run_config.h"
+#include "runlog/run_directory.h"
+
+namespace traindeck {
+
+struct TrainOptions {
+  RunPaths paths;              // exists; config.yaml already written
+  RunInfo info;                // kept up to date in run.json
+  bool resume = false;         // continue from the newest complete checkpoint
+  bool progressLine = false;   // a \r progress line on stderr
+  bool echoLog = true;         // log lines on stderr too, not only logs/rank-0.log
+  // Set from a signal handler: finish the step, save a checkpoint, stop.
+  const volatile std::sig_atomic_t* stopRequested = nullptr;
+  // Stop the same way once this many steps are done (0: never): `run --stop-at N`.
+  std::int64_t stopAtStep = 0;
+};
+
+struct TrainResult {
+  RunStatus status = RunStatus::Failed;
+  std::string reason;        // one sentence
+  std::int64_t steps = 0;    // completed optimizer steps
+  double lastLoss = 0;
+};
+
+// `config` has its paths expanded. Never throws: failures come back as status failed.
+TrainResult trainJob(const RunConfig& config, const TrainOptions& options);
+
+// Steps the run ends at: max_steps, or max_tokens over the tokens per step, whichever is less.
+std::int64_t totalSteps(const RunConfig& config);
+
+}  // namespace traindeck

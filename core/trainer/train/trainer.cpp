@@ -1,0 +1,308 @@
+// The loop (STYLE.md: a short, readable train()): resume; while steps remain: step, maybe
+// evaluate (every N and at the end), maybe checkpoint (every N, at the end, when stopped).
+// Per-step results stay on the device and are read back about once a second (flush), so the
+// loop never waits for the device just to log.
+#include "trainer.h"
+
+#include <cmath>
+#include <thread>
+
+#include "config/enum_names.h"
+#include "config/planner.h"
+#include "config/validate.h"
+#include "progress_line.h"
+#include "runlog/run_directory.h"
+#include "trainer/runtime_info.h"
+#include "trainer/torch_compat.h"
+
+namespace traindeck {
+
+namespace {
+
+torch::Device chooseDevice(const StrategyConfig& strategy) {
+  const bool cuda = strategy.device == DeviceKind::Cuda ||
+                    (strategy.device == DeviceKind::Auto && torch::cuda::is_available());
+  return cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+}
+
+constexpr double kFlushSeconds = 1.0;
+constexpr double kSystemSeconds = 5.0;
+
+}  // namespace
+
+std::int64_t totalSteps(const RunConfig& c) {
+  const std::int64_t perStep = c.model.block_size * c.strategy.micro_batch * c.strategy.grad_accum *
+                               std::max<std::int64_t>(1, c.strategy.worldSize());
+  std::int64_t steps = c.schedule.max_steps;
+  if (c.schedule.max_tokens > 0) {
+    const std::int64_t byTokens = (c.schedule.max_tokens + perStep - 1) / perStep;
+    steps = steps > 0 ? std::min(steps, byTokens) : byTokens;
+  }
+  return steps;
+}
+
+Trainer::Trainer(const RunConfig& config, const TrainOptions& options)
+    : m_config(config),
+      m_options(options),
+      m_device(chooseDevice(config.strategy)),
+      m_log(options.paths.rankLog(0), options.echoLog),
+      m_metrics(options.paths.metrics()),
+      m_schedule(config.optimizer, config.schedule, totalSteps(config)),
+      m_checkpointer(options.paths.checkpoints(), static_cast<int>(config.checkpoint.keep)),
+      m_totalSteps(totalSteps(config)),
+      m_tokensPerStep(config.model.block_size * config.strategy.micro_batch * config.strategy.grad_accum *
+                      std::max<std::int64_t>(1, config.strategy.worldSize())) {}
+
+TrainResult Trainer::run() {
+  TrainResult result;
+  try {
+    logRuntime();
+    if (m_config.strategy.precision == Precision::Fp16)
+      throw std::runtime_error("fp16 training (loss scaling) is not implemented yet; use bf16 or fp32");
+    if (m_config.strategy.activation_checkpointing)
+      throw std::runtime_error("activation checkpointing is not implemented yet; set it to false");
+    torch::manual_seed(static_cast<std::uint64_t>(m_config.seed));
+    m_model = Gpt2(m_config.model);
+    m_model->to(m_device);
+    m_optimizer = std::make_unique<AdamW>(
+        AdamW::withDecayOn2dWeights(m_model->namedWeights()),
+        AdamWSettings{m_config.optimizer.betas[0], m_config.optimizer.betas[1], m_config.optimizer.eps,
+                      m_config.optimizer.weight_decay});
+    m_data = openBatchSources(m_config, 0, 1);
+    if (m_options.resume || m_config.checkpoint.resume) resumeFromCheckpoint();
+
+    JsonWriter header = MetricsWriter::record("header");
+    header.field("schema", kMetricsSchema).field("run_id", m_options.info.id).field("parameters", m_model->parameterCount());
+    header.field("world_size", 1).field("tokens_per_step", m_tokensPerStep).field("total_steps", m_totalSteps);
+    header.field("start_step", m_step);
+    m_metrics.write(header);
+    m_log.info("training " + formatThousands(m_model->parameterCount()) + " parameters on " + m_device.str() + " for " +
+               std::to_string(m_totalSteps) + " steps of " + formatThousands(m_tokensPerStep) + " tokens");
+    setStatus(RunStatus::Running, "");
+
+    m_started = m_lastFlush = m_lastSystem = std::chrono::steady_clock::now();
+    m_stepsAtStart = m_step;
+    bool stopped = false;
+    while (m_step < m_totalSteps) {
+      trainStep();
+      const bool last = m_step == m_totalSteps;
+      stopped = (m_options.stopRequested && *m_options.stopRequested) ||
+                (m_options.stopAtStep > 0 && m_step >= m_options.stopAtStep && !last);
+      const double sinceFlush = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastFlush).count();
+      const bool evalNow = m_data.val && m_config.eval.every > 0 && (m_step % m_config.eval.every == 0 || last);
+      const bool saveNow = last || stopped || (m_config.checkpoint.every > 0 && m_step % m_config.checkpoint.every == 0);
+      if (sinceFlush >= kFlushSeconds || evalNow || saveNow) flush();
+      if (evalNow) evaluate();
+      if (saveNow) saveCheckpoint();
+      maybeWriteSystem(false);
+      if (stopped) break;
+    }
+    if (m_step >= m_totalSteps && m_lastCheckpointStep != m_step) saveCheckpoint();  // resumed at the end
+    flush();
+    maybeWriteSystem(true);
+    m_log.endProgress();
+    result.status = stopped ? RunStatus::Stopped : RunStatus::Finished;
+    result.reason = stopped ? "stopped at step " + std::to_string(m_step) + " on request; --resume continues"
+                            : "finished " + std::to_string(m_step) + " steps";
+  } catch (const std::exception& e) {
+    m_log.endProgress();
+    result.status = RunStatus::Failed;
+    result.reason = std::string(e.what()) + (m_step > 0 ? " (at step " + std::to_string(m_step) + ")" : "");
+    m_log.error(result.reason);
+    try {
+      event("error", result.reason);
+    } catch (const std::exception&) {
+    }
+  }
+  result.steps = m_step;
+  result.lastLoss = m_lastLoss;
+  setStatus(result.status, result.reason);
+  m_log.info(result.reason);
+  return result;
+}
+
+void Trainer::logRuntime() {
+  if (m_device.is_cpu()) {
+    // LibTorch's default can be 1 on virtual machines; the ranks of a node share its cores.
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    at::set_num_threads(std::max(1, cores / static_cast<int>(std::max<std::int64_t>(1, m_config.strategy.nproc_per_node))));
+  }
+  const RuntimeInfo runtime = probeRuntime();
+  m_log.info("runtime: " + describeRuntime(runtime));
+  if (const std::string warning = blasWarning(runtime); !warning.empty()) {
+    m_log.warn(warning);
+    event("warn", warning, false);
+  }
+}
+
+void Trainer::resumeFromCheckpoint() {
+  const auto latest = m_checkpointer.latestComplete();
+  if (!latest) {
+    m_log.info("no complete checkpoint in " + m_options.paths.checkpoints() + ": starting from step 0");
+    return;
+  }
+  const LoadedCheckpoint loaded = Checkpointer::load(*latest);
+  {
+    torch::NoGradGuard noGrad;
+    for (auto& [name, tensor] : m_model->namedWeights()) {
+      const auto it = loaded.model.find(name);
+      if (it == loaded.model.end() || it->second.sizes() != tensor.sizes())
+        throw CheckpointError("checkpoint " + *latest + " does not match this model (" + name +
+                              "): was the model config changed?");
+      tensor.copy_(it->second);
+    }
+  }
+  m_optimizer->loadState(loaded.optimizer);
+  if (const auto rng = loaded.optimizer.find("rng/cpu"); rng != loaded.optimizer.end()) {
+    at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle to the global one
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_state(rng->second);
+  }
+  m_step = loaded.state.integerOr("step", 0);
+  m_tokens = loaded.state.integerOr("tokens", 0);
+  if (const JsonValue* cursor = loaded.state.find("train_cursor")) m_data.train->restoreCursor(*cursor);
+  m_lastCheckpointStep = m_step;
+  m_log.info("resumed from " + *latest + " at step " + std::to_string(m_step));
+  event("info", "resumed from step " + std::to_string(m_step));
+}
+
+torch::Tensor Trainer::batchTensor(BatchSource& source) {
+  const auto B = m_config.strategy.micro_batch, T = m_config.model.block_size;
+  m_batch.resize(static_cast<std::size_t>(B * (T + 1)));
+  source.next(m_batch);
+  return torch::from_blob(m_batch.data(), {B, T + 1}, torch::kLong).to(m_device, /*non_blocking=*/false, /*copy=*/true);
+}
+
+void Trainer::trainStep() {
+  m_model->train();
+  for (auto& p : m_model->parameters()) p.mutable_grad() = torch::Tensor();
+  const auto accum = m_config.strategy.grad_accum;
+  const auto T = m_config.model.block_size;
+  auto lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat).device(m_device));
+  for (std::int64_t micro = 0; micro < accum; ++micro) {
+    const auto batch = batchTensor(*m_data.train);  // (B, T+1)
+    const compat::AutocastGuard autocast(m_device, m_config.strategy.precision);
+    const auto loss = m_model->loss(batch.narrow(1, 0, T), batch.narrow(1, 1, T));
+    (loss / static_cast<double>(accum)).backward();
+    lossSum += loss.detach().to(torch::kFloat) / static_cast<double>(accum);
+  }
+  auto squares = torch::zeros({}, lossSum.options());
+  for (const auto& p : m_model->parameters())
+    if (p.grad().defined()) squares += p.grad().to(torch::kFloat).pow(2).sum();
+  const auto gradNorm = squares.sqrt();
+  if (m_config.optimizer.grad_clip > 0) {
+    const auto coefficient = (m_config.optimizer.grad_clip / (gradNorm + 1e-6)).clamp_max(1.0);
+    for (auto& p : m_model->parameters())
+      if (p.grad().defined()) p.mutable_grad().mul_(coefficient);
+  }
+  const auto applied = torch::isfinite(lossSum).logical_and(torch::isfinite(gradNorm));
+  const double lr = m_schedule.at(m_step);
+  m_optimizer->step(lr, applied);
+  ++m_step;
+  m_tokens += m_tokensPerStep;
+  m_pending.push_back({m_step, m_tokens, lr, lossSum, gradNorm, applied});
+}
+
+void Trainer::flush() {
+  if (m_pending.empty()) return;
+  const auto now = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(now - m_lastFlush).count();
+  const double stepMs = 1000.0 * seconds / static_cast<double>(m_pending.size());
+  const double tokensPerSecond = stepMs > 0 ? static_cast<double>(m_tokensPerStep) / (stepMs / 1000.0) : 0;
+  for (const PendingStep& p : m_pending) {
+    const double loss = p.loss.item<double>();
+    const double norm = p.gradNorm.item<double>();
+    JsonWriter r = MetricsWriter::record("train");
+    r.field("step", p.step).field("tokens", p.tokens).field("loss", loss).field("lr", p.lr);
+    r.field("grad_norm", norm).field("tokens_per_s", tokensPerSecond).field("step_ms", stepMs);
+    m_metrics.write(r);
+    if (!p.applied.item<bool>()) {
+      JsonWriter e = MetricsWriter::record("event");
+      e.field("level", "warn").field("rank", 0).field("step", p.step);
+      e.field("msg", "non-finite loss or gradient norm: step " + std::to_string(p.step) + " skipped");
+      m_metrics.write(e);
+      m_log.warn("step " + std::to_string(p.step) + ": non-finite loss or gradient norm, optimizer step skipped");
+    } else {
+      m_lastLoss = loss;
+    }
+  }
+  m_pending.clear();
+  m_lastFlush = now;
+  if (m_options.progressLine) {
+    const double done = static_cast<double>(m_step - m_stepsAtStart);
+    const double elapsed = std::chrono::duration<double>(now - m_started).count();
+    m_log.progress(progressLine({m_step, m_totalSteps, m_lastLoss, m_schedule.at(std::max<std::int64_t>(0, m_step - 1)),
+                                 tokensPerSecond, done > 0 ? elapsed / done : 0}));
+  }
+}
+
+void Trainer::maybeWriteSystem(bool force) {
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && std::chrono::duration<double>(now - m_lastSystem).count() < kSystemSeconds) return;
+  m_lastSystem = now;
+  const SystemSample s = m_system.sample();
+  JsonWriter r = MetricsWriter::record("system");
+  r.field("rank", 0).field("device", m_device.str()).field("util", s.util);
+  r.field("mem_used", s.rss).field("mem_total", s.memTotal);
+  m_metrics.write(r);
+}
+
+double Trainer::evaluate() {
+  torch::NoGradGuard noGrad;
+  m_model->eval();
+  m_data.val->rewind();
+  const auto T = m_config.model.block_size;
+  auto sum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat).device(m_device));
+  for (std::int64_t i = 0; i < m_config.eval.batches; ++i) {
+    const auto batch = batchTensor(*m_data.val);
+    const compat::AutocastGuard autocast(m_device, m_config.strategy.precision);
+    sum += m_model->loss(batch.narrow(1, 0, T), batch.narrow(1, 1, T)).to(torch::kFloat);
+  }
+  const double valLoss = sum.item<double>() / static_cast<double>(m_config.eval.batches);
+  JsonWriter r = MetricsWriter::record("eval");
+  r.field("step", m_step).field("tokens", m_tokens).field("val_loss", valLoss);
+  m_metrics.write(r);
+  m_log.info("step " + std::to_string(m_step) + ": val loss " + std::to_string(valLoss));
+  return valLoss;
+}
+
+void Trainer::saveCheckpoint() {
+  CheckpointContents contents;
+  contents.model = m_model->namedWeights();
+  contents.optimizer = m_optimizer->state();
+  contents.optimizer.emplace_back("rng/cpu", at::detail::getDefaultCPUGenerator().get_state());
+  JsonWriter state;
+  state.beginObject().field("schema", 1).field("step", m_step).field("tokens", m_tokens);
+  state.key("train_cursor").raw(m_data.train->cursorJson()).endObject();
+  contents.stateJson = state.str();
+  const std::string dir = m_checkpointer.save(m_step, contents);
+  m_lastCheckpointStep = m_step;
+  event("info", "checkpoint saved: " + dir);
+  m_log.info("checkpoint saved: " + dir);
+}
+
+void Trainer::event(const std::string& level, const std::string& message, bool withStep) {
+  JsonWriter r = MetricsWriter::record("event");
+  r.field("level", level).field("rank", 0).field("msg", message);
+  if (withStep) r.field("step", m_step);
+  m_metrics.write(r);
+}
+
+void Trainer::setStatus(RunStatus status, const std::string& reason) {
+  m_options.info.status = status;
+  m_options.info.exitReason = reason;
+  m_options.info.step = m_step;
+  if (const std::string why = writeRunInfo(m_options.paths, m_options.info); !why.empty()) m_log.warn(why);
+}
+
+TrainResult trainJob(const RunConfig& config, const TrainOptions& options) {
+  try {
+    return Trainer(config, options).run();
+  } catch (const std::exception& e) {  // the run directory itself could not be used
+    TrainResult result;
+    result.reason = e.what();
+    return result;
+  }
+}
+
+}  // namespace traindeck

@@ -1,0 +1,73 @@
+// The training loop of one rank: load or resume, then step, evaluate and checkpoint until the
+// schedule ends or a stop is requested. Components (model, optimizer, schedule, batches,
+// checkpointer, metrics) do the work; this class decides when.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "checkpointer.h"
+#include "config/run_config.h"
+#include "optim/adamw.h"
+#include "optim/lr_schedule.h"
+#include "rank_log.h"
+#include "runlog/metrics_writer.h"
+#include "system_stats.h"
+#include "train/batch_source.h"
+#include "train_job.h"
+#include "trainer/model/gpt2.h"
+
+namespace traindeck {
+
+class Trainer {
+ public:
+  Trainer(const RunConfig& config, const TrainOptions& options);
+  TrainResult run();
+
+ private:
+  struct PendingStep {  // results still on the device, read back at the next flush
+    std::int64_t step;
+    std::int64_t tokens;
+    double lr;
+    torch::Tensor loss, gradNorm, applied;
+  };
+
+  void logRuntime();
+  void resumeFromCheckpoint();
+  void trainStep();
+  torch::Tensor batchTensor(BatchSource& source);  // (B, T+1) on the device
+  void flush();
+  void maybeWriteSystem(bool force);
+  double evaluate();
+  void saveCheckpoint();
+  void event(const std::string& level, const std::string& message, bool withStep = true);
+  void setStatus(RunStatus status, const std::string& reason);
+
+  RunConfig m_config;
+  TrainOptions m_options;
+  torch::Device m_device;
+  RankLog m_log;
+  MetricsWriter m_metrics;
+  Gpt2 m_model{nullptr};
+  std::unique_ptr<AdamW> m_optimizer;
+  LrSchedule m_schedule;
+  BatchSources m_data;
+  Checkpointer m_checkpointer;
+  SystemStats m_system;
+
+  std::int64_t m_totalSteps;
+  std::int64_t m_tokensPerStep;
+  std::int64_t m_step = 0;    // optimizer steps completed
+  std::int64_t m_tokens = 0;  // training tokens consumed, all ranks
+  double m_lastLoss = 0;
+  std::int64_t m_lastCheckpointStep = -1;
+  std::vector<PendingStep> m_pending;
+  std::vector<std::int64_t> m_batch;  // reused host buffer
+  std::chrono::steady_clock::time_point m_lastFlush, m_lastSystem, m_started;
+  std::int64_t m_stepsAtStart = 0;
+};
+
+}  // namespace traindeck

@@ -1,0 +1,92 @@
+// AdamW against torch::optim::AdamW, a cancelled step that changes nothing, weight decay on
+// 2-D weights only, and the learning-rate schedule's shape.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "trainer/optim/adamw.h"
+#include "trainer/optim/lr_schedule.h"
+
+namespace traindeck {
+namespace {
+
+TEST(AdamW, MatchesTorchAdamW) {
+  torch::manual_seed(0);
+  const auto start = torch::randn({5, 3});
+  auto ours = start.clone().requires_grad_(true);
+  auto theirs = start.clone().requires_grad_(true);
+  AdamW optimizer({{"w", ours, true}}, {0.9, 0.95, 1e-8, 0.1});
+  torch::optim::AdamW reference({theirs}, torch::optim::AdamWOptions(1e-2).betas({0.9, 0.95}).eps(1e-8).weight_decay(0.1));
+  for (int step = 0; step < 10; ++step) {
+    const auto target = torch::randn({5, 3});
+    for (auto* p : {&ours, &theirs}) {
+      p->mutable_grad() = torch::Tensor();
+      ((*p - target).pow(2).sum()).backward();
+    }
+    optimizer.step(1e-2, torch::ones({}));
+    reference.step();
+  }
+  EXPECT_TRUE(torch::allclose(ours, theirs, 1e-6, 1e-7)) << (ours - theirs).abs().max().item<float>();
+}
+
+TEST(AdamW, ACancelledStepChangesNothing) {
+  torch::manual_seed(1);
+  auto w = torch::randn({4, 4}).requires_grad_(true);
+  AdamW optimizer({{"w", w, true}}, {});
+  w.mutable_grad() = torch::randn({4, 4});
+  optimizer.step(1e-3, torch::ones({}));
+  const auto before = w.detach().clone();
+  const auto stateBefore = optimizer.state();
+  std::vector<torch::Tensor> saved;
+  for (const auto& [name, t] : stateBefore) saved.push_back(t.clone());
+  w.mutable_grad() = torch::full({4, 4}, std::numeric_limits<float>::quiet_NaN());
+  optimizer.step(1e-3, torch::zeros({}));
+  EXPECT_TRUE(torch::equal(w.detach(), before));
+  const auto stateAfter = optimizer.state();
+  for (std::size_t i = 0; i < saved.size(); ++i) EXPECT_TRUE(torch::equal(stateAfter[i].second, saved[i])) << i;
+}
+
+TEST(AdamW, DecaysOnlyTwoDimensionalWeights) {
+  const auto named = std::vector<std::pair<std::string, torch::Tensor>>{
+      {"transformer.wte.weight", torch::zeros({3, 2})}, {"transformer.h.0.attn.c_attn.bias", torch::zeros({6})},
+      {"transformer.ln_f.weight", torch::zeros({2})}};
+  const auto params = AdamW::withDecayOn2dWeights(named);
+  EXPECT_TRUE(params[0].decay);
+  EXPECT_FALSE(params[1].decay);
+  EXPECT_FALSE(params[2].decay);
+}
+
+TEST(AdamW, StateRoundTripsByName) {
+  auto w = torch::randn({2, 2}).requires_grad_(true);
+  AdamW a({{"w", w, true}}, {});
+  w.mutable_grad() = torch::ones({2, 2});
+  a.step(0.1, torch::ones({}));
+  std::map<std::string, torch::Tensor> saved;
+  for (const auto& [name, t] : a.state()) saved[name] = t.clone();
+  AdamW b({{"w", w, true}}, {});
+  b.loadState(saved);
+  for (const auto& [name, t] : b.state()) EXPECT_TRUE(torch::equal(t, saved.at(name))) << name;
+  saved.erase("exp_avg/w");
+  EXPECT_THROW(b.loadState(saved), std::runtime_error);
+}
+
+TEST(LrSchedule, WarmupThenCosineToMinimum) {
+  OptimizerConfig optimizer;
+  optimizer.lr = 1.0;
+  ScheduleConfig schedule;
+  schedule.warmup_steps = 10;
+  schedule.min_lr = 0.1;
+  const LrSchedule lr(optimizer, schedule, 110);
+  EXPECT_DOUBLE_EQ(lr.at(0), 0.1);
+  EXPECT_DOUBLE_EQ(lr.at(9), 1.0);
+  EXPECT_DOUBLE_EQ(lr.at(10), 1.0);
+  EXPECT_NEAR(lr.at(59), 0.1 + 0.5 * (1 + std::cos(M_PI * 49.0 / 99.0)) * 0.9, 1e-12);
+  EXPECT_DOUBLE_EQ(lr.at(109), 0.1);
+  schedule.decay = Decay::Linear;
+  EXPECT_NEAR(LrSchedule(optimizer, schedule, 110).at(59), 1.0 - 0.9 * 49.0 / 99.0, 1e-12);
+  schedule.decay = Decay::Constant;
+  EXPECT_DOUBLE_EQ(LrSchedule(optimizer, schedule, 110).at(100), 1.0);
+}
+
+}  // namespace
+}  // namespace traindeck

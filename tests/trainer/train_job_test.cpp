@@ -1,0 +1,173 @@
+// The training loop end to end on a tiny model and a dataset made here: the run directory it
+// writes, exact resume (bitwise on this CPU), skipped non-finite steps, and clear failures.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "config/validate.h"
+#include "runlog/json_value.h"
+#include "trainer/data/prepare_dataset.h"
+#include "trainer/tokenizer/byte_tokenizer.h"
+#include "trainer/train/checkpointer.h"
+#include "trainer/train/train_job.h"
+
+namespace traindeck {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TrainJobTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_root = fs::temp_directory_path() / ("traindeck-train-" + std::to_string(::getpid()) + "-" +
+                                          ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(m_root);
+    fs::create_directories(m_root);
+    // A corpus of fortune-like documents separated by "%" lines.
+    std::mt19937 random(5);
+    const std::vector<std::string> words = {"the", "deck", "trains", "a", "model", "on", "many", "devices", "and",
+                                            "watches", "it", "learn", "slowly", "quickly", "loss", "falls"};
+    std::ofstream corpus(m_root / "corpus.txt");
+    for (int doc = 0; doc < 400; ++doc) {
+      for (int w = 0; w < 30; ++w) corpus << words[random() % words.size()] << (w % 10 == 9 ? "\n" : " ");
+      corpus << "%\n";
+    }
+    corpus.close();
+    PrepareOptions prepare;
+    prepare.inputs = {m_root / "corpus.txt"};
+    prepare.tokenizer = [] { return std::make_unique<ByteTokenizer>(); };
+    prepare.outDir = m_root / "data";
+    prepare.valFraction = 0.1;
+    prepare.documentSeparator = "%";
+    prepareDataset(prepare);
+  }
+  void TearDown() override { fs::remove_all(m_root); }
+
+  RunConfig tinyJob() const {
+    RunConfig c;
+    c.name = "tiny";
+    c.seed = 7;
+    c.model = {"", 2, 2, 32, 64, 32, 257, 0.0, ""};
+    c.data.train = (m_root / "data").string();
+    c.data.tokenizer = TokenizerKind::Byte;
+    c.strategy.device = DeviceKind::Cpu;
+    c.strategy.micro_batch = 4;
+    c.strategy.grad_accum = 2;
+    c.optimizer.lr = 3e-3;
+    c.schedule = {5, Decay::Cosine, 3e-4, 40, 0};
+    c.eval = {10, 2};
+    c.checkpoint = {20, 3, false};
+    return c;
+  }
+
+  TrainResult train(const RunConfig& c, const std::string& runName, bool resume = false, std::int64_t stopAt = 0) {
+    TrainOptions options;
+    options.paths.root = (m_root / runName).string();
+    fs::create_directories(options.paths.logs());
+    options.info.id = runName;
+    options.resume = resume;
+    options.echoLog = false;
+    options.stopAtStep = stopAt;
+    return trainJob(c, options);
+  }
+
+  std::vector<JsonValue> records(const std::string& runName, const std::string& kind) const {
+    std::ifstream in(m_root / runName / "metrics.jsonl");
+    std::vector<JsonValue> out;
+    for (std::string line; std::getline(in, line);) {
+      JsonParseResult parsed = parseJson(line);
+      EXPECT_TRUE(parsed.ok()) << line;
+      if (parsed.value.stringOr("kind", "") == kind) out.push_back(parsed.value);
+    }
+    return out;
+  }
+
+  std::string readFile(const fs::path& path) const {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  fs::path m_root;
+};
+
+TEST_F(TrainJobTest, WritesTheRunDirectoryAndLearns) {
+  const TrainResult result = train(tinyJob(), "run");
+  ASSERT_EQ(result.status, RunStatus::Finished) << result.reason;
+  EXPECT_EQ(result.steps, 40);
+  const auto trainRecords = records("run", "train");
+  ASSERT_EQ(trainRecords.size(), 40u);
+  EXPECT_EQ(trainRecords.front().integerOr("step", 0), 1);
+  EXPECT_EQ(trainRecords.back().integerOr("tokens", 0), 40 * 4 * 2 * 32);
+  EXPECT_LT(trainRecords.back().numberOr("loss", 99), trainRecords.front().numberOr("loss", 0) - 1.0);
+  EXPECT_GT(trainRecords.back().numberOr("tokens_per_s", 0), 0);
+  const auto evals = records("run", "eval");
+  ASSERT_EQ(evals.size(), 4u);
+  EXPECT_EQ(evals[3].integerOr("step", 0), 40);
+  EXPECT_EQ(records("run", "header").size(), 1u);
+  EXPECT_GE(records("run", "system").size(), 1u);
+
+  const JsonParseResult runJson = parseJson(readFile(m_root / "run" / "run.json"));
+  EXPECT_EQ(runJson.value.stringOr("status", ""), "finished");
+  EXPECT_EQ(runJson.value.integerOr("step", 0), 40);
+  EXPECT_NE(readFile(m_root / "run" / "logs" / "rank-0.log").find("runtime: LibTorch"), std::string::npos);
+  for (const char* step : {"step-00000020", "step-00000040"})
+    EXPECT_TRUE(fs::exists(m_root / "run" / "checkpoints" / step / "COMPLETE")) << step;
+}
+
+TEST_F(TrainJobTest, ResumeContinuesExactly) {
+  const RunConfig c = tinyJob();
+  ASSERT_EQ(train(c, "straight").status, RunStatus::Finished);
+  const TrainResult first = train(c, "resumed", false, 20);
+  ASSERT_EQ(first.status, RunStatus::Stopped) << first.reason;
+  EXPECT_EQ(first.steps, 20);
+  const TrainResult second = train(c, "resumed", true);
+  ASSERT_EQ(second.status, RunStatus::Finished) << second.reason;
+
+  const auto straight = records("straight", "train");
+  const auto resumed = records("resumed", "train");
+  ASSERT_EQ(straight.size(), 40u);
+  ASSERT_EQ(resumed.size(), 40u);
+  for (std::size_t i = 0; i < 40; ++i) {
+    EXPECT_EQ(resumed[i].integerOr("step", 0), straight[i].integerOr("step", -1));
+    // Bitwise: the records hold the shortest text that reads back to the same double.
+    EXPECT_EQ(resumed[i].numberOr("loss", 0), straight[i].numberOr("loss", 1)) << "step " << i + 1;
+  }
+  const auto events = records("resumed", "event");
+  EXPECT_TRUE(std::any_of(events.begin(), events.end(),
+                          [](const JsonValue& e) { return e.stringOr("msg", "") == "resumed from step 20"; }));
+}
+
+TEST_F(TrainJobTest, NonFiniteStepsAreSkippedAndRecorded) {
+  RunConfig c = tinyJob();
+  c.optimizer.lr = 1e30;  // diverges within a few steps
+  c.optimizer.grad_clip = 0;
+  c.schedule.warmup_steps = 0;
+  c.schedule.max_steps = 12;
+  const TrainResult result = train(c, "diverge");
+  EXPECT_EQ(result.status, RunStatus::Finished) << result.reason;
+  const auto events = records("diverge", "event");
+  EXPECT_TRUE(std::any_of(events.begin(), events.end(), [](const JsonValue& e) {
+    return e.stringOr("msg", "").find("skipped") != std::string::npos && e.stringOr("level", "") == "warn";
+  }));
+}
+
+TEST_F(TrainJobTest, CorruptDataFailsWithASentence) {
+  for (const auto& entry : fs::directory_iterator(m_root / "data"))
+    if (entry.path().filename().string().starts_with("train-")) fs::resize_file(entry.path(), 100);
+  const TrainResult result = train(tinyJob(), "corrupt");
+  EXPECT_EQ(result.status, RunStatus::Failed);
+  EXPECT_NE(result.reason.find("train-000000.bin"), std::string::npos) << result.reason;
+  const JsonParseResult runJson = parseJson(readFile(m_root / "corrupt" / "run.json"));
+  EXPECT_EQ(runJson.value.stringOr("status", ""), "failed");
+  EXPECT_EQ(runJson.value.stringOr("exit_reason", ""), result.reason);
+}
+
+}  // namespace
+}  // namespace traindeck
