@@ -70,13 +70,8 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
     return kExitFailed;
   }
   fs::create_directories(paths.logs(), ec);
-  if (!ec) fs::create_directories(paths.checkpoints(), ec);
   if (ec) {
     context.err << "traindeck-train run: cannot create " << paths.root << ": " << ec.message() << "\n";
-    return kExitFailed;
-  }
-  if (const std::string why = saveConfigFile(config, paths.config()); !why.empty()) {
-    context.err << "traindeck-train run: " << why << "\n";
     return kExitFailed;
   }
 

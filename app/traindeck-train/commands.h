@@ -33,6 +33,9 @@ int commandTokenize(const std::vector<std::string>& args, const CliContext& cont
 int commandPrepare(const std::vector<std::string>& args, const CliContext& context);
 #if defined(TRAINDECK_WITH_TRAINER)
 int commandRun(const std::vector<std::string>& args, const CliContext& context);
+int commandExport(const std::vector<std::string>& args, const CliContext& context);
+int commandSample(const std::vector<std::string>& args, const CliContext& context);
+int commandScore(const std::vector<std::string>& args, const CliContext& context);
 #endif
 
 // Loads `nameOrPath` (a file or a preset name); prints why and returns nullopt when it cannot.

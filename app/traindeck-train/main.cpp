@@ -31,6 +31,13 @@ commands:
   plan --config FILE [--device NAME] [--utilization F] [--json]
                                   parameters, memory per device, tokens per step, step time
   presets                         list the bundled job presets (usable wherever FILE is)
+  sample --checkpoint DIR [--prompt TEXT] [--max-new-tokens N] [--temperature T] [--top-k K]
+         [--seed S]                generate text from a checkpoint (or run directory)
+  export --checkpoint DIR --hf OUT
+                                  a checkpoint in the Hugging Face layout (config.json,
+                                  model.safetensors, tokenizer files)
+  score --model PATH --tokens "ID ID ..."
+                                  mean cross-entropy of each token given those before it (JSON)
   tokenize --tokenizer byte|gpt2 [--vocab V --merges M] [--decode]
                                   text on stdin to token ids (or back, with --decode)
   config-reference                print every config key with its default (docs/config.md)
@@ -82,6 +89,9 @@ int main(int argc, char** argv) {
       {"prepare", traindeck::commandPrepare},
 #if defined(TRAINDECK_WITH_TRAINER)
       {"run", traindeck::commandRun},
+      {"export", traindeck::commandExport},
+      {"sample", traindeck::commandSample},
+      {"score", traindeck::commandScore},
 #endif
   };
   const auto found = commands.find(command);

@@ -12,6 +12,8 @@
 #include "config/validate.h"
 #include "runlog/json_value.h"
 #include "trainer/data/prepare_dataset.h"
+#include "trainer/model/hf_weights.h"
+#include "trainer/model/model_tools.h"
 #include "trainer/tokenizer/byte_tokenizer.h"
 #include "trainer/train/checkpointer.h"
 #include "trainer/train/train_job.h"
@@ -167,6 +169,58 @@ TEST_F(TrainJobTest, CorruptDataFailsWithASentence) {
   const JsonParseResult runJson = parseJson(readFile(m_root / "corrupt" / "run.json"));
   EXPECT_EQ(runJson.value.stringOr("status", ""), "failed");
   EXPECT_EQ(runJson.value.stringOr("exit_reason", ""), result.reason);
+}
+
+TEST_F(TrainJobTest, ExportedModelsScoreAndLoadTheSame) {
+  RunConfig c = tinyJob();
+  c.schedule.max_steps = 10;
+  ASSERT_EQ(train(c, "short").status, RunStatus::Finished);
+  const std::string run = (m_root / "short").string();
+  const std::string hf = (m_root / "hf").string();
+  const ExportSummary summary = exportHuggingFace(run, hf);
+  EXPECT_EQ(summary.files, (std::vector<std::string>{"config.json", "model.safetensors", "traindeck_tokenizer.json"}));
+  const JsonParseResult config = parseJson(readFile(m_root / "hf" / "config.json"));
+  EXPECT_EQ(config.value.stringOr("model_type", ""), "gpt2");
+  EXPECT_EQ(config.value.stringOr("activation_function", ""), "gelu_new");
+  EXPECT_EQ(config.value.integerOr("n_embd", 0), 32);
+
+  const std::vector<std::int64_t> tokens = {84, 104, 101, 32, 100, 101, 99, 107, 32, 116, 114, 97, 105, 110, 115, 256};
+  const Score fromRun = scoreTokens(run, tokens), fromExport = scoreTokens(hf, tokens);
+  EXPECT_EQ(fromRun.predicted, 15);
+  EXPECT_EQ(fromRun.meanCrossEntropy, fromExport.meanCrossEntropy);
+  EXPECT_LT(fromRun.meanCrossEntropy, std::log(257.0));
+
+  // init_from reads exactly the exported weights.
+  Gpt2 imported(c.model);
+  loadHuggingFaceWeights(imported, hf);
+  const auto checkpoint = Checkpointer::load(run + "/checkpoints/step-00000010");
+  for (const auto& [name, tensor] : imported->namedWeights()) EXPECT_TRUE(torch::equal(tensor, checkpoint.model.at(name))) << name;
+  c.model.init_from = hf;
+  c.schedule.max_steps = 2;
+  c.schedule.warmup_steps = 1;
+  ASSERT_EQ(train(c, "finetune").status, RunStatus::Finished);
+  EXPECT_NE(readFile(m_root / "finetune" / "logs" / "rank-0.log").find("weights from " + hf), std::string::npos);
+
+  EXPECT_THROW(scoreTokens(hf, {1}), std::runtime_error);
+  EXPECT_THROW(scoreTokens(hf, {1, 300}), std::runtime_error);
+  EXPECT_THROW(scoreTokens((m_root / "data").string(), tokens), std::runtime_error);
+}
+
+TEST_F(TrainJobTest, SamplingIsSeededAndStartsWithThePrompt) {
+  RunConfig c = tinyJob();
+  c.schedule.max_steps = 6;
+  ASSERT_EQ(train(c, "sampled").status, RunStatus::Finished);
+  SampleOptions options;
+  options.prompt = "the deck";
+  options.maxNewTokens = 20;
+  const std::string run = (m_root / "sampled").string();
+  const std::string a = sampleText(run, options), b = sampleText(run, options);
+  EXPECT_EQ(a, b);
+  EXPECT_TRUE(a.starts_with("the deck"));
+  EXPECT_GE(a.size(), 8u + 20u);  // byte tokens: one byte each, <|endoftext|> longer
+  options.seed = 99;
+  options.maxNewTokens = 200;
+  EXPECT_NE(sampleText(run, options), sampleText(run, {options.prompt, 200, 1.0, 50, 1337}));
 }
 
 }  // namespace

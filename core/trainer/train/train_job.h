@@ -12,7 +12,7 @@
 namespace traindeck {
 
 struct TrainOptions {
-  RunPaths paths;              // exists; config.yaml already written
+  RunPaths paths;              // made if missing; config.yaml is written there
   RunInfo info;                // kept up to date in run.json
   bool resume = false;         // continue from the newest complete checkpoint
   bool progressLine = false;   // a \r progress line on stderr

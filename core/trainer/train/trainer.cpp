@@ -5,13 +5,16 @@
 #include "trainer.h"
 
 #include <cmath>
+#include <filesystem>
 #include <thread>
 
+#include "config/config_io.h"
 #include "config/enum_names.h"
 #include "config/planner.h"
 #include "config/validate.h"
 #include "progress_line.h"
 #include "runlog/run_directory.h"
+#include "trainer/model/hf_weights.h"
 #include "trainer/runtime_info.h"
 #include "trainer/torch_compat.h"
 
@@ -56,6 +59,8 @@ Trainer::Trainer(const RunConfig& config, const TrainOptions& options)
 TrainResult Trainer::run() {
   TrainResult result;
   try {
+    if (const std::string why = saveConfigFile(m_config, m_options.paths.config()); !why.empty())
+      throw std::runtime_error(why);
     logRuntime();
     if (m_config.strategy.precision == Precision::Fp16)
       throw std::runtime_error("fp16 training (loss scaling) is not implemented yet; use bf16 or fp32");
@@ -63,6 +68,10 @@ TrainResult Trainer::run() {
       throw std::runtime_error("activation checkpointing is not implemented yet; set it to false");
     torch::manual_seed(static_cast<std::uint64_t>(m_config.seed));
     m_model = Gpt2(m_config.model);
+    if (!m_config.model.init_from.empty()) {
+      loadHuggingFaceWeights(m_model, m_config.model.init_from);
+      m_log.info("weights from " + m_config.model.init_from);
+    }
     m_model->to(m_device);
     m_optimizer = std::make_unique<AdamW>(
         AdamW::withDecayOn2dWeights(m_model->namedWeights()),
@@ -297,6 +306,8 @@ void Trainer::setStatus(RunStatus status, const std::string& reason) {
 
 TrainResult trainJob(const RunConfig& config, const TrainOptions& options) {
   try {
+    std::filesystem::create_directories(options.paths.logs());
+    std::filesystem::create_directories(options.paths.checkpoints());
     return Trainer(config, options).run();
   } catch (const std::exception& e) {  // the run directory itself could not be used
     TrainResult result;

@@ -1,0 +1,22 @@
+// Hugging Face GPT-2 weights in and out: config.json (GPT2Config) and model.safetensors with
+// `transformer.`-prefixed names (GPT2LMHeadModel). Reading also takes GPT2Model files without
+// the prefix, F16/BF16 weights, and ignores the attention-mask buffers older files carry.
+#pragma once
+
+#include <string>
+
+#include "config/run_config.h"
+#include "gpt2.h"
+
+namespace traindeck {
+
+// Copies every weight of `model` from `path` (a model.safetensors, or a folder holding one).
+void loadHuggingFaceWeights(Gpt2& model, const std::string& path);
+
+// The sizes in a Hugging Face config.json (n_layer, n_head, n_embd, n_positions, vocab_size).
+ModelConfig readHuggingFaceConfig(const std::string& configJsonPath);
+
+// config.json text for `model`; eos/bos are the tokenizer's end-of-text id.
+std::string huggingFaceConfigJson(const ModelConfig& model, std::int64_t endOfText);
+
+}  // namespace traindeck
