@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 BUILD_TYPE ?= Release
 
-.PHONY: all deps configure build run test package clean
+.PHONY: all deps configure build demo-data run test package clean
 
 all: build
 
@@ -16,14 +16,25 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The app with the bundled demo preset; without a display, the demo's plan in the terminal.
-run: build
+# Where ${TRAINDECK_DATA} points in the presets (docs/config.md), and the demo's dataset there:
+# the fortune cookies of Debian's fortunes packages, tokenized byte by byte.
+DATA_DIR := $(or $(TRAINDECK_DATA),$(if $(XDG_DATA_HOME),$(XDG_DATA_HOME)/traindeck,$(HOME)/.local/share/traindeck))
+DEMO_DATA := $(DATA_DIR)/demo
+FORTUNES = $(shell find /usr/share/games/fortunes -maxdepth 1 -type f ! -name '*.dat' ! -name '*.u8' | sort)
+
+demo-data: build
+	@test -f $(DEMO_DATA)/dataset.json || $(BUILD)/bin/traindeck-train prepare --tokenizer byte \
+	  --out $(DEMO_DATA) --val-fraction 0.01 --doc-separator % $(FORTUNES)
+
+# The app on the bundled demo job; without a display, the demo trains in the terminal. Until
+# multi-rank training lands, the terminal demo runs one rank of the preset's two.
+run: build demo-data
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
 	  $(BUILD)/bin/traindeck --config demo-cpu; \
 	else \
-	  echo "No display: showing the demo job in the terminal (traindeck-train)."; \
-	  $(BUILD)/bin/traindeck-train plan --config demo-cpu && \
-	  $(BUILD)/bin/traindeck-train validate --config demo-cpu || true; \
+	  echo "No display: training the demo job in the terminal (traindeck-train run)."; \
+	  $(BUILD)/bin/traindeck-train plan --config demo-cpu --set strategy.kind=single --set strategy.nproc_per_node=1 && \
+	  $(BUILD)/bin/traindeck-train run --config demo-cpu --set strategy.kind=single --set strategy.nproc_per_node=1; \
 	fi
 
 test: build

@@ -8,6 +8,11 @@ std::optional<std::string> ParsedArgs::option(const std::string& name) const {
   return std::nullopt;
 }
 
+std::vector<std::string> ParsedArgs::list(const std::string& name) const {
+  if (auto it = lists.find(name); it != lists.end()) return it->second;
+  return {};
+}
+
 ParsedArgs parseArgs(const std::vector<std::string>& args, const CommandSpec& spec) {
   ParsedArgs parsed;
   bool onlyPositionals = false;
@@ -33,15 +38,20 @@ ParsedArgs parseArgs(const std::vector<std::string>& args, const CommandSpec& sp
         return parsed;
       }
       parsed.flags.insert(name);
-    } else if (spec.options.count(name)) {
+    } else if (spec.options.count(name) || spec.lists.count(name)) {
+      std::string value;
       if (inlineValue) {
-        parsed.options[name] = *inlineValue;
+        value = *inlineValue;
       } else if (i + 1 < args.size()) {
-        parsed.options[name] = args[++i];
+        value = args[++i];
       } else {
         parsed.error = name + " needs a value";
         return parsed;
       }
+      if (spec.lists.count(name))
+        parsed.lists[name].push_back(value);
+      else
+        parsed.options[name] = value;
     } else {
       parsed.error = "unknown option " + name;
       return parsed;

@@ -28,7 +28,7 @@ std::optional<DeviceSpec> chooseDevice(const std::optional<std::string>& wanted,
 }  // namespace
 
 int commandPlan(const std::vector<std::string>& args, const CliContext& context) {
-  const ParsedArgs parsed = parseArgs(args, {{"--config", "--device", "--utilization"}, {"--json"}});
+  const ParsedArgs parsed = parseArgs(args, {{"--config", "--device", "--utilization"}, {"--json"}, {"--set"}});
   const auto configArg = parsed.option("--config");
   if (!parsed.error.empty() || !configArg || !parsed.positionals.empty()) {
     context.err << "traindeck-train plan: "
@@ -46,7 +46,7 @@ int commandPlan(const std::vector<std::string>& args, const CliContext& context)
       return kExitUsage;
     }
   }
-  const auto loaded = loadConfigArgument(*configArg, context);
+  const auto loaded = loadConfigArgument(*configArg, context, parsed.list("--set"));
   if (!loaded) return kExitFailed;
   const ValidationContext validation;  // a plan is for the device named, not for this machine
   const Diagnostics problems = problemsIn(checkConfig(*loaded, validation), {"model", "strategy"});

@@ -24,7 +24,8 @@ void requestStop(int) { g_stopRequested = 1; }
 }  // namespace
 
 int commandRun(const std::vector<std::string>& args, const CliContext& context) {
-  const ParsedArgs parsed = parseArgs(args, {{"--config", "--run-dir", "--stop-at"}, {"--resume", "--no-progress"}});
+  const ParsedArgs parsed =
+      parseArgs(args, {{"--config", "--run-dir", "--stop-at"}, {"--resume", "--no-progress"}, {"--set"}});
   const auto runDir = parsed.option("--run-dir");
   const bool resume = parsed.flag("--resume");
   auto configArg = parsed.option("--config");
@@ -36,7 +37,7 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
                 << "\n";
     return kExitUsage;
   }
-  const auto loaded = loadConfigArgument(*configArg, context);
+  const auto loaded = loadConfigArgument(*configArg, context, parsed.list("--set"));
   if (!loaded) return kExitFailed;
   ValidationContext validation;
   validation.host = context.host;

@@ -7,7 +7,8 @@
 
 namespace traindeck {
 
-std::optional<LoadedConfig> loadConfigArgument(const std::string& nameOrPath, const CliContext& context) {
+std::optional<LoadedConfig> loadConfigArgument(const std::string& nameOrPath, const CliContext& context,
+                                               const std::vector<std::string>& overrides) {
   const auto path = resolveConfigPath(nameOrPath, context.presetDirs);
   if (!path) {
     std::string presets;
@@ -16,18 +17,18 @@ std::optional<LoadedConfig> loadConfigArgument(const std::string& nameOrPath, co
                 << (presets.empty() ? std::string() : " (presets: " + presets + ")") << "\n";
     return std::nullopt;
   }
-  return loadConfigFile(*path);
+  return loadConfigFile(*path, overrides);
 }
 
 int commandValidate(const std::vector<std::string>& args, const CliContext& context) {
-  const ParsedArgs parsed = parseArgs(args, {{"--config"}, {}});
+  const ParsedArgs parsed = parseArgs(args, {{"--config"}, {}, {"--set"}});
   const auto config = parsed.option("--config");
   if (!parsed.error.empty() || !config || !parsed.positionals.empty()) {
     context.err << "traindeck-train validate: "
                 << (parsed.error.empty() ? "usage: traindeck-train validate --config FILE" : parsed.error) << "\n";
     return kExitUsage;
   }
-  const auto loaded = loadConfigArgument(*config, context);
+  const auto loaded = loadConfigArgument(*config, context, parsed.list("--set"));
   if (!loaded) return kExitFailed;
   ValidationContext validation;
   validation.host = context.host;

@@ -38,7 +38,9 @@ int commandSample(const std::vector<std::string>& args, const CliContext& contex
 int commandScore(const std::vector<std::string>& args, const CliContext& context);
 #endif
 
-// Loads `nameOrPath` (a file or a preset name); prints why and returns nullopt when it cannot.
-std::optional<LoadedConfig> loadConfigArgument(const std::string& nameOrPath, const CliContext& context);
+// Loads `nameOrPath` (a file or a preset name) with `--set KEY=VALUE` overrides; prints why and
+// returns nullopt when it cannot.
+std::optional<LoadedConfig> loadConfigArgument(const std::string& nameOrPath, const CliContext& context,
+                                               const std::vector<std::string>& overrides = {});
 
 }  // namespace traindeck

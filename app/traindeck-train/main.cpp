@@ -46,7 +46,8 @@ options:
   --help, -h                      this text
   --version                       version, LibTorch, BLAS and threads
 
-FILE is a YAML job config or the name of a preset. Exit codes: 0 success, 1 the config is
+FILE is a YAML job config or the name of a preset; run, validate and plan take --set KEY=VALUE
+(repeatable) to override a key, e.g. --set strategy.micro_batch=16. Exit codes: 0 success, 1 the config is
 invalid or the work failed, 2 the command line is wrong. See docs/cli.md.
 )";
 

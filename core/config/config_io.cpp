@@ -191,7 +191,41 @@ Diagnostic fileProblem(std::string message, int line = 0, int column = 0) {
 
 }  // namespace
 
-LoadedConfig loadConfigText(const std::string& text, const std::string& source, const std::string& baseDir) {
+// Sets root[section][key] (or root[key]) to each override's value; bad ones become problems.
+static void applyOverrides(YAML::Node& root, const std::vector<std::string>& overrides, Diagnostics& problems) {
+  for (const std::string& item : overrides) {
+    const auto eq = item.find('=');
+    const std::string path = item.substr(0, eq);
+    const auto dot = path.find('.');
+    const bool wellFormed = eq != std::string::npos && !path.empty() && path.find('.', dot + 1) == std::string::npos &&
+                            dot != 0 && dot + 1 != path.size();
+    if (!wellFormed) {
+      problems.push_back(fileProblem("override '" + item + "' is not KEY=VALUE (e.g. strategy.micro_batch=8)"));
+      continue;
+    }
+    YAML::Node value;
+    try {
+      value = YAML::Load(item.substr(eq + 1));
+    } catch (const YAML::Exception& e) {
+      Diagnostic d = fileProblem("override '" + item + "' has a value that is not valid YAML: " + e.msg);
+      d.path = path;
+      problems.push_back(d);
+      continue;
+    }
+    if (!root.IsMap()) root = YAML::Node(YAML::NodeType::Map);
+    if (dot == std::string::npos) {
+      root[path] = value;
+    } else {
+      YAML::Node section = root[path.substr(0, dot)];
+      if (!section.IsMap()) section = YAML::Node(YAML::NodeType::Map);
+      section[path.substr(dot + 1)] = value;
+      root[path.substr(0, dot)] = section;
+    }
+  }
+}
+
+LoadedConfig loadConfigText(const std::string& text, const std::string& source, const std::string& baseDir,
+                            const std::vector<std::string>& overrides) {
   LoadedConfig result;
   result.source = source;
   result.baseDir = baseDir;
@@ -224,7 +258,9 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
     }
     if (counter.documents > 1)
       result.problems.push_back(fileProblem("holds more than one YAML document (separated by ---); a config is one"));
-    DocumentReader(result).read(YAML::Load(text));
+    YAML::Node root = YAML::Load(text);
+    if (!overrides.empty()) applyOverrides(root, overrides, result.problems);
+    DocumentReader(result).read(root);
   } catch (const YAML::Exception& e) {
     const bool placed = !e.mark.is_null();
     result.problems.push_back(fileProblem("is not valid YAML: " + e.msg, placed ? e.mark.line + 1 : 0,
@@ -235,7 +271,7 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
   return result;
 }
 
-LoadedConfig loadConfigFile(const std::string& path) {
+LoadedConfig loadConfigFile(const std::string& path, const std::vector<std::string>& overrides) {
   const std::filesystem::path file(path);
   std::error_code ec;
   const std::string baseDir = std::filesystem::absolute(file, ec).parent_path().lexically_normal().string();
@@ -258,7 +294,7 @@ LoadedConfig loadConfigFile(const std::string& path) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));
     if (text.size() > kMaxConfigBytes) break;
   }
-  return loadConfigText(text, path, baseDir);
+  return loadConfigText(text, path, baseDir, overrides);
 }
 
 std::string saveConfigText(const RunConfig& config) {

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "diagnostic.h"
 #include "run_config.h"
@@ -26,9 +27,11 @@ struct LoadedConfig {
 // Files over this size are refused before parsing: a config is a few kilobytes.
 inline constexpr std::size_t kMaxConfigBytes = 1 << 20;
 
+// `overrides` are "section.key=value" (value in YAML, e.g. `strategy.nproc_per_node=1`), applied
+// over the file as if written in it; a malformed one is a problem like any other.
 LoadedConfig loadConfigText(const std::string& text, const std::string& source = "<text>",
-                            const std::string& baseDir = ".");
-LoadedConfig loadConfigFile(const std::string& path);
+                            const std::string& baseDir = ".", const std::vector<std::string>& overrides = {});
+LoadedConfig loadConfigFile(const std::string& path, const std::vector<std::string>& overrides = {});
 
 // Every key, defaults included, grouped by section: the fully resolved form of a config.
 std::string saveConfigText(const RunConfig& config);
