@@ -106,9 +106,10 @@ def main():
         opt.step()
         loss.item()
         step_times.append(time.perf_counter() - start)
-    timed = sorted(step_times[5:])
-    median = timed[len(timed) // 2]
-    print(json.dumps({"tokens_per_s": span / median, "step_ms": median * 1000, "last_loss": loss.item()}))
+    timed = [t * 1000 for t in step_times[2:]]
+    median = sorted(timed)[len(timed) // 2]
+    print(json.dumps({"tokens_per_s": span / median * 1000, "step_ms": median, "step_ms_after_warmup": timed,
+                      "last_loss": loss.item()}))
 
 
 if __name__ == "__main__":
