@@ -30,9 +30,18 @@ s1=$("$train" sample --checkpoint run --prompt "the deck" --max-new-tokens 30 --
 s2=$("$train" sample --checkpoint run --prompt "the deck" --max-new-tokens 30 --seed 5)
 [ "$s1" = "$s2" ] || fail "sampling with one seed differs"
 case "$s1" in "the deck"*) ;; *) fail "sample does not start with the prompt: $s1" ;; esac
+# SIGTERM: the step finishes, a checkpoint is saved, status stopped, exit 0.
+MAX_STEPS=100000 CHECKPOINT_EVERY=0 "$(dirname "$0")/make_tiny_job.sh" "$train" term >/dev/null
+(cd term && exec "$train" run --config job.yaml --run-dir run --no-progress > term.out 2>&1) &
+pid=$!
+for _ in $(seq 100); do grep -q '"kind":"train"' term/run/metrics.jsonl 2>/dev/null && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid" || fail "SIGTERM: exit code $? (wanted 0): $(cat term/term.out)"
+grep -q '"status":"stopped"' term/run/run.json || fail "SIGTERM: run.json is not stopped"
+ls term/run/checkpoints | grep -q '^step-' || fail "SIGTERM: no checkpoint saved"
 set +e
 "$train" score --model run --tokens "1 x" > /dev/null 2>&1; [ $? -eq 2 ] || fail "bad token id should exit 2"
 "$train" score --model nowhere --tokens "1 2" > /dev/null 2>&1; [ $? -eq 1 ] || fail "missing model should exit 1"
 "$train" run --config job.yaml --set strategy.nproc_per_node=2 --set strategy.kind=ddp > multi.out 2>&1
 [ $? -eq 1 ] && grep -q "this version trains one rank" multi.out || fail "multi-rank should be refused clearly"
-echo "train_cli_test: prepare, run, stop, resume, export, score, sample and tokenize behave"
+echo "train_cli_test: prepare, run, stop, SIGTERM, resume, export, score, sample and tokenize behave"
