@@ -46,10 +46,11 @@ int commandPlan(const std::vector<std::string>& args, const CliContext& context)
       return kExitUsage;
     }
   }
-  const auto loaded = loadConfigArgument(*configArg, context, parsed.list("--set"));
-  if (!loaded) return kExitFailed;
-  const ValidationContext validation;  // a plan is for the device named, not for this machine
-  const Diagnostics problems = problemsIn(checkConfig(*loaded, validation), {"model", "strategy"});
+  // A plan is for the device named, not for this machine.
+  const auto checked = checkConfigArgument(*configArg, context, parsed.list("--set"), /*forThisMachine=*/false);
+  if (!checked) return kExitFailed;
+  const LoadedConfig* loaded = &checked->loaded;
+  const Diagnostics problems = problemsIn(checked->problems, {"model", "strategy"});
   if (hasErrors(problems)) {
     for (const Diagnostic& d : problems) context.err << d.format(loaded->source) << "\n";
     context.err << "traindeck-train plan: fix the model and strategy sections first\n";

@@ -37,13 +37,11 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
                 << "\n";
     return kExitUsage;
   }
-  const auto loaded = loadConfigArgument(*configArg, context, parsed.list("--set"));
-  if (!loaded) return kExitFailed;
-  ValidationContext validation;
-  validation.host = context.host;
-  const Diagnostics problems = checkConfig(*loaded, validation);
-  for (const Diagnostic& d : problems) context.err << d.format(loaded->source) << "\n";
-  if (hasErrors(problems)) {
+  const auto checked = checkConfigArgument(*configArg, context, parsed.list("--set"));
+  if (!checked) return kExitFailed;
+  const LoadedConfig* loaded = &checked->loaded;
+  for (const Diagnostic& d : checked->problems) context.err << d.format(loaded->source) << "\n";
+  if (hasErrors(checked->problems)) {
     context.err << "traindeck-train run: the config has errors; nothing was started\n";
     return kExitFailed;
   }
@@ -57,7 +55,7 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
     context.err << "traindeck-train run: target.kind is ssh; remote jobs are launched from the app\n";
     return kExitFailed;
   }
-  const RunConfig config = withExpandedPaths(loaded->config, loaded->baseDir, validation.env);
+  const RunConfig config = withExpandedPaths(loaded->config, loaded->baseDir, processEnvironment());
 
   const auto now = std::chrono::system_clock::now();
   namespace fs = std::filesystem;

@@ -20,6 +20,16 @@ std::optional<LoadedConfig> loadConfigArgument(const std::string& nameOrPath, co
   return loadConfigFile(*path, overrides);
 }
 
+std::optional<CheckedConfig> checkConfigArgument(const std::string& nameOrPath, const CliContext& context,
+                                                 const std::vector<std::string>& overrides, bool forThisMachine) {
+  auto loaded = loadConfigArgument(nameOrPath, context, overrides);
+  if (!loaded) return std::nullopt;
+  ValidationContext validation;
+  if (forThisMachine) validation.host = context.host;
+  Diagnostics problems = checkConfig(*loaded, validation);
+  return CheckedConfig{std::move(*loaded), std::move(problems)};
+}
+
 int commandValidate(const std::vector<std::string>& args, const CliContext& context) {
   const ParsedArgs parsed = parseArgs(args, {{"--config"}, {}, {"--set"}});
   const auto config = parsed.option("--config");
@@ -28,18 +38,16 @@ int commandValidate(const std::vector<std::string>& args, const CliContext& cont
                 << (parsed.error.empty() ? "usage: traindeck-train validate --config FILE" : parsed.error) << "\n";
     return kExitUsage;
   }
-  const auto loaded = loadConfigArgument(*config, context, parsed.list("--set"));
-  if (!loaded) return kExitFailed;
-  ValidationContext validation;
-  validation.host = context.host;
-  const Diagnostics problems = checkConfig(*loaded, validation);
+  const auto checked = checkConfigArgument(*config, context, parsed.list("--set"));
+  if (!checked) return kExitFailed;
+  const std::string& source = checked->loaded.source;
   int errors = 0, warnings = 0;
-  for (const Diagnostic& d : problems) {
-    context.out << d.format(loaded->source) << "\n";
+  for (const Diagnostic& d : checked->problems) {
+    context.out << d.format(source) << "\n";
     (d.severity == Severity::Error ? errors : warnings) += 1;
   }
   if (errors == 0)
-    context.out << loaded->source << ": valid" << (warnings ? " (" + std::to_string(warnings) + " warnings)" : "") << "\n";
+    context.out << source << ": valid" << (warnings ? " (" + std::to_string(warnings) + " warnings)" : "") << "\n";
   else
     context.out << errors << (errors == 1 ? " error" : " errors") << ", " << warnings
                 << (warnings == 1 ? " warning" : " warnings") << "\n";

@@ -43,4 +43,13 @@ int commandScore(const std::vector<std::string>& args, const CliContext& context
 std::optional<LoadedConfig> loadConfigArgument(const std::string& nameOrPath, const CliContext& context,
                                                const std::vector<std::string>& overrides = {});
 
+struct CheckedConfig {
+  LoadedConfig loaded;
+  Diagnostics problems;  // load problems and rule violations, in file order
+};
+// loadConfigArgument, then every rule against this machine (or, with `forThisMachine` false,
+// none of the rules that need to know it).
+std::optional<CheckedConfig> checkConfigArgument(const std::string& nameOrPath, const CliContext& context,
+                                                 const std::vector<std::string>& overrides, bool forThisMachine = true);
+
 }  // namespace traindeck

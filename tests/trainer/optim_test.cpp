@@ -6,6 +6,7 @@
 
 #include "trainer/optim/adamw.h"
 #include "trainer/optim/lr_schedule.h"
+#include "trainer/train/train_job.h"
 
 namespace traindeck {
 namespace {
@@ -86,6 +87,28 @@ TEST(LrSchedule, WarmupThenCosineToMinimum) {
   EXPECT_NEAR(LrSchedule(optimizer, schedule, 110).at(59), 1.0 - 0.9 * 49.0 / 99.0, 1e-12);
   schedule.decay = Decay::Constant;
   EXPECT_DOUBLE_EQ(LrSchedule(optimizer, schedule, 110).at(100), 1.0);
+}
+
+}  // namespace
+}  // namespace traindeck
+
+namespace traindeck {
+namespace {
+
+TEST(TotalSteps, TheFirstLimitReachedEndsTheRun) {
+  RunConfig c;
+  c.model.block_size = 100;
+  c.strategy.micro_batch = 2;
+  c.strategy.grad_accum = 5;  // 1,000 tokens per step
+  c.schedule.max_steps = 50;
+  c.schedule.max_tokens = 0;
+  EXPECT_EQ(totalSteps(c), 50);
+  c.schedule.max_tokens = 20'500;  // 20.5 steps of tokens: the 21st step reaches it
+  EXPECT_EQ(totalSteps(c), 21);
+  c.schedule.max_steps = 0;
+  EXPECT_EQ(totalSteps(c), 21);
+  c.schedule.max_steps = 10;
+  EXPECT_EQ(totalSteps(c), 10);
 }
 
 }  // namespace
