@@ -146,6 +146,19 @@ TEST_F(TrainJobTest, ResumeContinuesExactly) {
                           [](const JsonValue& e) { return e.stringOr("msg", "") == "resumed from step 20"; }));
 }
 
+TEST_F(TrainJobTest, ActivationCheckpointingTrainsTheSame) {
+  RunConfig c = tinyJob();
+  c.schedule.max_steps = 8;
+  ASSERT_EQ(train(c, "stored").status, RunStatus::Finished);
+  c.strategy.activation_checkpointing = true;
+  ASSERT_EQ(train(c, "recomputed").status, RunStatus::Finished);
+  const auto stored = records("stored", "train"), recomputed = records("recomputed", "train");
+  ASSERT_EQ(stored.size(), 8u);
+  ASSERT_EQ(recomputed.size(), 8u);
+  for (std::size_t i = 0; i < 8; ++i)
+    EXPECT_NEAR(recomputed[i].numberOr("loss", 0), stored[i].numberOr("loss", 1), 1e-5) << "step " << i + 1;
+}
+
 TEST_F(TrainJobTest, NonFiniteStepsAreSkippedAndRecorded) {
   RunConfig c = tinyJob();
   c.optimizer.lr = 1e30;  // diverges within a few steps

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "activation_checkpoint.h"
 #include "lm_head_loss.h"
 #include "trainer/torch_compat.h"
 
@@ -79,7 +80,10 @@ torch::Tensor Gpt2Impl::hidden(const torch::Tensor& idx) {
   const auto positions = torch::arange(T, torch::TensorOptions().dtype(torch::kLong).device(idx.device()));
   auto x = transformer->wte(idx) + transformer->wpe(positions);  // (B, T, C)
   x = torch::dropout(x, m_config.dropout, is_training());
-  for (const auto& block : *transformer->h) x = block->as<Block>()->forward(x);
+  for (const auto& block : *transformer->h) {
+    BlockImpl* b = block->as<Block>();
+    x = m_checkpointing && is_training() && torch::GradMode::is_enabled() ? checkpointedForward(*b, x) : b->forward(x);
+  }
   return transformer->ln_f(x);
 }
 

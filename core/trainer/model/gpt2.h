@@ -73,6 +73,10 @@ class Gpt2Impl : public torch::nn::Module {
   // Mean next-token cross-entropy of targets (B, T) given idx (B, T), as a 0-dim tensor.
   torch::Tensor loss(const torch::Tensor& idx, const torch::Tensor& targets);
 
+  // Recompute each block's activations in the backward pass instead of keeping them (training
+  // only): memory for one block's activations instead of all, for a second forward pass.
+  void setActivationCheckpointing(bool on) { m_checkpointing = on; }
+
   // GPT-2's initialisation: N(0, 0.02), residual projections N(0, 0.02/sqrt(2·n_layer)),
   // zero biases, unit LayerNorms. Uses the global generator: seed it first.
   void initWeights();
@@ -85,6 +89,7 @@ class Gpt2Impl : public torch::nn::Module {
 
  private:
   ModelConfig m_config;
+  bool m_checkpointing = false;
 };
 TORCH_MODULE(Gpt2);
 

@@ -66,14 +66,16 @@ TrainResult Trainer::run() {
     logRuntime();
     if (m_config.strategy.precision == Precision::Fp16)
       throw std::runtime_error("fp16 training (loss scaling) is not implemented yet; use bf16 or fp32");
-    if (m_config.strategy.activation_checkpointing)
-      throw std::runtime_error("activation checkpointing is not implemented yet; set it to false");
+    if (m_config.strategy.activation_checkpointing && m_device.is_cuda() && m_config.model.dropout > 0)
+      throw std::runtime_error("activation checkpointing with dropout on CUDA is not implemented yet: its recomputed "
+                               "dropout masks would differ; set model.dropout: 0 or activation_checkpointing: false");
     torch::manual_seed(static_cast<std::uint64_t>(m_config.seed));
     m_model = Gpt2(m_config.model);
     if (!m_config.model.init_from.empty()) {
       loadHuggingFaceWeights(m_model, m_config.model.init_from);
       m_log.info("weights from " + m_config.model.init_from);
     }
+    m_model->setActivationCheckpointing(m_config.strategy.activation_checkpointing);
     m_model->to(m_device);
     m_optimizer = std::make_unique<AdamW>(
         AdamW::withDecayOn2dWeights(m_model->namedWeights()),
