@@ -11,9 +11,9 @@
 namespace traindeck {
 
 struct CommandSpec {
-  std::set<std::string> options;  // take a value: "--config"
-  std::set<std::string> flags;    // take none: "--json"
-  std::set<std::string> lists;    // take a value and may repeat: "--set"
+  std::set<std::string> options = {};  // take a value: "--config"
+  std::set<std::string> flags = {};    // take none: "--json"
+  std::set<std::string> lists = {};    // take a value and may repeat: "--set"
 };
 
 struct ParsedArgs {
