@@ -125,7 +125,8 @@ class DocumentReader {
   std::map<std::string, std::pair<YAML::Node, YAML::Node>> m_values;  // path -> (key, value)
 };
 
-// The offset of the first byte that is not part of well-formed UTF-8, or npos.
+// The offset of the first byte that is not part of well-formed UTF-8 text, or npos. Control
+// characters other than tab and line breaks count as not text: YAML allows none of them.
 std::size_t firstInvalidUtf8(const std::string& text) {
   std::size_t i = 0;
   while (i < text.size()) {
@@ -133,6 +134,7 @@ std::size_t firstInvalidUtf8(const std::string& text) {
     std::size_t length = 1;
     unsigned min = 0;
     if (byte < 0x80) {
+      if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F) return i;
       ++i;
       continue;
     } else if ((byte & 0xE0) == 0xC0) {
@@ -240,7 +242,10 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
     const int column = static_cast<int>(bad - (lineStart == std::string::npos || bad == 0 ? 0 : lineStart + 1)) + 1;
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[bad]));
-    result.problems.push_back(fileProblem(std::string("is not UTF-8 text: byte ") + hex + " cannot start a character here",
+    const bool control = static_cast<unsigned char>(text[bad]) < 0x80;
+    result.problems.push_back(fileProblem(std::string("is not UTF-8 text: byte ") + hex +
+                                              (control ? " is a control character, which YAML does not allow"
+                                                       : " cannot start a character here"),
                                           line, column));
     return result;
   }
