@@ -104,7 +104,7 @@ struct ValueCodec<std::string> {
   static void encode(YAML::Emitter& e, const std::string& v) {
     // Quote whatever a YAML reader would take for something other than this text.
     const YAML::Node probe = YAML::Node(v);
-    bool plain = !v.empty() && v.find_first_of(":#{}[],&*!|>'\"%@`\n\t") == std::string::npos &&
+    bool plain = !v.empty() && v.find_first_of(":#{}[],&*!|>'\"%@`\n\r\t") == std::string::npos &&
                  v.front() != ' ' && v.back() != ' ' && v.front() != '-' && v.front() != '?';
     if (plain) {
       double number = 0;

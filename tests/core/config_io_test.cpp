@@ -57,7 +57,7 @@ TEST(ConfigIo, ChangedValuesRoundTrip) {
 }
 
 TEST(ConfigIo, TextThatLooksLikeOtherTypesRoundTrips) {
-  for (const std::string& name : std::vector<std::string>{"true", "no", "123", "1e5", "~", "null", "", " padded ", "- dash", "a: b", "#x",
+  for (const std::string& name : std::vector<std::string>{"true", "no", "123", "1e5", "~", "null", "", " padded ", "- dash", "a: b", "#x", "\r\r\r",
                                  "quote\"d", "multi\nline", "[list]", "{map}", "ünïcødé"}) {
     RunConfig c;
     c.data.val = name;
