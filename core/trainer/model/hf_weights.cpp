@@ -22,15 +22,19 @@ void loadHuggingFaceWeights(Gpt2& model, const std::string& path) {
   } catch (const std::exception& e) {
     throw std::runtime_error("cannot read weights from " + file + ": " + e.what());
   }
+  copyWeights(model, stored, file);
+}
+
+void copyWeights(Gpt2& model, const std::map<std::string, torch::Tensor>& stored, const std::string& source) {
   torch::NoGradGuard noGrad;
   for (auto& [name, tensor] : model->namedWeights()) {
     auto it = stored.find(name);
     if (it == stored.end()) it = stored.find(name.substr(std::string("transformer.").size()));
     if (it == stored.end())
-      throw std::runtime_error(file + " has no weight " + name + ": is it a GPT-2 model?");
+      throw std::runtime_error(source + " has no weight " + name + ": is it a GPT-2 model?");
     if (it->second.sizes() != tensor.sizes()) {
       std::ostringstream why;
-      why << file << ": " << name << " is " << it->second.sizes() << " there but " << tensor.sizes()
+      why << source << ": " << name << " is " << it->second.sizes() << " there but " << tensor.sizes()
           << " in this model; set the model sizes (or model.preset) to the checkpoint's";
       throw std::runtime_error(why.str());
     }

@@ -33,6 +33,8 @@ struct TrainResult {
 // `config` has its paths expanded. Never throws: failures come back as status failed.
 TrainResult trainJob(const RunConfig& config, const TrainOptions& options);
 
+// Tokens one optimizer step consumes, all ranks together.
+std::int64_t tokensPerStep(const RunConfig& config);
 // Steps the run ends at: max_steps, or max_tokens over the tokens per step, whichever is less.
 std::int64_t totalSteps(const RunConfig& config);
 

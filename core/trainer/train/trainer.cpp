@@ -35,9 +35,13 @@ constexpr double kSystemSeconds = 5.0;
 
 }  // namespace
 
+std::int64_t tokensPerStep(const RunConfig& c) {
+  return c.model.block_size * c.strategy.micro_batch * c.strategy.grad_accum *
+         std::max<std::int64_t>(1, c.strategy.worldSize());
+}
+
 std::int64_t totalSteps(const RunConfig& c) {
-  const std::int64_t perStep = c.model.block_size * c.strategy.micro_batch * c.strategy.grad_accum *
-                               std::max<std::int64_t>(1, c.strategy.worldSize());
+  const std::int64_t perStep = tokensPerStep(c);
   std::int64_t steps = c.schedule.max_steps;
   if (c.schedule.max_tokens > 0) {
     const std::int64_t byTokens = (c.schedule.max_tokens + perStep - 1) / perStep;
@@ -55,8 +59,7 @@ Trainer::Trainer(const RunConfig& config, const TrainOptions& options)
       m_schedule(config.optimizer, config.schedule, totalSteps(config)),
       m_checkpointer(options.paths.checkpoints(), static_cast<int>(config.checkpoint.keep)),
       m_totalSteps(totalSteps(config)),
-      m_tokensPerStep(config.model.block_size * config.strategy.micro_batch * config.strategy.grad_accum *
-                      std::max<std::int64_t>(1, config.strategy.worldSize())) {}
+      m_tokensPerStep(tokensPerStep(config)) {}
 
 TrainResult Trainer::run() {
   TrainResult result;
@@ -123,7 +126,7 @@ TrainResult Trainer::run() {
     result.reason = std::string(e.what()) + (m_step > 0 ? " (at step " + std::to_string(m_step) + ")" : "");
     m_log.error(result.reason);
     try {
-      event("error", result.reason);
+      event("error", result.reason, m_step);
     } catch (const std::exception&) {
     }
   }
@@ -149,7 +152,7 @@ void Trainer::logRuntime() {
   m_log.info("runtime: " + describeRuntime(runtime));
   if (const std::string warning = blasWarning(runtime); !warning.empty()) {
     m_log.warn(warning);
-    event("warn", warning, false);
+    event("warn", warning, std::nullopt);
   }
 }
 
@@ -160,16 +163,7 @@ void Trainer::resumeFromCheckpoint() {
     return;
   }
   const LoadedCheckpoint loaded = Checkpointer::load(*latest);
-  {
-    torch::NoGradGuard noGrad;
-    for (auto& [name, tensor] : m_model->namedWeights()) {
-      const auto it = loaded.model.find(name);
-      if (it == loaded.model.end() || it->second.sizes() != tensor.sizes())
-        throw CheckpointError("checkpoint " + *latest + " does not match this model (" + name +
-                              "): was the model config changed?");
-      tensor.copy_(it->second);
-    }
-  }
+  copyWeights(m_model, loaded.model, "checkpoint " + *latest);
   m_optimizer->loadState(loaded.optimizer);
   if (const auto rng = loaded.optimizer.find("rng/cpu"); rng != loaded.optimizer.end()) {
     at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle to the global one
@@ -181,7 +175,7 @@ void Trainer::resumeFromCheckpoint() {
   if (const JsonValue* cursor = loaded.state.find("train_cursor")) m_data.train->restoreCursor(*cursor);
   m_lastCheckpointStep = m_step;
   m_log.info("resumed from " + *latest + " at step " + std::to_string(m_step));
-  event("info", "resumed from step " + std::to_string(m_step));
+  event("info", "resumed from step " + std::to_string(m_step), m_step);
 }
 
 torch::Tensor Trainer::batchTensor(BatchSource& source) {
@@ -235,10 +229,7 @@ void Trainer::flush() {
     r.field("grad_norm", norm).field("tokens_per_s", tokensPerSecond).field("step_ms", stepMs);
     m_metrics.write(r);
     if (!p.applied.item<bool>()) {
-      JsonWriter e = MetricsWriter::record("event");
-      e.field("level", "warn").field("rank", 0).field("step", p.step);
-      e.field("msg", "non-finite loss or gradient norm: step " + std::to_string(p.step) + " skipped");
-      m_metrics.write(e);
+      event("warn", "non-finite loss or gradient norm: step " + std::to_string(p.step) + " skipped", p.step);
       m_log.warn("step " + std::to_string(p.step) + ": non-finite loss or gradient norm, optimizer step skipped");
     } else {
       m_lastLoss = loss;
@@ -295,14 +286,14 @@ void Trainer::saveCheckpoint() {
   contents.stateJson = state.str();
   const std::string dir = m_checkpointer.save(m_step, contents);
   m_lastCheckpointStep = m_step;
-  event("info", "checkpoint saved: " + dir);
+  event("info", "checkpoint saved: " + dir, m_step);
   m_log.info("checkpoint saved: " + dir);
 }
 
-void Trainer::event(const std::string& level, const std::string& message, bool withStep) {
+void Trainer::event(const std::string& level, const std::string& message, std::optional<std::int64_t> step) {
   JsonWriter r = MetricsWriter::record("event");
   r.field("level", level).field("rank", 0).field("msg", message);
-  if (withStep) r.field("step", m_step);
+  if (step) r.field("step", *step);
   m_metrics.write(r);
 }
 

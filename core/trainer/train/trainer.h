@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <torch/torch.h>
@@ -43,7 +44,7 @@ class Trainer {
   void maybeWriteSystem(bool force);
   double evaluate();
   void saveCheckpoint();
-  void event(const std::string& level, const std::string& message, bool withStep = true);
+  void event(const std::string& level, const std::string& message, std::optional<std::int64_t> step);
   void setStatus(RunStatus status, const std::string& reason);
 
   RunConfig m_config;
