@@ -40,8 +40,10 @@ run: build demo-data
 	  $(BUILD)/bin/traindeck-train run --config demo-cpu --set strategy.kind=single --set strategy.nproc_per_node=1; \
 	fi
 
+# A failing test runs once more at the end, alone, so that its output closes the log.
 test: build
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD) && { ctest --output-on-failure -j $(JOBS) || \
+	  { echo "=== failed tests, run again alone:"; ctest --rerun-failed --output-on-failure; exit 1; }; }
 
 package: build
 	@cd $(BUILD) && cpack

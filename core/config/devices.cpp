@@ -69,23 +69,27 @@ std::vector<DeviceSpec> knownDevices() {
   tpu.memoryBytes = 16384 * MiB;
   tpu.peakBf16 = 197 * T;
   devices.push_back(tpu);
-  devices.push_back(thisMachineCpu());
   return devices;
 }
 
+// This machine's CPU is looked at only when asked for, so that finding a GPU's figures
+// does not depend on the machine the lookup runs on.
 std::optional<DeviceSpec> findDevice(const std::string& name) {
   const std::string wanted = lower(name);
-  for (const DeviceSpec& d : knownDevices())
+  const std::vector<DeviceSpec> catalog = knownDevices();
+  for (const DeviceSpec& d : catalog)
     if (lower(d.name) == wanted) return d;
-  for (const DeviceSpec& d : knownDevices())
+  if (wanted == "cpu") return thisMachineCpu();
+  for (const DeviceSpec& d : catalog)
     if (lower(d.name).rfind(wanted, 0) == 0) return d;
+  if (!wanted.empty() && std::string("cpu").rfind(wanted, 0) == 0) return thisMachineCpu();
   return std::nullopt;
 }
 
 std::string deviceChoices() {
   std::string out;
-  for (const DeviceSpec& d : knownDevices()) out += (out.empty() ? "" : ", ") + d.name;
-  return out;
+  for (const DeviceSpec& d : knownDevices()) out += d.name + ", ";
+  return out + "CPU";
 }
 
 }  // namespace traindeck

@@ -24,9 +24,9 @@ struct DeviceSpec {
   double peakFor(Precision precision) const;
 };
 
-// T4, L4, A100-40GB, A100-80GB, H100, H200, TPU-v5e, and CPU (this machine's memory and cores).
+// The accelerators we know the figures of: T4, L4, A100-40GB, A100-80GB, H100, H200, TPU-v5e.
 std::vector<DeviceSpec> knownDevices();
-// Case-insensitive; a unique-enough prefix works ("h100", "a100" finds A100-40GB).
+// Case-insensitive; a unique-enough prefix works ("h100", "a100" finds A100-40GB); "CPU" is this machine.
 std::optional<DeviceSpec> findDevice(const std::string& name);
 // This machine's CPU: its physical memory, and a rough fp32 peak of 64 GFLOP/s per core
 // (two AVX2 FMA units at 2 GHz).
