@@ -1,17 +1,18 @@
-// `traindeck-train run --config FILE [--run-dir DIR] [--resume]`: validates everything, makes
-// the run directory (config.yaml with paths resolved, run.json), trains, and exits 0 when the
-// run finished or was stopped on request, 1 when it failed.
+// `traindeck-train run --config FILE [--run-dir DIR] [--resume] [--nnodes N --node-rank R
+// --master-addr A --master-port P]`: validates everything, makes the run directory (config.yaml
+// with paths resolved, run.json), then supervises this node's ranks (`traindeck-train worker`)
+// to the end. Exits 0 when the run finished or was stopped on request, 1 when it failed.
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <ostream>
 
 #include "cli_args.h"
 #include "commands.h"
-#include "trainer/train/train_job.h"
+#include "launcher/supervisor.h"
 
 namespace traindeck {
 
@@ -19,25 +20,60 @@ namespace {
 
 volatile std::sig_atomic_t g_stopRequested = 0;
 
-void requestStop(int) { g_stopRequested = 1; }
+void requestStop(int) {
+  g_stopRequested = 1;
+}
+
+constexpr const char* kUsage =
+    "usage: traindeck-train run --config FILE [--run-dir DIR] [--resume] [--stop-at N]\n"
+    "       [--nnodes N --node-rank R --master-addr ADDR --master-port PORT] [--set KEY=VALUE ...]";
+
+std::string selfExecutable() {
+  std::error_code ec;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("traindeck-train") : path.string();
+}
 
 }  // namespace
 
 int commandRun(const std::vector<std::string>& args, const CliContext& context) {
-  const ParsedArgs parsed =
-      parseArgs(args, {{"--config", "--run-dir", "--stop-at"}, {"--resume", "--no-progress"}, {"--set"}});
+  const ParsedArgs parsed = parseArgs(
+      args, {{"--config", "--run-dir", "--stop-at", "--nnodes", "--node-rank", "--master-addr", "--master-port"},
+             {"--resume", "--no-progress"},
+             {"--set"}});
   const auto runDir = parsed.option("--run-dir");
   const bool resume = parsed.flag("--resume");
   auto configArg = parsed.option("--config");
   if (!configArg && resume && runDir) configArg = *runDir + "/config.yaml";
   if (!parsed.error.empty() || !configArg || !parsed.positionals.empty()) {
-    context.err << "traindeck-train run: "
-                << (parsed.error.empty() ? "usage: traindeck-train run --config FILE [--run-dir DIR] [--resume]"
-                                         : parsed.error)
-                << "\n";
+    context.err << "traindeck-train run: " << (parsed.error.empty() ? kUsage : parsed.error) << "\n";
     return kExitUsage;
   }
-  const auto checked = checkConfigArgument(*configArg, context, parsed.list("--set"));
+  // The node flags are settings like any other, so the config's checks cover them.
+  std::vector<std::string> overrides = parsed.list("--set");
+  for (const auto& [flag, key] : {std::pair{"--nnodes", "strategy.nnodes"},
+                                  {"--master-addr", "strategy.master_addr"},
+                                  {"--master-port", "strategy.master_port"}})
+    if (const auto value = parsed.option(flag)) overrides.push_back(std::string(key) + "=" + *value);
+  int nodeRank = 0;
+  if (const auto text = parsed.option("--node-rank")) {
+    char* end = nullptr;
+    nodeRank = static_cast<int>(std::strtol(text->c_str(), &end, 10));
+    if (text->empty() || *end != '\0' || nodeRank < 0) {
+      context.err << "traindeck-train run: --node-rank takes a node number, 0 or more\n";
+      return kExitUsage;
+    }
+  }
+  std::int64_t stopAt = 0;
+  if (const auto text = parsed.option("--stop-at")) {
+    stopAt = std::atoll(text->c_str());
+    if (stopAt <= 0) {
+      context.err << "traindeck-train run: --stop-at takes a step number, 1 or more\n";
+      return kExitUsage;
+    }
+  }
+
+  const auto checked = checkConfigArgument(*configArg, context, overrides);
   if (!checked) return kExitFailed;
   const LoadedConfig* loaded = &checked->loaded;
   for (const Diagnostic& d : checked->problems) context.err << d.format(loaded->source) << "\n";
@@ -45,17 +81,16 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
     context.err << "traindeck-train run: the config has errors; nothing was started\n";
     return kExitFailed;
   }
-  if (loaded->config.strategy.worldSize() > 1) {
-    context.err << "traindeck-train run: this version trains one rank; ddp and zero1 over "
-                << loaded->config.strategy.worldSize()
-                << " ranks come with the supervisor (set strategy.kind: single and nproc_per_node: 1 for now)\n";
-    return kExitFailed;
+  const RunConfig config = withExpandedPaths(loaded->config, loaded->baseDir, processEnvironment());
+  if (nodeRank >= config.strategy.nnodes) {
+    context.err << "traindeck-train run: --node-rank " << nodeRank << " is not below strategy.nnodes ("
+                << config.strategy.nnodes << ")\n";
+    return kExitUsage;
   }
-  if (loaded->config.target.kind != TargetKind::Local) {
+  if (config.target.kind != TargetKind::Local) {
     context.err << "traindeck-train run: target.kind is ssh; remote jobs are launched from the app\n";
     return kExitFailed;
   }
-  const RunConfig config = withExpandedPaths(loaded->config, loaded->baseDir, processEnvironment());
 
   const auto now = std::chrono::system_clock::now();
   namespace fs = std::filesystem;
@@ -73,42 +108,44 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
     context.err << "traindeck-train run: cannot create " << paths.root << ": " << ec.message() << "\n";
     return kExitFailed;
   }
-
-  TrainOptions options;
-  options.paths = paths;
-  options.resume = resume;
-  options.progressLine = !parsed.flag("--no-progress") && ::isatty(STDERR_FILENO);
-  options.stopRequested = &g_stopRequested;
-  if (const auto stopAt = parsed.option("--stop-at")) {
-    options.stopAtStep = std::atoll(stopAt->c_str());
-    if (options.stopAtStep <= 0) {
-      context.err << "traindeck-train run: --stop-at takes a step number, 1 or more\n";
-      return kExitUsage;
-    }
+  if (const std::string why = saveConfigFile(config, paths.config()); !why.empty()) {
+    context.err << "traindeck-train run: " << why << "\n";
+    return kExitFailed;
   }
-  RunInfo& info = options.info;
+
+  LaunchSpec spec;
+  spec.workerArgv = {selfExecutable(), "worker", "--run-dir", paths.root};
+  if (resume) spec.workerArgv.push_back("--resume");
+  if (stopAt > 0) spec.workerArgv.insert(spec.workerArgv.end(), {"--stop-at", std::to_string(stopAt)});
+  spec.nprocPerNode = static_cast<int>(config.strategy.nproc_per_node);
+  spec.nnodes = static_cast<int>(config.strategy.nnodes);
+  spec.nodeRank = nodeRank;
+  spec.masterAddr = config.strategy.master_addr;
+  spec.masterPort = static_cast<int>(config.strategy.master_port);
+  spec.paths = paths;
+  spec.stopRequested = &g_stopRequested;
+  RunInfo& info = spec.info;
   info.id = fs::path(paths.root).filename().string();
   info.name = config.name;
   info.created = isoTimeUtc(now);
   info.host = hostName();
   info.trainerVersion = TRAINDECK_VERSION;
-  info.worldSize = 1;
-  info.devices = {context.host && context.host->cudaDevices > 0 && config.strategy.device != DeviceKind::Cpu ? "cuda:0"
-                                                                                                           : "cpu"};
-  info.supervisorPid = static_cast<int>(::getpid());
-  info.rankPids = {info.supervisorPid};
+  info.worldSize = static_cast<int>(config.strategy.worldSize());
+  const bool cuda = context.host && context.host->cudaDevices > 0 && config.strategy.device != DeviceKind::Cpu;
+  for (int local = 0; local < spec.nprocPerNode; ++local)
+    info.devices.push_back(cuda ? "cuda:" + std::to_string(local) : "cpu");
   context.out << "run directory: " << paths.root << "\n" << std::flush;
 
   std::signal(SIGINT, requestStop);
   std::signal(SIGTERM, requestStop);
-  const TrainResult result = trainJob(config, options);
+  const LaunchResult result = superviseRanks(spec);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (result.status == RunStatus::Failed) {
     context.err << "traindeck-train run: " << result.reason << "\n";
     return kExitFailed;
   }
-  context.out << result.reason << " (last loss " << result.lastLoss << ")\n";
+  context.out << result.reason << "\n";
   return kExitOk;
 }
 

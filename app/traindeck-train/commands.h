@@ -33,6 +33,7 @@ int commandTokenize(const std::vector<std::string>& args, const CliContext& cont
 int commandPrepare(const std::vector<std::string>& args, const CliContext& context);
 #if defined(TRAINDECK_WITH_TRAINER)
 int commandRun(const std::vector<std::string>& args, const CliContext& context);
+int commandWorker(const std::vector<std::string>& args, const CliContext& context);
 int commandExport(const std::vector<std::string>& args, const CliContext& context);
 int commandSample(const std::vector<std::string>& args, const CliContext& context);
 int commandScore(const std::vector<std::string>& args, const CliContext& context);

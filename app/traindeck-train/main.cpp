@@ -23,7 +23,12 @@ usage: traindeck-train COMMAND [options]
 
 commands:
   run --config FILE [--run-dir DIR] [--resume] [--stop-at STEP]
-                                  train the job; a run directory under runs_root (or DIR)
+      [--nnodes N --node-rank R --master-addr ADDR --master-port PORT]
+                                  train the job: supervise this node's nproc_per_node ranks,
+                                  a run directory under runs_root (or DIR)
+  worker --run-dir DIR [--resume] [--stop-at STEP]
+                                  one rank, as run starts it (or torchrun, given RANK,
+                                  WORLD_SIZE, MASTER_ADDR, MASTER_PORT, LOCAL_RANK)
   prepare --tokenizer byte|gpt2 [--vocab V --merges M] --out DIR [--val-fraction F]
           [--doc-separator LINE] files...
                                   text files to token shards (a dataset folder for data.train)
@@ -90,6 +95,7 @@ int main(int argc, char** argv) {
       {"prepare", traindeck::commandPrepare},
 #if defined(TRAINDECK_WITH_TRAINER)
       {"run", traindeck::commandRun},
+      {"worker", traindeck::commandWorker},
       {"export", traindeck::commandExport},
       {"sample", traindeck::commandSample},
       {"score", traindeck::commandScore},

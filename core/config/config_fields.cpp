@@ -188,6 +188,10 @@ std::vector<FieldCodec> makeTable() {
   t.push_back(field("strategy.grad_accum", [](auto& c) -> auto& { return c.strategy.grad_accum; }, "Micro-batches accumulated before each optimizer step.", between<std::int64_t>(1, 1 << 20)));
   t.push_back(field("strategy.activation_checkpointing", [](auto& c) -> auto& { return c.strategy.activation_checkpointing; }, "Recompute each block's activations in the backward pass: much less memory, about a third more compute."));
   t.push_back(field("strategy.bucket_mb", [](auto& c) -> auto& { return c.strategy.bucket_mb; }, "Size of the gradient all-reduce buckets in MiB.", between<double>(0.25, 4096)));
+  t.push_back(field("strategy.master_addr", [](auto& c) -> auto& { return c.strategy.master_addr; }, "Address of the node running rank 0, where the ranks meet (its rendezvous store); 127.0.0.1 on one machine."));
+  t.push_back(field("strategy.master_port", [](auto& c) -> auto& { return c.strategy.master_port; }, "TCP port of the rendezvous store; 0 picks a free one (one node only: several nodes must agree on a port).", between<std::int64_t>(0, 65535)));
+  t.push_back(field("strategy.rendezvous_timeout_s", [](auto& c) -> auto& { return c.strategy.rendezvous_timeout_s; }, "Seconds every rank has to arrive before the job fails, naming the missing ranks.", between<double>(1, 86400)));
+  t.push_back(field("strategy.collective_timeout_s", [](auto& c) -> auto& { return c.strategy.collective_timeout_s; }, "Seconds a collective (all-reduce, all-gather) may wait for a rank before the job fails.", between<double>(1, 86400)));
 
   t.push_back(field("optimizer.type", [](auto& c) -> auto& { return c.optimizer.type; }, "The optimizer; AdamW with decoupled weight decay."));
   t.push_back(field("optimizer.lr", [](auto& c) -> auto& { return c.optimizer.lr; }, "Peak learning rate, reached at the end of warmup.", positive()));

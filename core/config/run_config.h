@@ -50,6 +50,10 @@ struct StrategyConfig {
   std::int64_t grad_accum = 1;
   bool activation_checkpointing = false;
   double bucket_mb = 25.0;  // gradient all-reduce bucket size
+  std::string master_addr = "127.0.0.1";  // where rank 0's rendezvous store listens
+  std::int64_t master_port = 0;           // 0: a free port (one node only)
+  double rendezvous_timeout_s = 300;      // every rank must arrive within this
+  double collective_timeout_s = 600;      // a collective waiting longer fails the job
   bool operator==(const StrategyConfig&) const = default;
   std::int64_t worldSize() const { return nproc_per_node * nnodes; }
 };

@@ -12,12 +12,26 @@
 #include <ATen/cuda/CUDAContext.h>
 #endif
 
+#if TORCH_VERSION_MAJOR >= 2
+#include <torch/csrc/distributed/c10d/Backend.hpp>
+#else
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
+#endif
+
 namespace traindeck::compat {
 
 inline constexpr int kTorchMajor = TORCH_VERSION_MAJOR;
 inline constexpr int kTorchMinor = TORCH_VERSION_MINOR;
 
 inline std::string torchVersion() { return TORCH_VERSION; }
+
+// What ProcessGroupGloo and ProcessGroupNCCL derive from: ProcessGroup in 1.13, Backend in 2.x
+// (where ProcessGroup became a dispatcher in front of backends). Their collectives match.
+#if TORCH_VERSION_MAJOR >= 2
+using CollectiveGroup = c10d::Backend;
+#else
+using CollectiveGroup = c10d::ProcessGroup;
+#endif
 
 // bf16 matmuls need compute capability 8.0 (Ampere) or newer.
 inline bool cudaDeviceSupportsBf16(int device) {

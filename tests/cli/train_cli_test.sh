@@ -42,6 +42,10 @@ ls term/run/checkpoints | grep -q '^step-' || fail "SIGTERM: no checkpoint saved
 set +e
 "$train" score --model run --tokens "1 x" > /dev/null 2>&1; [ $? -eq 2 ] || fail "bad token id should exit 2"
 "$train" score --model nowhere --tokens "1 2" > /dev/null 2>&1; [ $? -eq 1 ] || fail "missing model should exit 1"
-"$train" run --config job.yaml --set strategy.nproc_per_node=2 --set strategy.kind=ddp > multi.out 2>&1
-[ $? -eq 1 ] && grep -q "this version trains one rank" multi.out || fail "multi-rank should be refused clearly"
-echo "train_cli_test: prepare, run, stop, SIGTERM, resume, export, score, sample and tokenize behave"
+"$train" run --config job.yaml --run-dir multi --set strategy.nproc_per_node=2 --set strategy.kind=ddp > multi.out 2>&1 ||
+  fail "two ranks: $(cat multi.out)"
+set -e
+grep -q '"world_size":2' multi/run.json && grep -q '"status":"finished"' multi/run.json || fail "two ranks: $(cat multi/run.json)"
+grep -q "all 2 ranks arrived" multi/logs/rank-1.log || fail "rank 1 has no log of its own"
+[ "$(grep -c '"kind":"system","time":[0-9.]*,"rank":1' multi/metrics.jsonl)" -ge 1 ] || fail "no system figures of rank 1"
+echo "train_cli_test: prepare, run (1 and 2 ranks), stop, SIGTERM, resume, export, score, sample and tokenize behave"

@@ -16,7 +16,7 @@ TEST(AdamW, MatchesTorchAdamW) {
   const auto start = torch::randn({5, 3});
   auto ours = start.clone().requires_grad_(true);
   auto theirs = start.clone().requires_grad_(true);
-  AdamW optimizer({{"w", ours, true}}, {0.9, 0.95, 1e-8, 0.1});
+  AdamW optimizer({{"w", ours, true, {}}}, {0.9, 0.95, 1e-8, 0.1});
   torch::optim::AdamW reference({theirs}, torch::optim::AdamWOptions(1e-2).betas({0.9, 0.95}).eps(1e-8).weight_decay(0.1));
   for (int step = 0; step < 10; ++step) {
     const auto target = torch::randn({5, 3});
@@ -33,7 +33,7 @@ TEST(AdamW, MatchesTorchAdamW) {
 TEST(AdamW, ACancelledStepChangesNothing) {
   torch::manual_seed(1);
   auto w = torch::randn({4, 4}).requires_grad_(true);
-  AdamW optimizer({{"w", w, true}}, {});
+  AdamW optimizer({{"w", w, true, {}}}, {});
   w.mutable_grad() = torch::randn({4, 4});
   optimizer.step(1e-3, torch::ones({}));
   const auto before = w.detach().clone();
@@ -59,12 +59,12 @@ TEST(AdamW, DecaysOnlyTwoDimensionalWeights) {
 
 TEST(AdamW, StateRoundTripsByName) {
   auto w = torch::randn({2, 2}).requires_grad_(true);
-  AdamW a({{"w", w, true}}, {});
+  AdamW a({{"w", w, true, {}}}, {});
   w.mutable_grad() = torch::ones({2, 2});
   a.step(0.1, torch::ones({}));
   std::map<std::string, torch::Tensor> saved;
   for (const auto& [name, t] : a.state()) saved[name] = t.clone();
-  AdamW b({{"w", w, true}}, {});
+  AdamW b({{"w", w, true, {}}}, {});
   b.loadState(saved);
   for (const auto& [name, t] : b.state()) EXPECT_TRUE(torch::equal(t, saved.at(name))) << name;
   saved.erase("exp_avg/w");

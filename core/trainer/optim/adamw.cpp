@@ -31,8 +31,8 @@ void AdamW::step(double lr, const torch::Tensor& apply) {
   const auto w2 = a * (1.0 - m_settings.beta2);
   for (std::size_t i = 0; i < m_params.size(); ++i) {
     torch::Tensor& p = m_params[i].tensor;
-    if (!p.grad().defined()) continue;
-    auto g = p.grad();
+    auto g = m_params[i].grad.defined() ? m_params[i].grad : p.grad();
+    if (!g.defined()) continue;
     g.nan_to_num_(0.0, 0.0, 0.0);
     m_expAvg[i].lerp_(g, w1);
     m_expAvgSq[i].lerp_(g * g, w2);
@@ -78,7 +78,7 @@ std::int64_t AdamW::stateBytes() const {
 std::vector<OptimizedParameter> AdamW::withDecayOn2dWeights(
     const std::vector<std::pair<std::string, torch::Tensor>>& named) {
   std::vector<OptimizedParameter> out;
-  for (const auto& [name, tensor] : named) out.push_back({name, tensor, tensor.dim() >= 2});
+  for (const auto& [name, tensor] : named) out.push_back({name, tensor, tensor.dim() >= 2, {}});
   return out;
 }
 

@@ -15,6 +15,7 @@ struct OptimizedParameter {
   std::string name;
   torch::Tensor tensor;
   bool decay = true;
+  torch::Tensor grad;  // when defined, the gradient to use instead of tensor.grad() (zero1's shard views)
 };
 
 struct AdamWSettings {

@@ -169,6 +169,7 @@ LoadedCheckpoint Checkpointer::load(const std::string& dir) {
     throw CheckpointError("checkpoint " + dir + " has no readable state.json" +
                           (state.ok() ? std::string() : ": " + state.error));
   loaded.state = state.value;
+  loaded.stateText = text.str();
   return loaded;
 }
 

@@ -34,6 +34,7 @@ struct LoadedCheckpoint {
   std::map<std::string, torch::Tensor> model;
   std::map<std::string, torch::Tensor> optimizer;
   JsonValue state;
+  std::string stateText;  // state.json as written
 };
 
 class Checkpointer {

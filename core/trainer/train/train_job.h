@@ -1,5 +1,6 @@
-// Training one job in this process: the whole loop behind `traindeck-train run` for a single
-// rank. Torch stays behind this header, so the CLI compiles without it.
+// Training one rank of a job in this process: the whole loop behind `traindeck-train worker`
+// (and a one-rank job without a supervisor, as tests use it). Torch stays behind this header,
+// so the CLI compiles without it.
 #pragma once
 
 #include <csignal>
@@ -8,15 +9,18 @@
 
 #include "config/run_config.h"
 #include "runlog/run_directory.h"
+#include "trainer/dist/dist_env.h"
 
 namespace traindeck {
 
 struct TrainOptions {
   RunPaths paths;              // made if missing; config.yaml is written there
-  RunInfo info;                // kept up to date in run.json
+  RunInfo info;                // kept up to date in run.json when ownsRunInfo
+  bool ownsRunInfo = true;     // false under a supervisor, which owns run.json
+  DistEnv dist;                // this process's rank in the job (one rank by default)
   bool resume = false;         // continue from the newest complete checkpoint
   bool progressLine = false;   // a \r progress line on stderr
-  bool echoLog = true;         // log lines on stderr too, not only logs/rank-0.log
+  bool echoLog = true;         // log lines on stderr too, not only logs/rank-<r>.log
   // Set from a signal handler: finish the step, save a checkpoint, stop.
   const volatile std::sig_atomic_t* stopRequested = nullptr;
   // Stop the same way once this many steps are done (0: never): `run --stop-at N`.

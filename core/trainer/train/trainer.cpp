@@ -24,10 +24,10 @@ namespace traindeck {
 
 namespace {
 
-torch::Device chooseDevice(const StrategyConfig& strategy) {
+torch::Device chooseDevice(const StrategyConfig& strategy, int localRank) {
   const bool cuda = strategy.device == DeviceKind::Cuda ||
                     (strategy.device == DeviceKind::Auto && torch::cuda::is_available());
-  return cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+  return cuda ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(localRank)) : torch::Device(torch::kCPU);
 }
 
 constexpr double kFlushSeconds = 1.0;
@@ -53,9 +53,8 @@ std::int64_t totalSteps(const RunConfig& c) {
 Trainer::Trainer(const RunConfig& config, const TrainOptions& options)
     : m_config(config),
       m_options(options),
-      m_device(chooseDevice(config.strategy)),
-      m_log(options.paths.rankLog(0), options.echoLog),
-      m_metrics(options.paths.metrics()),
+      m_device(chooseDevice(config.strategy, options.dist.localRank)),
+      m_log(options.paths.rankLog(options.dist.rank), options.echoLog),
       m_schedule(config.optimizer, config.schedule, totalSteps(config)),
       m_checkpointer(options.paths.checkpoints(), static_cast<int>(config.checkpoint.keep)),
       m_totalSteps(totalSteps(config)),
@@ -64,34 +63,27 @@ Trainer::Trainer(const RunConfig& config, const TrainOptions& options)
 TrainResult Trainer::run() {
   TrainResult result;
   try {
-    if (const std::string why = saveConfigFile(m_config, m_options.paths.config()); !why.empty())
-      throw std::runtime_error(why);
+    if (isRank0()) {
+      if (const std::string why = saveConfigFile(m_config, m_options.paths.config()); !why.empty())
+        throw std::runtime_error(why);
+      m_metrics = std::make_unique<MetricsWriter>(m_options.paths.metrics());
+    }
     logRuntime();
     if (m_config.strategy.precision == Precision::Fp16)
       throw std::runtime_error("fp16 training (loss scaling) is not implemented yet; use bf16 or fp32");
     if (m_config.strategy.activation_checkpointing && m_device.is_cuda() && m_config.model.dropout > 0)
       throw std::runtime_error("activation checkpointing with dropout on CUDA is not implemented yet: its recomputed "
                                "dropout masks would differ; set model.dropout: 0 or activation_checkpointing: false");
-    torch::manual_seed(static_cast<std::uint64_t>(m_config.seed));
-    m_model = Gpt2(m_config.model);
-    if (!m_config.model.init_from.empty()) {
-      loadHuggingFaceWeights(m_model, m_config.model.init_from);
-      m_log.info("weights from " + m_config.model.init_from);
-    }
-    m_model->setActivationCheckpointing(m_config.strategy.activation_checkpointing);
-    m_model->to(m_device);
-    m_optimizer = std::make_unique<AdamW>(
-        AdamW::withDecayOn2dWeights(m_model->namedWeights()),
-        AdamWSettings{m_config.optimizer.betas[0], m_config.optimizer.betas[1], m_config.optimizer.eps,
-                      m_config.optimizer.weight_decay});
-    m_data = openBatchSources(m_config, 0, 1);
+    if (m_options.dist.worldSize > 1) setUpDistributed();
+    setUpModelAndOptimizer();
+    m_data = openBatchSources(m_config, m_options.dist.rank, m_options.dist.worldSize);
     if (m_options.resume || m_config.checkpoint.resume) resumeFromCheckpoint();
 
     JsonWriter header = MetricsWriter::record("header");
     header.field("schema", kMetricsSchema).field("run_id", m_options.info.id).field("parameters", m_model->parameterCount());
-    header.field("world_size", 1).field("tokens_per_step", m_tokensPerStep).field("total_steps", m_totalSteps);
-    header.field("start_step", m_step);
-    m_metrics.write(header);
+    header.field("world_size", m_options.dist.worldSize).field("tokens_per_step", m_tokensPerStep);
+    header.field("total_steps", m_totalSteps).field("start_step", m_step);
+    write(header);
     m_log.info("training " + formatThousands(m_model->parameterCount()) + " parameters on " + m_device.str() + " for " +
                std::to_string(m_totalSteps) + " steps of " + formatThousands(m_tokensPerStep) + " tokens");
     setStatus(RunStatus::Running, "");
@@ -102,8 +94,7 @@ TrainResult Trainer::run() {
     while (m_step < m_totalSteps) {
       trainStep();
       const bool last = m_step == m_totalSteps;
-      stopped = (m_options.stopRequested && *m_options.stopRequested) ||
-                (m_options.stopAtStep > 0 && m_step >= m_options.stopAtStep && !last);
+      stopped = shouldStop(last);
       const double sinceFlush = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastFlush).count();
       const bool evalNow = m_data.val && m_config.eval.every > 0 && (m_step % m_config.eval.every == 0 || last);
       const bool saveNow = last || stopped || (m_config.checkpoint.every > 0 && m_step % m_config.checkpoint.every == 0);
@@ -156,28 +147,6 @@ void Trainer::logRuntime() {
   }
 }
 
-void Trainer::resumeFromCheckpoint() {
-  const auto latest = m_checkpointer.latestComplete();
-  if (!latest) {
-    m_log.info("no complete checkpoint in " + m_options.paths.checkpoints() + ": starting from step 0");
-    return;
-  }
-  const LoadedCheckpoint loaded = Checkpointer::load(*latest);
-  copyWeights(m_model, loaded.model, "checkpoint " + *latest);
-  m_optimizer->loadState(loaded.optimizer);
-  if (const auto rng = loaded.optimizer.find("rng/cpu"); rng != loaded.optimizer.end()) {
-    at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle to the global one
-    std::lock_guard<std::mutex> lock(generator.mutex());
-    generator.set_state(rng->second);
-  }
-  m_step = loaded.state.integerOr("step", 0);
-  m_tokens = loaded.state.integerOr("tokens", 0);
-  if (const JsonValue* cursor = loaded.state.find("train_cursor")) m_data.train->restoreCursor(*cursor);
-  m_lastCheckpointStep = m_step;
-  m_log.info("resumed from " + *latest + " at step " + std::to_string(m_step));
-  event("info", "resumed from step " + std::to_string(m_step), m_step);
-}
-
 torch::Tensor Trainer::batchTensor(BatchSource& source) {
   const auto B = m_config.strategy.micro_batch, T = m_config.model.block_size;
   m_batch.resize(static_cast<std::size_t>(B * (T + 1)));
@@ -193,10 +162,19 @@ void Trainer::trainStep() {
   auto lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat).device(m_device));
   for (std::int64_t micro = 0; micro < accum; ++micro) {
     const auto batch = batchTensor(*m_data.train);  // (B, T+1)
+    if (distributed() && micro == accum - 1) m_sync->arm();  // only the last micro-step communicates
     const compat::AutocastGuard autocast(m_device, m_config.strategy.precision);
     const auto loss = m_model->loss(batch.narrow(1, 0, T), batch.narrow(1, 1, T));
     (loss / static_cast<double>(accum)).backward();
     lossSum += loss.detach().to(torch::kFloat) / static_cast<double>(accum);
+  }
+  double exposed = 0;
+  if (distributed()) {
+    m_sync->finish();
+    exposed = m_sync->lastExposedSeconds();
+    // Every rank must agree on skipping a step, so the finiteness test uses the mean loss.
+    m_comm->allreduce(lossSum);
+    lossSum.div_(m_comm->worldSize());
   }
   auto squares = torch::zeros({}, lossSum.options());
   for (const auto& p : m_model->parameters())
@@ -209,10 +187,31 @@ void Trainer::trainStep() {
   }
   const auto applied = torch::isfinite(lossSum).logical_and(torch::isfinite(gradNorm));
   const double lr = m_schedule.at(m_step);
-  m_optimizer->step(lr, applied);
+  if (m_sharded)
+    m_sharded->step(lr, applied);
+  else
+    m_optimizer->step(lr, applied);
   ++m_step;
   m_tokens += m_tokensPerStep;
-  m_pending.push_back({m_step, m_tokens, lr, lossSum, gradNorm, applied});
+  m_pending.push_back({m_step, m_tokens, lr, lossSum, gradNorm, applied, exposed});
+}
+
+bool Trainer::shouldStop(bool last) {
+  if (m_options.stopAtStep > 0 && m_step >= m_options.stopAtStep && !last) return true;
+  const bool asked = m_options.stopRequested && *m_options.stopRequested;
+  if (!distributed()) return asked;
+  // Rank 0 decides for everyone: on a request at the end of step s it announces s + 1. No rank
+  // can have finished step s + 1 before the announcement (its all-reduce needs rank 0), and
+  // none stops at s, so all stop after the same step.
+  if (m_stopAt == 0) {
+    if (isRank0() && asked) {
+      m_stopAt = m_step + 1;
+      m_comm->publish("stop_at", std::to_string(m_stopAt));
+    } else if (const auto announced = m_comm->lookup("stop_at")) {
+      m_stopAt = std::atoll(announced->c_str());
+    }
+  }
+  return m_stopAt > 0 && m_step >= m_stopAt && !last;
 }
 
 void Trainer::flush() {
@@ -227,7 +226,8 @@ void Trainer::flush() {
     JsonWriter r = MetricsWriter::record("train");
     r.field("step", p.step).field("tokens", p.tokens).field("loss", loss).field("lr", p.lr);
     r.field("grad_norm", norm).field("tokens_per_s", tokensPerSecond).field("step_ms", stepMs);
-    m_metrics.write(r);
+    if (distributed()) r.field("comm_ms", 1000.0 * p.exposedCommSeconds);
+    write(r);
     if (!p.applied.item<bool>()) {
       event("warn", "non-finite loss or gradient norm: step " + std::to_string(p.step) + " skipped", p.step);
       m_log.warn("step " + std::to_string(p.step) + ": non-finite loss or gradient norm, optimizer step skipped");
@@ -250,10 +250,25 @@ void Trainer::maybeWriteSystem(bool force) {
   if (!force && std::chrono::duration<double>(now - m_lastSystem).count() < kSystemSeconds) return;
   m_lastSystem = now;
   const SystemSample s = m_system.sample();
-  JsonWriter r = MetricsWriter::record("system");
-  r.field("rank", 0).field("device", m_device.str()).field("util", s.util);
-  r.field("mem_used", s.rss).field("mem_total", s.memTotal);
-  m_metrics.write(r);
+  JsonWriter mine;
+  mine.beginObject().field("rank", m_options.dist.rank).field("device", m_device.str()).field("util", s.util);
+  mine.field("mem_used", s.rss).field("mem_total", s.memTotal).endObject();
+  // Every rank leaves its figures in the store; rank 0 writes the newest of each. No
+  // collective: ranks sample on their own clocks.
+  if (distributed() && !isRank0()) {
+    m_comm->publish("system/" + std::to_string(m_options.dist.rank), mine.str());
+    return;
+  }
+  for (int rank = 0; rank < m_options.dist.worldSize; ++rank) {
+    const auto figures = rank == 0 ? std::optional<std::string>(mine.str()) : m_comm->lookup("system/" + std::to_string(rank));
+    const JsonParseResult parsed = figures ? parseJson(*figures) : JsonParseResult{};
+    if (!parsed.ok()) continue;
+    const JsonValue& v = parsed.value;
+    JsonWriter r = MetricsWriter::record("system");
+    r.field("rank", rank).field("device", v.stringOr("device", "")).field("util", v.numberOr("util", 0));
+    r.field("mem_used", v.integerOr("mem_used", 0)).field("mem_total", v.integerOr("mem_total", 0));
+    write(r);
+  }
 }
 
 double Trainer::evaluate() {
@@ -267,37 +282,31 @@ double Trainer::evaluate() {
     const compat::AutocastGuard autocast(m_device, m_config.strategy.precision);
     sum += m_model->loss(batch.narrow(1, 0, T), batch.narrow(1, 1, T)).to(torch::kFloat);
   }
+  if (distributed()) {
+    m_comm->allreduce(sum);  // every rank read its own part of the validation windows
+    sum.div_(m_comm->worldSize());
+  }
   const double valLoss = sum.item<double>() / static_cast<double>(m_config.eval.batches);
   JsonWriter r = MetricsWriter::record("eval");
   r.field("step", m_step).field("tokens", m_tokens).field("val_loss", valLoss);
-  m_metrics.write(r);
+  write(r);
   m_log.info("step " + std::to_string(m_step) + ": val loss " + std::to_string(valLoss));
   return valLoss;
 }
 
-void Trainer::saveCheckpoint() {
-  CheckpointContents contents;
-  contents.model = m_model->namedWeights();
-  contents.optimizer = m_optimizer->state();
-  contents.optimizer.emplace_back("rng/cpu", at::detail::getDefaultCPUGenerator().get_state());
-  JsonWriter state;
-  state.beginObject().field("schema", 1).field("step", m_step).field("tokens", m_tokens);
-  state.key("train_cursor").raw(m_data.train->cursorJson()).endObject();
-  contents.stateJson = state.str();
-  const std::string dir = m_checkpointer.save(m_step, contents);
-  m_lastCheckpointStep = m_step;
-  event("info", "checkpoint saved: " + dir, m_step);
-  m_log.info("checkpoint saved: " + dir);
-}
-
 void Trainer::event(const std::string& level, const std::string& message, std::optional<std::int64_t> step) {
   JsonWriter r = MetricsWriter::record("event");
-  r.field("level", level).field("rank", 0).field("msg", message);
+  r.field("level", level).field("rank", m_options.dist.rank).field("msg", message);
   if (step) r.field("step", *step);
-  m_metrics.write(r);
+  write(r);
+}
+
+void Trainer::write(JsonWriter& record) {
+  if (m_metrics) m_metrics->write(record);
 }
 
 void Trainer::setStatus(RunStatus status, const std::string& reason) {
+  if (!m_options.ownsRunInfo || !isRank0()) return;
   m_options.info.status = status;
   m_options.info.exitReason = reason;
   m_options.info.step = m_step;

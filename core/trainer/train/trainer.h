@@ -19,6 +19,9 @@
 #include "system_stats.h"
 #include "train/batch_source.h"
 #include "train_job.h"
+#include "trainer/dist/communicator.h"
+#include "trainer/dist/gradient_sync.h"
+#include "trainer/dist/sharded_adamw.h"
 #include "trainer/model/gpt2.h"
 
 namespace traindeck {
@@ -33,27 +36,40 @@ class Trainer {
     std::int64_t step;
     std::int64_t tokens;
     double lr;
-    torch::Tensor loss, gradNorm, applied;
+    torch::Tensor loss, gradNorm, applied;  // loss: the mean over every rank's batches
+    double exposedCommSeconds;              // gradient all-reduce time backward did not hide
   };
 
   void logRuntime();
+  void setUpModelAndOptimizer();
+  void setUpDistributed();
   void resumeFromCheckpoint();
+  void broadcastParameters();
+  void shareCheckpoint(std::optional<LoadedCheckpoint>& loaded);
+  bool shouldStop(bool last);
   void trainStep();
   torch::Tensor batchTensor(BatchSource& source);  // (B, T+1) on the device
   void flush();
   void maybeWriteSystem(bool force);
   double evaluate();
   void saveCheckpoint();
+  NamedTensors optimizerState();
   void event(const std::string& level, const std::string& message, std::optional<std::int64_t> step);
+  void write(JsonWriter& record);  // to metrics.jsonl, on rank 0
   void setStatus(RunStatus status, const std::string& reason);
+  bool distributed() const { return m_comm != nullptr; }
+  bool isRank0() const { return m_options.dist.rank == 0; }
 
   RunConfig m_config;
   TrainOptions m_options;
   torch::Device m_device;
   RankLog m_log;
-  MetricsWriter m_metrics;
+  std::unique_ptr<MetricsWriter> m_metrics;  // rank 0 only
+  std::unique_ptr<Communicator> m_comm;      // null with one rank
+  std::unique_ptr<GradientSync> m_sync;
   Gpt2 m_model{nullptr};
-  std::unique_ptr<AdamW> m_optimizer;
+  std::unique_ptr<AdamW> m_optimizer;          // single and ddp: the whole state on every rank
+  std::unique_ptr<ShardedAdamW> m_sharded;     // zero1: this rank's shard
   LrSchedule m_schedule;
   BatchSources m_data;
   Checkpointer m_checkpointer;
@@ -65,6 +81,7 @@ class Trainer {
   std::int64_t m_tokens = 0;  // training tokens consumed, all ranks
   double m_lastLoss = 0;
   std::int64_t m_lastCheckpointStep = -1;
+  std::int64_t m_stopAt = 0;  // a stop agreed on by every rank (0: none)
   std::vector<PendingStep> m_pending;
   std::vector<std::int64_t> m_batch;  // reused host buffer
   std::chrono::steady_clock::time_point m_lastFlush, m_lastSystem, m_started;

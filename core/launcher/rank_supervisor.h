@@ -1,0 +1,46 @@
+// One supervised run of a node's ranks, from run.json "starting" to its final status; the
+// object behind superviseRanks(). Lives on the caller's thread; the ranks are its children.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "line_tail.h"
+#include "rank_group.h"
+#include "step_follower.h"
+#include "supervisor.h"
+
+namespace traindeck {
+
+class RankSupervisor {
+ public:
+  explicit RankSupervisor(const LaunchSpec& spec);
+  LaunchResult run();
+
+ private:
+  std::string prepareRunDirectory();
+  std::string startRanks(int masterPort);
+  // Returns when every rank has exited, or as soon as one has failed (m_failed is then set).
+  void watch();
+  void followOutputs();
+  void flushEcho();
+  bool stopRequested() const { return m_spec.stopRequested && *m_spec.stopRequested != 0; }
+  std::string where() const;  // "at step N" or "before the first step"
+  LaunchResult finish(RunStatus status, std::string reason);
+
+  const LaunchSpec& m_spec;
+  RunInfo m_info;
+  RankGroup m_ranks;
+  StepFollower m_steps;
+  std::unique_ptr<LineTail> m_echo;  // the first local rank's log, when echoLog
+  bool m_stopSent = false;
+  bool m_anyStopped = false;
+  std::optional<std::size_t> m_failed;  // index in m_ranks.members() of the first failed rank
+  std::chrono::steady_clock::time_point m_lastRunJsonWrite;
+  std::int64_t m_stepInRunJson = 0;
+};
+
+}  // namespace traindeck
