@@ -6,6 +6,8 @@
 
 #include <cerrno>
 #include <chrono>
+#include <fstream>
+#include <string>
 #include <thread>
 
 namespace traindeck {
@@ -86,6 +88,20 @@ std::vector<int> RankGroup::pids() const {
   std::vector<int> out;
   for (const RankMember& m : m_members) out.push_back(static_cast<int>(m.pid));
   return out;
+}
+
+std::vector<int> RankGroup::stoppedRanks() const {
+  std::vector<int> stopped;
+  for (const RankMember& m : m_members) {
+    if (!m.alive) continue;
+    std::ifstream stat("/proc/" + std::to_string(m.pid) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    const auto close = text.rfind(')');  // the state follows the command name in parentheses
+    if (close != std::string::npos && close + 2 < text.size() && (text[close + 2] == 'T' || text[close + 2] == 't'))
+      stopped.push_back(m.rank);
+  }
+  return stopped;
 }
 
 }  // namespace traindeck

@@ -35,6 +35,9 @@ class RankGroup {
   // returns when every rank has been reaped.
   void terminate(double graceSeconds);
 
+  // Live ranks that are stopped (state T in /proc: SIGSTOP, or a debugger): a hung job's cause.
+  std::vector<int> stoppedRanks() const;
+
   const std::vector<RankMember>& members() const { return m_members; }
   std::vector<int> pids() const;
 

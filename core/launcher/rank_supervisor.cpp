@@ -73,9 +73,11 @@ LaunchResult RankSupervisor::run() {
   if (m_failed) {
     m_steps.update();
     const RankMember& failed = m_ranks.members()[*m_failed];
-    const std::string reason = describeRankFailure(failed.rank, failed.waitStatus, where(),
-                                                   lastErrorLine(m_spec.paths.rankLog(failed.rank), failed.logOffset),
-                                                   "logs/rank-" + std::to_string(failed.rank) + ".log");
+    std::string reason = describeRankFailure(failed.rank, failed.waitStatus, where(),
+                                             lastErrorLine(m_spec.paths.rankLog(failed.rank), failed.logOffset),
+                                             "logs/rank-" + std::to_string(failed.rank) + ".log");
+    for (int rank : m_ranks.stoppedRanks())
+      reason += "; rank " + std::to_string(rank) + " was stopped (SIGSTOP or a debugger) and hung the job";
     m_ranks.terminate(m_spec.graceSeconds);
     followOutputs();
     flushEcho();
