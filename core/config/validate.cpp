@@ -172,8 +172,9 @@ class Checker {
       warning({"strategy.kind", "strategy.nproc_per_node"}, "ddp with one rank trains like single",
               "raise nproc_per_node to use more devices");
     if (s.nnodes > 1 && s.master_port == 0)
-      error({"strategy.master_port", "strategy.nnodes"}, "is 0 (pick a free port), but " + num(s.nnodes) + " nodes must all know the port",
-            "set master_port to a port free on the master node, for example 29500");
+      error({"strategy.master_port", "strategy.nnodes"},
+            "master_port 0 picks a free port, which the other nodes cannot know; " + num(s.nnodes) + " nodes need a fixed one",
+            "set strategy.master_port to a port free on the master node, for example 29500");
     if (s.master_addr.empty())
       error({"strategy.master_addr"}, "is empty", "use 127.0.0.1 on one machine, or the address of the node that runs rank 0");
     if (s.backend == Backend::Nccl && s.device == DeviceKind::Cpu)

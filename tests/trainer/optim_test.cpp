@@ -17,7 +17,8 @@ TEST(AdamW, MatchesTorchAdamW) {
   auto ours = start.clone().requires_grad_(true);
   auto theirs = start.clone().requires_grad_(true);
   AdamW optimizer({{"w", ours, true, {}}}, {0.9, 0.95, 1e-8, 0.1});
-  torch::optim::AdamW reference({theirs}, torch::optim::AdamWOptions(1e-2).betas({0.9, 0.95}).eps(1e-8).weight_decay(0.1));
+  torch::optim::AdamW reference({theirs},
+                                torch::optim::AdamWOptions(1e-2).betas({0.9, 0.95}).eps(1e-8).weight_decay(0.1));
   for (int step = 0; step < 10; ++step) {
     const auto target = torch::randn({5, 3});
     for (auto* p : {&ours, &theirs}) {
@@ -48,9 +49,10 @@ TEST(AdamW, ACancelledStepChangesNothing) {
 }
 
 TEST(AdamW, DecaysOnlyTwoDimensionalWeights) {
-  const auto named = std::vector<std::pair<std::string, torch::Tensor>>{
-      {"transformer.wte.weight", torch::zeros({3, 2})}, {"transformer.h.0.attn.c_attn.bias", torch::zeros({6})},
-      {"transformer.ln_f.weight", torch::zeros({2})}};
+  const auto named =
+      std::vector<std::pair<std::string, torch::Tensor>>{{"transformer.wte.weight", torch::zeros({3, 2})},
+                                                         {"transformer.h.0.attn.c_attn.bias", torch::zeros({6})},
+                                                         {"transformer.ln_f.weight", torch::zeros({2})}};
   const auto params = AdamW::withDecayOn2dWeights(named);
   EXPECT_TRUE(params[0].decay);
   EXPECT_FALSE(params[1].decay);

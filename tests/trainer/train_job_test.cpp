@@ -32,8 +32,8 @@ class TrainJobTest : public ::testing::Test {
     fs::create_directories(m_root);
     // A corpus of fortune-like documents separated by "%" lines.
     std::mt19937 random(5);
-    const std::vector<std::string> words = {"the", "deck", "trains", "a", "model", "on", "many", "devices", "and",
-                                            "watches", "it", "learn", "slowly", "quickly", "loss", "falls"};
+    const std::vector<std::string> words = {"the", "deck",    "trains", "a",     "model",  "on",      "many", "devices",
+                                            "and", "watches", "it",     "learn", "slowly", "quickly", "loss", "falls"};
     std::ofstream corpus(m_root / "corpus.txt");
     for (int doc = 0; doc < 400; ++doc) {
       for (int w = 0; w < 30; ++w) corpus << words[random() % words.size()] << (w % 10 == 9 ? "\n" : " ");
@@ -207,7 +207,8 @@ TEST_F(TrainJobTest, ExportedModelsScoreAndLoadTheSame) {
   Gpt2 imported(c.model);
   loadHuggingFaceWeights(imported, hf);
   const auto checkpoint = Checkpointer::load(run + "/checkpoints/step-00000010");
-  for (const auto& [name, tensor] : imported->namedWeights()) EXPECT_TRUE(torch::equal(tensor, checkpoint.model.at(name))) << name;
+  for (const auto& [name, tensor] : imported->namedWeights())
+    EXPECT_TRUE(torch::equal(tensor, checkpoint.model.at(name))) << name;
   c.model.init_from = hf;
   c.schedule.max_steps = 2;
   c.schedule.warmup_steps = 1;

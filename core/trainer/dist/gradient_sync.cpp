@@ -57,6 +57,7 @@ void GradientSync::launchReadyBuckets() {
 void GradientSync::launch(Bucket& bucket) {
   auto view = m_flat.narrow(0, bucket.begin, bucket.end - bucket.begin);
   bucket.work = m_comm.allreduceAsync(view);
+  ++m_launched;
 }
 
 void GradientSync::finish() {

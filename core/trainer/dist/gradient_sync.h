@@ -31,6 +31,7 @@ class GradientSync {
   int bucketCount() const { return static_cast<int>(m_buckets.size()); }
   // Time finish() spent waiting for communication that backward did not hide.
   double lastExposedSeconds() const { return m_exposedSeconds; }
+  std::int64_t allReducesLaunched() const { return m_launched; }  // since construction
 
  private:
   struct Bucket {
@@ -53,6 +54,7 @@ class GradientSync {
   std::size_t m_nextToLaunch = 0;
   bool m_armed = false;
   double m_exposedSeconds = 0;
+  std::int64_t m_launched = 0;
 };
 
 }  // namespace traindeck

@@ -41,7 +41,7 @@ BatchSources openBatchSources(const RunConfig& config, int rank, int worldSize) 
 
   BatchSources sources;
   sources.train = std::make_unique<LoaderBatchSource>(TokenLoader::openTrain(config.data.train, options));
-  const std::string valSpec = !config.data.val.empty() ? config.data.val
+  const std::string valSpec = !config.data.val.empty()                ? config.data.val
                               : hasValidationSplit(config.data.train) ? config.data.train
                                                                       : std::string();
   if (!valSpec.empty())

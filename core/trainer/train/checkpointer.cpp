@@ -26,24 +26,37 @@ constexpr const char* kPrefix = "step-";
 
 TensorDType dtypeOf(const torch::Tensor& t) {
   switch (t.scalar_type()) {
-    case torch::kFloat: return TensorDType::F32;
-    case torch::kBFloat16: return TensorDType::BF16;
-    case torch::kHalf: return TensorDType::F16;
-    case torch::kLong: return TensorDType::I64;
-    case torch::kInt: return TensorDType::I32;
-    case torch::kByte: return TensorDType::U8;
-    default: throw CheckpointError(std::string("cannot store tensors of type ") + c10::toString(t.scalar_type()));
+    case torch::kFloat:
+      return TensorDType::F32;
+    case torch::kBFloat16:
+      return TensorDType::BF16;
+    case torch::kHalf:
+      return TensorDType::F16;
+    case torch::kLong:
+      return TensorDType::I64;
+    case torch::kInt:
+      return TensorDType::I32;
+    case torch::kByte:
+      return TensorDType::U8;
+    default:
+      throw CheckpointError(std::string("cannot store tensors of type ") + c10::toString(t.scalar_type()));
   }
 }
 
 torch::ScalarType scalarTypeOf(TensorDType dtype) {
   switch (dtype) {
-    case TensorDType::F32: return torch::kFloat;
-    case TensorDType::BF16: return torch::kBFloat16;
-    case TensorDType::F16: return torch::kHalf;
-    case TensorDType::I64: return torch::kLong;
-    case TensorDType::I32: return torch::kInt;
-    case TensorDType::U8: return torch::kByte;
+    case TensorDType::F32:
+      return torch::kFloat;
+    case TensorDType::BF16:
+      return torch::kBFloat16;
+    case TensorDType::F16:
+      return torch::kHalf;
+    case TensorDType::I64:
+      return torch::kLong;
+    case TensorDType::I32:
+      return torch::kInt;
+    case TensorDType::U8:
+      return torch::kByte;
   }
   return torch::kFloat;
 }
@@ -107,7 +120,8 @@ std::string Checkpointer::save(std::int64_t step, const CheckpointContents& cont
 
   writeTensorFile((temp / "model.safetensors").string(), contents.model);
   writeTensorFile((temp / "optim.safetensors").string(), contents.optimizer);
-  for (const auto& [file, text] : {std::pair{"state.json", contents.stateJson + "\n"}, std::pair{"COMPLETE", std::string()}})
+  for (const auto& [file, text] :
+       {std::pair{"state.json", contents.stateJson + "\n"}, std::pair{"COMPLETE", std::string()}})
     if (const std::string why = writeFileAtomically((temp / file).string(), text); !why.empty())
       throw CheckpointError(why);
   syncFolder(temp);

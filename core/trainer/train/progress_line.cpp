@@ -15,7 +15,8 @@ std::string formatDuration(double seconds) {
   if (s < 60)
     std::snprintf(buffer, sizeof buffer, "%llds", static_cast<long long>(s));
   else if (s < 3600)
-    std::snprintf(buffer, sizeof buffer, "%lldm%02llds", static_cast<long long>(s / 60), static_cast<long long>(s % 60));
+    std::snprintf(buffer, sizeof buffer, "%lldm%02llds", static_cast<long long>(s / 60),
+                  static_cast<long long>(s % 60));
   else
     std::snprintf(buffer, sizeof buffer, "%lldh%02lldm", static_cast<long long>(s / 3600),
                   static_cast<long long>(s / 60 % 60));

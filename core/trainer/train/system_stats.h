@@ -8,8 +8,8 @@
 namespace traindeck {
 
 struct SystemSample {
-  double util = 0;         // 0..1 of the machine's cores
-  std::int64_t rss = 0;    // bytes
+  double util = 0;       // 0..1 of the machine's cores
+  std::int64_t rss = 0;  // bytes
   std::int64_t memTotal = 0;
 };
 

@@ -14,13 +14,13 @@
 namespace traindeck {
 
 struct TrainOptions {
-  RunPaths paths;              // made if missing; config.yaml is written there
-  RunInfo info;                // kept up to date in run.json when ownsRunInfo
-  bool ownsRunInfo = true;     // false under a supervisor, which owns run.json
-  DistEnv dist;                // this process's rank in the job (one rank by default)
-  bool resume = false;         // continue from the newest complete checkpoint
-  bool progressLine = false;   // a \r progress line on stderr
-  bool echoLog = true;         // log lines on stderr too, not only logs/rank-<r>.log
+  RunPaths paths;             // made if missing; config.yaml is written there
+  RunInfo info;               // kept up to date in run.json when ownsRunInfo
+  bool ownsRunInfo = true;    // false under a supervisor, which owns run.json
+  DistEnv dist;               // this process's rank in the job (one rank by default)
+  bool resume = false;        // continue from the newest complete checkpoint
+  bool progressLine = false;  // a \r progress line on stderr
+  bool echoLog = true;        // log lines on stderr too, not only logs/rank-<r>.log
   // Set from a signal handler: finish the step, save a checkpoint, stop.
   const volatile std::sig_atomic_t* stopRequested = nullptr;
   // Stop the same way once this many steps are done (0: never): `run --stop-at N`.
@@ -29,8 +29,8 @@ struct TrainOptions {
 
 struct TrainResult {
   RunStatus status = RunStatus::Failed;
-  std::string reason;        // one sentence
-  std::int64_t steps = 0;    // completed optimizer steps
+  std::string reason;      // one sentence
+  std::int64_t steps = 0;  // completed optimizer steps
   double lastLoss = 0;
 };
 

@@ -5,6 +5,7 @@
 #include "trainer.h"
 
 #include <malloc.h>
+#include <sched.h>
 
 #include <cmath>
 #include <filesystem>
@@ -25,13 +26,37 @@ namespace traindeck {
 namespace {
 
 torch::Device chooseDevice(const StrategyConfig& strategy, int localRank) {
-  const bool cuda = strategy.device == DeviceKind::Cuda ||
-                    (strategy.device == DeviceKind::Auto && torch::cuda::is_available());
+  const bool cuda =
+      strategy.device == DeviceKind::Cuda || (strategy.device == DeviceKind::Auto && torch::cuda::is_available());
   return cuda ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(localRank)) : torch::Device(torch::kCPU);
+}
+
+// Ranks sharing a node's CPU each keep to their own block of the cores this process may use:
+// unpinned, the scheduler moves compute and Gloo threads between cores, and one rank falling
+// behind stalls every all-reduce. Threads started later (OpenMP, Gloo) inherit the mask.
+// Returns the cores taken ("2-3"), or "" when nothing was pinned.
+std::string pinToOwnCores(int localRank, int localWorldSize) {
+  if (localWorldSize < 2) return "";
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return "";
+  std::vector<int> cores;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &allowed)) cores.push_back(c);
+  const std::size_t block = cores.size() / static_cast<std::size_t>(localWorldSize);
+  if (block == 0) return "";
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  const std::size_t first = block * static_cast<std::size_t>(localRank);
+  for (std::size_t i = first; i < first + block; ++i) CPU_SET(cores[i], &mine);
+  if (::sched_setaffinity(0, sizeof mine, &mine) != 0) return "";
+  return block == 1 ? std::to_string(cores[first])
+                    : std::to_string(cores[first]) + "-" + std::to_string(cores[first + block - 1]);
 }
 
 constexpr double kFlushSeconds = 1.0;
 constexpr double kSystemSeconds = 5.0;
+constexpr double kProgressLogSeconds = 10.0;
 
 }  // namespace
 
@@ -72,15 +97,18 @@ TrainResult Trainer::run() {
     if (m_config.strategy.precision == Precision::Fp16)
       throw std::runtime_error("fp16 training (loss scaling) is not implemented yet; use bf16 or fp32");
     if (m_config.strategy.activation_checkpointing && m_device.is_cuda() && m_config.model.dropout > 0)
-      throw std::runtime_error("activation checkpointing with dropout on CUDA is not implemented yet: its recomputed "
-                               "dropout masks would differ; set model.dropout: 0 or activation_checkpointing: false");
+      throw std::runtime_error(
+          "activation checkpointing with dropout on CUDA is not implemented yet: its recomputed "
+          "dropout masks would differ; set model.dropout: 0 or activation_checkpointing: false");
     if (m_options.dist.worldSize > 1) setUpDistributed();
     setUpModelAndOptimizer();
     m_data = openBatchSources(m_config, m_options.dist.rank, m_options.dist.worldSize);
     if (m_options.resume || m_config.checkpoint.resume) resumeFromCheckpoint();
 
     JsonWriter header = MetricsWriter::record("header");
-    header.field("schema", kMetricsSchema).field("run_id", m_options.info.id).field("parameters", m_model->parameterCount());
+    header.field("schema", kMetricsSchema)
+        .field("run_id", m_options.info.id)
+        .field("parameters", m_model->parameterCount());
     header.field("world_size", m_options.dist.worldSize).field("tokens_per_step", m_tokensPerStep);
     header.field("total_steps", m_totalSteps).field("start_step", m_step);
     write(header);
@@ -88,7 +116,7 @@ TrainResult Trainer::run() {
                std::to_string(m_totalSteps) + " steps of " + formatThousands(m_tokensPerStep) + " tokens");
     setStatus(RunStatus::Running, "");
 
-    m_started = m_lastFlush = m_lastSystem = std::chrono::steady_clock::now();
+    m_started = m_lastFlush = m_lastSystem = m_lastProgressLog = std::chrono::steady_clock::now();
     m_stepsAtStart = m_step;
     bool stopped = false;
     while (m_step < m_totalSteps) {
@@ -97,7 +125,8 @@ TrainResult Trainer::run() {
       stopped = shouldStop(last);
       const double sinceFlush = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastFlush).count();
       const bool evalNow = m_data.val && m_config.eval.every > 0 && (m_step % m_config.eval.every == 0 || last);
-      const bool saveNow = last || stopped || (m_config.checkpoint.every > 0 && m_step % m_config.checkpoint.every == 0);
+      const bool saveNow =
+          last || stopped || (m_config.checkpoint.every > 0 && m_step % m_config.checkpoint.every == 0);
       if (sinceFlush >= kFlushSeconds || evalNow || saveNow) flush();
       if (evalNow) evaluate();
       if (saveNow) saveCheckpoint();
@@ -136,8 +165,19 @@ void Trainer::logRuntime() {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   if (m_device.is_cpu()) {
     // LibTorch's default can be 1 on virtual machines; the ranks of a node share its cores.
+    // OMP_NUM_THREADS, when set (torchrun sets it), wins.
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    at::set_num_threads(std::max(1, cores / static_cast<int>(std::max<std::int64_t>(1, m_config.strategy.nproc_per_node))));
+    int threads = std::max(1, cores / static_cast<int>(std::max<std::int64_t>(1, m_options.dist.localWorldSize)));
+    if (const char* omp = std::getenv("OMP_NUM_THREADS"); omp && std::atoi(omp) > 0) threads = std::atoi(omp);
+    at::set_num_threads(threads);
+    if (const std::string pinned = pinToOwnCores(m_options.dist.localRank, m_options.dist.localWorldSize);
+        !pinned.empty())
+      m_log.info("pinned to CPU cores " + pinned + " (one block per rank on this node)");
+  }
+  if (m_device.is_cuda()) {
+    m_gpu = std::make_unique<GpuStats>();
+    if (!m_gpu->available())
+      m_log.info("NVML (libnvidia-ml.so.1) is not available: no GPU utilization, power or temperature");
   }
   const RuntimeInfo runtime = probeRuntime();
   m_log.info("runtime: " + describeRuntime(runtime));
@@ -161,7 +201,7 @@ void Trainer::trainStep() {
   const auto T = m_config.model.block_size;
   auto lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat).device(m_device));
   for (std::int64_t micro = 0; micro < accum; ++micro) {
-    const auto batch = batchTensor(*m_data.train);  // (B, T+1)
+    const auto batch = batchTensor(*m_data.train);           // (B, T+1)
     if (distributed() && micro == accum - 1) m_sync->arm();  // only the last micro-step communicates
     const compat::AutocastGuard autocast(m_device, m_config.strategy.precision);
     const auto loss = m_model->loss(batch.narrow(1, 0, T), batch.narrow(1, 1, T));
@@ -237,11 +277,21 @@ void Trainer::flush() {
   }
   m_pending.clear();
   m_lastFlush = now;
-  if (m_options.progressLine) {
+  // On a terminal, a progress line that rewrites itself; in a log (a supervised rank 0), the
+  // same figures as a line every 10 s.
+  const bool logProgress = !m_options.progressLine && isRank0() &&
+                           std::chrono::duration<double>(now - m_lastProgressLog).count() >= kProgressLogSeconds;
+  if (m_options.progressLine || logProgress) {
     const double done = static_cast<double>(m_step - m_stepsAtStart);
     const double elapsed = std::chrono::duration<double>(now - m_started).count();
-    m_log.progress(progressLine({m_step, m_totalSteps, m_lastLoss, m_schedule.at(std::max<std::int64_t>(0, m_step - 1)),
-                                 tokensPerSecond, done > 0 ? elapsed / done : 0}));
+    const std::string line =
+        progressLine({m_step, m_totalSteps, m_lastLoss, m_schedule.at(std::max<std::int64_t>(0, m_step - 1)),
+                      tokensPerSecond, done > 0 ? elapsed / done : 0});
+    if (m_options.progressLine) m_log.progress(line);
+    if (logProgress) {
+      m_log.info(line);
+      m_lastProgressLog = now;
+    }
   }
 }
 
@@ -250,9 +300,21 @@ void Trainer::maybeWriteSystem(bool force) {
   if (!force && std::chrono::duration<double>(now - m_lastSystem).count() < kSystemSeconds) return;
   m_lastSystem = now;
   const SystemSample s = m_system.sample();
+  // DESIGN.md's system record: util and memory are the rank's device's (the GPU's, through
+  // NVML, on CUDA; this process's CPU share and resident memory otherwise).
   JsonWriter mine;
-  mine.beginObject().field("rank", m_options.dist.rank).field("device", m_device.str()).field("util", s.util);
-  mine.field("mem_used", s.rss).field("mem_total", s.memTotal).endObject();
+  mine.beginObject().field("rank", m_options.dist.rank).field("device", m_device.str());
+  const auto gpu = m_gpu && m_device.is_cuda()
+                       ? m_gpu->sample(nvmlIndexOfCudaDevice(m_device.index(), std::getenv("CUDA_VISIBLE_DEVICES")))
+                       : std::nullopt;
+  if (gpu) {
+    mine.field("util", gpu->util).field("mem_used", gpu->memUsed).field("mem_total", gpu->memTotal);
+    mine.field("power_w", gpu->powerWatts).field("temp_c", gpu->temperatureC);
+    mine.field("cpu_util", s.util).field("rss", s.rss);
+  } else {
+    mine.field("util", s.util).field("mem_used", s.rss).field("mem_total", s.memTotal);
+  }
+  mine.endObject();
   // Every rank leaves its figures in the store; rank 0 writes the newest of each. No
   // collective: ranks sample on their own clocks.
   if (distributed() && !isRank0()) {
@@ -260,13 +322,21 @@ void Trainer::maybeWriteSystem(bool force) {
     return;
   }
   for (int rank = 0; rank < m_options.dist.worldSize; ++rank) {
-    const auto figures = rank == 0 ? std::optional<std::string>(mine.str()) : m_comm->lookup("system/" + std::to_string(rank));
+    const auto figures =
+        rank == 0 ? std::optional<std::string>(mine.str()) : m_comm->lookup("system/" + std::to_string(rank));
     const JsonParseResult parsed = figures ? parseJson(*figures) : JsonParseResult{};
     if (!parsed.ok()) continue;
     const JsonValue& v = parsed.value;
     JsonWriter r = MetricsWriter::record("system");
     r.field("rank", rank).field("device", v.stringOr("device", "")).field("util", v.numberOr("util", 0));
     r.field("mem_used", v.integerOr("mem_used", 0)).field("mem_total", v.integerOr("mem_total", 0));
+    for (const char* key : {"power_w", "temp_c", "cpu_util", "rss"})
+      if (const JsonValue* value = v.find(key)) {
+        if (value->isInteger())
+          r.field(key, value->integerOr(0));
+        else
+          r.field(key, value->numberOr(0));
+      }
     write(r);
   }
 }

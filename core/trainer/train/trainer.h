@@ -12,6 +12,7 @@
 
 #include "checkpointer.h"
 #include "config/run_config.h"
+#include "gpu_stats.h"
 #include "optim/adamw.h"
 #include "optim/lr_schedule.h"
 #include "rank_log.h"
@@ -68,12 +69,13 @@ class Trainer {
   std::unique_ptr<Communicator> m_comm;      // null with one rank
   std::unique_ptr<GradientSync> m_sync;
   Gpt2 m_model{nullptr};
-  std::unique_ptr<AdamW> m_optimizer;          // single and ddp: the whole state on every rank
-  std::unique_ptr<ShardedAdamW> m_sharded;     // zero1: this rank's shard
+  std::unique_ptr<AdamW> m_optimizer;       // single and ddp: the whole state on every rank
+  std::unique_ptr<ShardedAdamW> m_sharded;  // zero1: this rank's shard
   LrSchedule m_schedule;
   BatchSources m_data;
   Checkpointer m_checkpointer;
   SystemStats m_system;
+  std::unique_ptr<GpuStats> m_gpu;  // CUDA only
 
   std::int64_t m_totalSteps;
   std::int64_t m_tokensPerStep;
@@ -84,7 +86,7 @@ class Trainer {
   std::int64_t m_stopAt = 0;  // a stop agreed on by every rank (0: none)
   std::vector<PendingStep> m_pending;
   std::vector<std::int64_t> m_batch;  // reused host buffer
-  std::chrono::steady_clock::time_point m_lastFlush, m_lastSystem, m_started;
+  std::chrono::steady_clock::time_point m_lastFlush, m_lastSystem, m_started, m_lastProgressLog;
   std::int64_t m_stepsAtStart = 0;
 };
 
