@@ -1,0 +1,155 @@
+// The run pages without a run: the Monitor page draws given columns (every chart, each x-axis,
+// smoothing as TensorBoard does it, progress, exports) and the Logs page filters, searches
+// and puts a failed rank first.
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QProgressBar>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+#include "logs_page.h"
+#include "metric_chart.h"
+#include "monitor_page.h"
+#include "progress_text.h"
+#include "smoothing.h"
+
+using namespace traindeck;
+
+class RunPagesTest : public QObject {
+  Q_OBJECT
+
+ private:
+  TrainColumns m_train;
+  EvalColumns m_eval;
+  std::vector<SystemPoint> m_system;
+  std::vector<EventPoint> m_events;
+
+  MetricsView view() {
+    MetricsView v;
+    v.train = &m_train;
+    v.eval = &m_eval;
+    v.system = &m_system;
+    v.events = &m_events;
+    v.header.totalSteps = 200;
+    v.header.tokensPerStep = 1000;
+    v.status = "running";
+    return v;
+  }
+
+ private slots:
+  void initTestCase() {
+    for (int s = 1; s <= 100; ++s) {
+      m_train.step.push_back(s);
+      m_train.tokens.push_back(1000 * s);
+      m_train.time.push_back(1000.0 + 0.5 * s);
+      m_train.loss.push_back(static_cast<float>(5.0 / std::sqrt(s)));
+      m_train.lr.push_back(1e-3f);
+      m_train.gradNorm.push_back(1.0f);
+      m_train.tokensPerSecond.push_back(2000.0f);
+      m_train.stepMs.push_back(500.0f);
+      m_train.mfu.push_back(0.25f);
+    }
+    for (int s = 10; s <= 100; s += 10) {
+      m_eval.step.push_back(s);
+      m_eval.tokens.push_back(1000 * s);
+      m_eval.time.push_back(1000.0 + 0.5 * s);
+      m_eval.valLoss.push_back(static_cast<float>(5.2 / std::sqrt(s)));
+    }
+    for (int rank = 0; rank < 2; ++rank)
+      for (int i = 0; i < 5; ++i) m_system.push_back({rank, "cpu", 1000.0 + 10 * i, 0.5f, 1ll << 30, 8ll << 30, -1, -1});
+    m_events.push_back({1020.0, 40, "warn", 0, "non-finite loss or gradient norm: step 40 skipped"});
+  }
+
+  void smoothingIsTensorBoardsDebiasedEma() {
+    const std::vector<float> values = {1, 2, 3, std::nanf(""), 4};
+    const auto smoothed = debiasedEma(values, 0.6);
+    // By hand: last = 0.4, 0.24 + 0.8 = 1.04, 0.624 + 1.2 = 1.824; debias 1 - 0.6^k.
+    QCOMPARE(smoothed.size(), std::size_t(5));
+    QVERIFY(std::abs(smoothed[0] - 1.0) < 1e-12);
+    QVERIFY(std::abs(smoothed[1] - 1.04 / 0.64) < 1e-12);
+    QVERIFY(std::abs(smoothed[2] - 1.824 / 0.784) < 1e-12);
+    QVERIFY(std::isnan(smoothed[3]));
+    QVERIFY(std::abs(smoothed[4] - (1.824 * 0.6 + 1.6) / (1 - 0.6 * 0.6 * 0.6 * 0.6)) < 1e-12);
+    QCOMPARE(debiasedEma(values, 0.0)[1], 2.0);
+  }
+
+  void monitorDrawsEveryChartOnEachAxis() {
+    MonitorPage page;
+    page.resize(1000, 800);
+    page.showMetrics(view());
+    QTRY_COMPARE(page.charts().front()->graph(0)->dataCount(), 100);
+    MetricChart* loss = page.charts().front();
+    QCOMPARE(loss->graph(1)->dataCount(), 100);                     // smoothed
+    QCOMPARE(loss->graphCount(), 4);                                // raw, smoothed, events, val loss
+    QCOMPARE(loss->graph(3)->dataCount(), 10);
+    QCOMPARE(loss->graph(2)->dataCount(), 1);                       // the event marker
+    QCOMPARE(page.charts().at(4)->graphCount(), 5);                 // util: 2 ranks
+    QCOMPARE(page.findChild<QLabel*>("stepValue")->text(), QString("100 / 200"));
+    QCOMPARE(page.findChild<QLabel*>("mfuValue")->text(), QString("25.0%"));
+    QCOMPARE(page.findChild<QProgressBar*>("progress")->value(), 100);
+
+    page.setXAxis(MonitorPage::XAxis::Tokens);
+    QTRY_COMPARE(loss->graph(0)->data()->at(99)->key, 100000.0);
+    page.setXAxis(MonitorPage::XAxis::Elapsed);
+    QTRY_COMPARE(loss->graph(0)->data()->at(99)->key, 49.5);
+    page.setSmoothing(0);
+    QTRY_VERIFY(std::abs(loss->graph(1)->data()->at(3)->value - 2.5) < 1e-6);  // 5/sqrt(4)
+    if (const QString dir = qEnvironmentVariable("TRAINDECK_SCREENSHOTS"); !dir.isEmpty()) {
+      page.setXAxis(MonitorPage::XAxis::Step);
+      page.setSmoothing(0.6);
+      QTest::qWait(100);
+      QVERIFY(page.grab().save(QDir(dir).filePath("monitor-page-fixture.png")));
+    }
+  }
+
+  void progressSaysWhatIsLeft() {
+    QCOMPARE(progressText(m_train, 200, "running"), QString("50% · 50s left"));
+    QCOMPARE(progressText(m_train, 200, "stopped"), QString("50% · stopped"));
+    QCOMPARE(formatSeconds(3725), QString("1h02m"));
+  }
+
+  void monitorExportsChartsAndCsv() {
+    MonitorPage page;
+    page.resize(900, 700);
+    page.showMetrics(view());
+    QTRY_COMPARE(page.charts().front()->graph(0)->dataCount(), 100);
+    QTemporaryDir dir;
+    for (const QString ext : {"png", "svg", "pdf"}) {
+      QVERIFY(page.exportCharts(dir.path(), ext));
+      QVERIFY(QFileInfo(dir.filePath("loss." + ext)).size() > 500);
+    }
+    QVERIFY(page.exportCsv(dir.filePath("metrics.csv")));
+    QFile csv(dir.filePath("metrics.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 101);
+    QVERIFY(lines[1].startsWith("1,1000,1000.500,5,"));
+  }
+
+  void logsFilterSearchAndPutTheFailedRankFirst() {
+    LogsPage page;
+    QVector<LogEntry> lines;
+    for (int i = 0; i < 30; ++i) lines.push_back({i % 2, "info", QString("2026-11-30T08:00:%1Z info: line %2").arg(i).arg(i)});
+    lines.push_back({1, "error", "2026-11-30T08:01:00Z error: all-reduce failed"});
+    page.appendLines(lines);
+    QCOMPARE(page.visibleText().count('\n') + 1, 31);
+    page.setRankFilter(1);
+    QCOMPARE(page.visibleText().count('\n') + 1, 16);
+    QVERIFY(!page.visibleText().contains("line 0"));
+    QVERIFY(page.findNext("all-reduce"));
+    QVERIFY(!page.findNext("no such text"));
+    page.setRankFilter(-1);
+    page.showFailure(1, "rank 1 exited with code 1 at step 12: error: all-reduce failed");
+    const QStringList shown = page.visibleText().split('\n');
+    QVERIFY(shown.front().contains("last lines of rank 1"));
+    QVERIFY(shown.at(1).startsWith("[1]"));
+    QVERIFY(shown.at(16).contains("all-reduce failed"));  // rank 1's 16 lines, its last closing the block
+    QVERIFY(shown.at(17).contains("all lines"));
+    QVERIFY(page.findChild<QLabel*>("failureBanner")->isVisibleTo(&page));
+  }
+};
+
+QTEST_MAIN(RunPagesTest)
+#include "run_pages_test.moc"

@@ -1,0 +1,175 @@
+#include "metric_chart.h"
+
+#include <QSvgGenerator>
+#include <QToolTip>
+
+namespace traindeck {
+
+namespace {
+
+const QVector<QColor> kLineColors = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                                     QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
+                                     QColor(227, 119, 194), QColor(127, 127, 127)};
+
+QColor markerColor(const QString& level) {
+  if (level == "error") return QColor(214, 39, 40);
+  if (level == "warn") return QColor(230, 160, 20);
+  return QColor(120, 120, 120);
+}
+
+}  // namespace
+
+MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidget* parent) : QCustomPlot(parent) {
+  setObjectName("chart:" + title);
+  const QPalette pal = palette();
+  setBackground(pal.color(QPalette::Base));
+  for (QCPAxis* axis : {xAxis, yAxis}) {
+    axis->setBasePen(QPen(pal.color(QPalette::Text)));
+    axis->setTickPen(QPen(pal.color(QPalette::Text)));
+    axis->setSubTickPen(QPen(pal.color(QPalette::Mid)));
+    axis->setTickLabelColor(pal.color(QPalette::Text));
+    axis->setLabelColor(pal.color(QPalette::Text));
+    axis->grid()->setPen(QPen(pal.color(QPalette::Midlight), 0, Qt::DotLine));
+  }
+  yAxis->setLabel(valueLabel);
+  plotLayout()->insertRow(0);
+  auto* heading = new QCPTextElement(this, title, QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+  heading->setTextColor(pal.color(QPalette::Text));
+  plotLayout()->addElement(0, 0, heading);
+
+  QColor faint = kLineColors[0];
+  faint.setAlpha(70);
+  m_raw = addGraph();
+  m_raw->setPen(QPen(faint, 1));
+  m_raw->setName(tr("raw"));
+  m_smooth = addGraph();
+  m_smooth->setPen(QPen(kLineColors[0], 2));
+  m_smooth->setName(tr("smoothed"));
+  m_markerGraph = addGraph();
+  m_markerGraph->setLineStyle(QCPGraph::lsNone);
+  m_markerGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QColor(214, 39, 40), 9));
+  m_markerGraph->removeFromLegend();
+  m_markerGraph->setName(tr("events"));
+
+  setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
+    if (QGuiApplication::mouseButtons() != Qt::NoButton) m_following = false;
+  });
+  connect(this, &QCustomPlot::mouseWheel, this, [this] { m_following = false; });
+  setMinimumHeight(160);
+}
+
+void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed) {
+  m_raw->setData(x, raw, /*alreadySorted=*/true);
+  m_smooth->setData(smoothed.isEmpty() ? QVector<double>() : x, smoothed, true);
+  m_smooth->setVisible(!smoothed.isEmpty());
+  // Only lines that exist are named in the legend.
+  if (raw.isEmpty() || smoothed.isEmpty()) {
+    m_raw->removeFromLegend();
+    m_smooth->removeFromLegend();
+  } else {
+    m_raw->addToLegend();
+    m_smooth->addToLegend();
+  }
+  QColor faint = kLineColors[0];
+  faint.setAlpha(smoothed.isEmpty() ? 255 : 70);
+  m_raw->setPen(QPen(faint, smoothed.isEmpty() ? 1.5 : 1));
+}
+
+void MetricChart::setExtraLines(const QVector<QString>& names, const QVector<QVector<double>>& xs,
+                                const QVector<QVector<double>>& ys) {
+  while (m_extra.size() > names.size()) removeGraph(m_extra.takeLast());
+  while (m_extra.size() < names.size()) {
+    QCPGraph* g = addGraph();
+    g->setPen(QPen(kLineColors[(m_extra.size() + 1) % kLineColors.size()], 2));
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+    m_extra.push_back(g);
+  }
+  for (int i = 0; i < names.size(); ++i) {
+    m_extra[i]->setName(names[i]);
+    m_extra[i]->setData(xs[i], ys[i], true);
+  }
+  legend->setVisible(!names.isEmpty());
+  legend->setBrush(QBrush(palette().color(QPalette::Base)));
+  legend->setTextColor(palette().color(QPalette::Text));
+}
+
+void MetricChart::setMarkers(const QVector<ChartMarker>& markers) {
+  m_markers = markers;
+  QVector<double> xs, ys;
+  const double top = yAxis->range().upper;
+  for (const ChartMarker& m : markers) {
+    xs << m.x;
+    ys << top;
+  }
+  m_markerGraph->setData(xs, ys);
+  const bool anyError = std::any_of(markers.begin(), markers.end(), [](const ChartMarker& m) { return m.level != "info"; });
+  m_markerGraph->setScatterStyle(
+      QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, markerColor(anyError ? "warn" : "info"), 9));
+}
+
+void MetricChart::setXAxisLabel(const QString& label) { xAxis->setLabel(label); }
+
+void MetricChart::setLogScale(bool on) {
+  yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+  if (on) yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+  else yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+}
+
+void MetricChart::fitIfFollowing() {
+  if (!m_following) return;
+  rescaleAxes(/*onlyVisiblePlottables=*/true);
+  // A constant series (a fixed learning rate) gets a readable band around its value instead of
+  // an axis magnifying rounding noise.
+  bool any = false;
+  QCPRange data;
+  for (int i = 0; i < graphCount(); ++i) {
+    bool found = false;
+    const QCPRange r = graph(i)->getValueRange(found);
+    if (!found || graph(i) == m_markerGraph || !graph(i)->visible()) continue;
+    data = any ? QCPRange(std::min(data.lower, r.lower), std::max(data.upper, r.upper)) : r;
+    any = true;
+  }
+  const double floor = std::max(std::abs(data.center()) * 0.05, 1e-12);
+  if (any && data.size() < floor) yAxis->setRange(data.center() - floor, data.center() + floor);
+  yAxis->scaleRange(1.05, yAxis->range().center());
+  if (!m_markers.isEmpty()) setMarkers(m_markers);  // keep markers at the top edge
+}
+
+bool MetricChart::exportTo(const QString& path) {
+  const QString lower = path.toLower();
+  if (lower.endsWith(".png")) return savePng(path, 0, 0, 2.0);
+  if (lower.endsWith(".pdf")) return savePdf(path);
+  if (lower.endsWith(".svg")) {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(size());
+    svg.setViewBox(rect());
+    QCPPainter painter;
+    if (!painter.begin(&svg)) return false;
+    toPainter(&painter, width(), height());
+    return painter.end();
+  }
+  return false;
+}
+
+void MetricChart::mouseMoveEvent(QMouseEvent* event) {
+  QCustomPlot::mouseMoveEvent(event);
+  const QPointF pos = event->position();
+  for (const ChartMarker& m : m_markers) {
+    const double px = xAxis->coordToPixel(m.x);
+    if (std::abs(px - pos.x()) < 6 && pos.y() < axisRect()->top() + 16) {
+      QToolTip::showText(event->globalPosition().toPoint(), m.text, this);
+      return;
+    }
+  }
+}
+
+void MetricChart::mouseDoubleClickEvent(QMouseEvent* event) {
+  QCustomPlot::mouseDoubleClickEvent(event);
+  m_following = true;
+  fitIfFollowing();
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace traindeck

@@ -1,0 +1,50 @@
+// One chart of the Monitor page: a QCustomPlot with a faint raw line, a bold smoothed line,
+// optional extra lines (validation loss, one per rank), and event markers with tooltips.
+// Zoom and pan with the mouse; double-click rescales. Owns no run data: it draws what it is given.
+#pragma once
+
+#include <QString>
+#include <QVector>
+
+#include <qcustomplot.h>
+
+namespace traindeck {
+
+struct ChartMarker {
+  double x = 0;
+  QString level;  // info, warn, error
+  QString text;
+};
+
+class MetricChart : public QCustomPlot {
+  Q_OBJECT
+ public:
+  MetricChart(const QString& title, const QString& valueLabel, QWidget* parent = nullptr);
+
+  // The main series: raw points faint, and the same smoothed bold (when smoothed is not empty).
+  void setSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed);
+  // Extra named lines drawn over the main one (val loss; one per rank on device charts).
+  void setExtraLines(const QVector<QString>& names, const QVector<QVector<double>>& xs,
+                     const QVector<QVector<double>>& ys);
+  void setMarkers(const QVector<ChartMarker>& markers);
+  void setXAxisLabel(const QString& label);
+  void setLogScale(bool on);
+  // Fits the axes to the data unless the user has zoomed or panned since the last fit.
+  void fitIfFollowing();
+  // PNG, SVG or PDF by the file's extension; false when it could not be written.
+  bool exportTo(const QString& path);
+
+ protected:
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+
+ private:
+  QCPGraph* m_raw;
+  QCPGraph* m_smooth;
+  QVector<QCPGraph*> m_extra;
+  QCPGraph* m_markerGraph;
+  QVector<ChartMarker> m_markers;
+  bool m_following = true;
+};
+
+}  // namespace traindeck

@@ -1,0 +1,291 @@
+#include "monitor_page.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QProgressBar>
+#include <QSlider>
+#include <QTextStream>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+#include <map>
+
+#include "metric_chart.h"
+#include "progress_text.h"
+#include "smoothing.h"
+
+namespace traindeck {
+
+namespace {
+
+QLabel* bigValue(const QString& name, const QString& tooltip, QWidget* parent) {
+  auto* label = new QLabel("–", parent);
+  label->setObjectName(name);
+  QFont font = label->font();
+  font.setPointSizeF(font.pointSizeF() * 1.8);
+  font.setBold(true);
+  label->setFont(font);
+  label->setToolTip(tooltip);
+  return label;
+}
+
+QWidget* figure(const QString& caption, QLabel* value, QWidget* parent) {
+  auto* box = new QWidget(parent);
+  auto* layout = new QVBoxLayout(box);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  auto* label = new QLabel(caption, box);
+  label->setForegroundRole(QPalette::PlaceholderText);
+  layout->addWidget(label);
+  layout->addWidget(value);
+  return box;
+}
+
+template <class T>
+QVector<double> toDoubles(const std::vector<T>& values) {
+  QVector<double> out;
+  out.reserve(static_cast<int>(values.size()));
+  for (const T& v : values) out.push_back(static_cast<double>(v));
+  return out;
+}
+
+QString formatNumber(double value, int decimals) {
+  return std::isfinite(value) ? QLocale().toString(value, 'f', decimals) : QStringLiteral("–");
+}
+
+}  // namespace
+
+MonitorPage::MonitorPage(QWidget* parent) : QWidget(parent) {
+  setObjectName("monitorPage");
+  auto* layout = new QVBoxLayout(this);
+
+  auto* figures = new QHBoxLayout;
+  figures->setSpacing(32);
+  m_stepValue = bigValue("stepValue", tr("Optimizer steps done, of the run's total."), this);
+  m_lossValue = bigValue("lossValue", tr("The latest training loss (mean over every rank's batch)."), this);
+  m_throughputValue = bigValue("tokensPerSecondValue", tr("Training tokens per second, all ranks together."), this);
+  m_mfuValue = bigValue("mfuValue", tr("Model FLOPs utilization: the share of the devices' peak that training uses."), this);
+  figures->addWidget(figure(tr("Step"), m_stepValue, this));
+  figures->addWidget(figure(tr("Loss"), m_lossValue, this));
+  figures->addWidget(figure(tr("Tokens/s"), m_throughputValue, this));
+  figures->addWidget(figure(tr("MFU"), m_mfuValue, this));
+  figures->addStretch(1);
+  layout->addLayout(figures);
+
+  auto* progressRow = new QHBoxLayout;
+  m_progress = new QProgressBar(this);
+  m_progress->setObjectName("progress");
+  m_progress->setToolTip(tr("Steps done of the run's total."));
+  m_eta = new QLabel(this);
+  m_eta->setObjectName("eta");
+  progressRow->addWidget(m_progress, 1);
+  progressRow->addWidget(m_eta);
+  layout->addLayout(progressRow);
+
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel(tr("x-axis:"), this));
+  m_xAxisChooser = new QComboBox(this);
+  m_xAxisChooser->setObjectName("xAxis");
+  m_xAxisChooser->addItems({tr("Step"), tr("Tokens"), tr("Elapsed time (s)")});
+  m_xAxisChooser->setToolTip(tr("What the charts' horizontal axis counts."));
+  controls->addWidget(m_xAxisChooser);
+  controls->addSpacing(12);
+  controls->addWidget(new QLabel(tr("Smoothing:"), this));
+  m_smoothing = new QSlider(Qt::Horizontal, this);
+  m_smoothing->setObjectName("smoothing");
+  m_smoothing->setRange(0, 99);
+  m_smoothing->setValue(static_cast<int>(m_smoothingWeight * 100));
+  m_smoothing->setToolTip(tr("Weight of the debiased moving average drawn bold over the raw values (0: none)."));
+  m_smoothing->setMaximumWidth(160);
+  controls->addWidget(m_smoothing);
+  m_logScale = new QCheckBox(tr("Log scale"), this);
+  m_logScale->setObjectName("logScale");
+  m_logScale->setToolTip(tr("Show the loss on a logarithmic axis."));
+  controls->addWidget(m_logScale);
+  controls->addStretch(1);
+  auto* exportButton = new QToolButton(this);
+  exportButton->setObjectName("export");
+  exportButton->setText(tr("Export…"));
+  exportButton->setToolTip(tr("Save every chart as PNG, SVG or PDF, or the metrics as CSV."));
+  connect(exportButton, &QToolButton::clicked, this, &MonitorPage::exportAll);
+  controls->addWidget(exportButton);
+  layout->addLayout(controls);
+
+  auto* grid = new QGridLayout;
+  m_loss = new MetricChart(tr("Loss"), tr("nats"), this);
+  m_lr = new MetricChart(tr("Learning rate"), tr("lr"), this);
+  m_throughput = new MetricChart(tr("Throughput"), tr("tokens/s"), this);
+  m_gradNorm = new MetricChart(tr("Gradient norm"), tr("norm"), this);
+  m_deviceUtil = new MetricChart(tr("Device utilization"), tr("%"), this);
+  m_deviceMemory = new MetricChart(tr("Device memory"), tr("GiB"), this);
+  m_charts = {m_loss, m_lr, m_throughput, m_gradNorm, m_deviceUtil, m_deviceMemory};
+  for (int i = 0; i < m_charts.size(); ++i) grid->addWidget(m_charts[i], i / 2, i % 2);
+  layout->addLayout(grid, 1);
+
+  m_redrawTimer.setSingleShot(true);
+  m_redrawTimer.setInterval(40);
+  connect(&m_redrawTimer, &QTimer::timeout, this, &MonitorPage::redraw);
+  connect(m_xAxisChooser, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          [this](int index) { setXAxis(static_cast<XAxis>(index)); });
+  connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 100.0); });
+  connect(m_logScale, &QCheckBox::toggled, this, [this](bool on) {
+    m_loss->setLogScale(on);
+    m_redrawTimer.start();
+  });
+}
+
+void MonitorPage::showMetrics(const MetricsView& view) {
+  m_view = view;
+  if (!m_redrawTimer.isActive()) m_redrawTimer.start();
+}
+
+void MonitorPage::clear() {
+  m_view = MetricsView();
+  redraw();
+}
+
+void MonitorPage::setXAxis(XAxis axis) {
+  m_xAxis = axis;
+  if (m_xAxisChooser->currentIndex() != static_cast<int>(axis)) m_xAxisChooser->setCurrentIndex(static_cast<int>(axis));
+  for (MetricChart* chart : m_charts) chart->fitIfFollowing();
+  m_redrawTimer.start();
+}
+
+void MonitorPage::setSmoothing(double weight) {
+  m_smoothingWeight = std::clamp(weight, 0.0, 0.99);
+  if (m_smoothing->value() != static_cast<int>(m_smoothingWeight * 100))
+    m_smoothing->setValue(static_cast<int>(m_smoothingWeight * 100));
+  m_redrawTimer.start();
+}
+
+void MonitorPage::redraw() {
+  static const TrainColumns kNoTrain;
+  static const EvalColumns kNoEval;
+  static const std::vector<SystemPoint> kNoSystem;
+  static const std::vector<EventPoint> kNoEvents;
+  const TrainColumns& train = m_view.train ? *m_view.train : kNoTrain;
+  const EvalColumns& eval = m_view.eval ? *m_view.eval : kNoEval;
+  const std::vector<SystemPoint>& system = m_view.system ? *m_view.system : kNoSystem;
+  const std::vector<EventPoint>& events = m_view.events ? *m_view.events : kNoEvents;
+
+  const double t0 = train.size() ? train.time.front() : (eval.size() ? eval.time.front() : 0);
+  const auto xOf = [&](std::int64_t step, std::int64_t tokens, double time) {
+    switch (m_xAxis) {
+      case XAxis::Step: return static_cast<double>(step);
+      case XAxis::Tokens: return static_cast<double>(tokens);
+      case XAxis::Elapsed: return time - t0;
+    }
+    return static_cast<double>(step);
+  };
+  QVector<double> x;
+  x.reserve(static_cast<int>(train.size()));
+  for (std::size_t i = 0; i < train.size(); ++i) x.push_back(xOf(train.step[i], train.tokens[i], train.time[i]));
+  const QString xLabel = m_xAxisChooser->currentText();
+
+  m_loss->setSeries(x, toDoubles(train.loss), toDoubles(debiasedEma(train.loss, m_smoothingWeight)));
+  QVector<double> evalX, evalY;
+  for (std::size_t i = 0; i < eval.size(); ++i) {
+    evalX << xOf(eval.step[i], eval.tokens[i], eval.time[i]);
+    evalY << eval.valLoss[i];
+  }
+  m_loss->setExtraLines(eval.size() ? QVector<QString>{tr("val loss")} : QVector<QString>{}, {evalX}, {evalY});
+  m_lr->setSeries(x, toDoubles(train.lr), {});
+  m_throughput->setSeries(x, toDoubles(train.tokensPerSecond),
+                          toDoubles(debiasedEma(train.tokensPerSecond, m_smoothingWeight)));
+  m_gradNorm->setSeries(x, toDoubles(train.gradNorm), toDoubles(debiasedEma(train.gradNorm, m_smoothingWeight)));
+
+  // Device charts: one line per rank, against elapsed time (system records carry no step).
+  std::map<int, std::pair<QVector<double>, QVector<double>>> util, memory;
+  for (const SystemPoint& p : system) {
+    util[p.rank].first << p.time - t0;
+    util[p.rank].second << 100.0 * p.util;
+    memory[p.rank].first << p.time - t0;
+    memory[p.rank].second << static_cast<double>(p.memUsed) / (1 << 30);
+  }
+  QVector<QString> names;
+  QVector<QVector<double>> ux, uy, mx, my;
+  for (const auto& [rank, series] : util) {
+    names << tr("rank %1").arg(rank);
+    ux << series.first;
+    uy << series.second;
+    mx << memory[rank].first;
+    my << memory[rank].second;
+  }
+  m_deviceUtil->setSeries({}, {}, {});
+  m_deviceUtil->setExtraLines(names, ux, uy);
+  m_deviceMemory->setSeries({}, {}, {});
+  m_deviceMemory->setExtraLines(names, mx, my);
+
+  QVector<ChartMarker> markers;
+  for (const EventPoint& e : events) {
+    if (e.step < 0 && m_xAxis != XAxis::Elapsed) continue;
+    const double ex = m_xAxis == XAxis::Elapsed ? e.time - t0
+                                                : (m_xAxis == XAxis::Step ? static_cast<double>(e.step)
+                                                                          : static_cast<double>(e.step * m_view.header.tokensPerStep));
+    markers.push_back({ex, QString::fromStdString(e.level), QString::fromStdString(e.message)});
+  }
+  m_loss->setMarkers(markers);
+
+  for (MetricChart* chart : m_charts) {
+    chart->setXAxisLabel(chart == m_deviceUtil || chart == m_deviceMemory ? tr("Elapsed time (s)") : xLabel);
+    chart->fitIfFollowing();
+    chart->replot(QCustomPlot::rpQueuedReplot);
+  }
+
+  // Figures and progress.
+  const std::int64_t total = m_view.header.totalSteps;
+  const std::int64_t step = train.size() ? train.step.back() : 0;
+  m_stepValue->setText(total > 0 ? QStringLiteral("%1 / %2").arg(step).arg(total) : QString::number(step));
+  m_lossValue->setText(train.size() ? formatNumber(train.loss.back(), 4) : QStringLiteral("–"));
+  m_throughputValue->setText(train.size() ? formatNumber(train.tokensPerSecond.back(), 0) : QStringLiteral("–"));
+  const double mfu = train.size() ? train.mfu.back() : std::nan("");
+  m_mfuValue->setText(std::isfinite(mfu) ? QStringLiteral("%1%").arg(100 * mfu, 0, 'f', 1) : QStringLiteral("–"));
+  m_progress->setRange(0, static_cast<int>(std::max<std::int64_t>(1, total)));
+  m_progress->setValue(static_cast<int>(std::min(step, std::max<std::int64_t>(1, total))));
+  m_eta->setText(progressText(train, total, m_view.status));
+}
+
+bool MonitorPage::exportCharts(const QString& folder, const QString& extension) {
+  bool ok = true;
+  const QStringList names = {"loss", "learning-rate", "throughput", "grad-norm", "device-util", "device-memory"};
+  for (int i = 0; i < m_charts.size(); ++i) ok = m_charts[i]->exportTo(QDir(folder).filePath(names[i] + "." + extension)) && ok;
+  return ok;
+}
+
+bool MonitorPage::exportCsv(const QString& path) const {
+  QFile file(path);
+  if (!m_view.train || !file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+  QTextStream out(&file);
+  out << "step,tokens,time,loss,lr,grad_norm,tokens_per_s,step_ms\n";
+  const TrainColumns& t = *m_view.train;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    out << t.step[i] << ',' << t.tokens[i] << ',' << QString::number(t.time[i], 'f', 3) << ',' << t.loss[i] << ','
+        << t.lr[i] << ',' << t.gradNorm[i] << ',' << t.tokensPerSecond[i] << ',' << t.stepMs[i] << '\n';
+  return out.status() == QTextStream::Ok;
+}
+
+void MonitorPage::exportAll() {
+  QMenu menu(this);
+  QAction* png = menu.addAction(tr("Charts as PNG…"));
+  QAction* svg = menu.addAction(tr("Charts as SVG…"));
+  menu.addAction(tr("Charts as PDF…"));
+  QAction* csv = menu.addAction(tr("Metrics as CSV…"));
+  QAction* chosen = menu.exec(QCursor::pos());
+  if (!chosen) return;
+  if (chosen == csv) {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save metrics"), "metrics.csv", tr("CSV (*.csv)"));
+    if (!path.isEmpty()) exportCsv(path);
+    return;
+  }
+  const QString folder = QFileDialog::getExistingDirectory(this, tr("Save the charts into"));
+  if (!folder.isEmpty()) exportCharts(folder, chosen == png ? "png" : chosen == svg ? "svg" : "pdf");
+}
+
+}  // namespace traindeck

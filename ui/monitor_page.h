@@ -1,0 +1,78 @@
+// The Monitor page: a run's training as it happens. Big figures (step, loss, tokens/s, MFU) and
+// a progress bar with ETA on top; charts of loss (with val loss), learning rate, tokens/s,
+// gradient norm, and each rank's device utilization and memory; event markers. The page draws
+// what it is shown and holds no run state; showMetrics() may come often, redraws are batched.
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+
+#include "runs/metrics_batch.h"
+
+class QComboBox;
+class QCheckBox;
+class QLabel;
+class QProgressBar;
+class QSlider;
+
+namespace traindeck {
+
+class MetricChart;
+
+// A run's metrics as the page reads them: views into a store that outlives the call.
+struct MetricsView {
+  const TrainColumns* train = nullptr;
+  const EvalColumns* eval = nullptr;
+  const std::vector<SystemPoint>* system = nullptr;
+  const std::vector<EventPoint>* events = nullptr;
+  RunHeader header;
+  QString status;  // run.json's status: running, finished, ...
+};
+
+class MonitorPage : public QWidget {
+  Q_OBJECT
+ public:
+  enum class XAxis { Step, Tokens, Elapsed };
+
+  explicit MonitorPage(QWidget* parent = nullptr);
+
+  // The view's store lives in the GUI thread and outlives the page's use of it; the redraw
+  // reads it at most every 40 ms, however often this is called.
+  void showMetrics(const MetricsView& view);
+  void clear();
+  void setXAxis(XAxis axis);
+  void setSmoothing(double weight);  // 0..0.99
+
+  QList<MetricChart*> charts() const { return m_charts; }
+  // Every chart as PNG, SVG or PDF (by `extension`) into `folder`; metrics as CSV with `csvPath`.
+  bool exportCharts(const QString& folder, const QString& extension);
+  bool exportCsv(const QString& path) const;
+
+ private:
+  void redraw();
+  void exportAll();
+
+  MetricChart* m_loss;
+  MetricChart* m_lr;
+  MetricChart* m_throughput;
+  MetricChart* m_gradNorm;
+  MetricChart* m_deviceUtil;
+  MetricChart* m_deviceMemory;
+  QList<MetricChart*> m_charts;
+  QLabel* m_stepValue;
+  QLabel* m_lossValue;
+  QLabel* m_throughputValue;
+  QLabel* m_mfuValue;
+  QProgressBar* m_progress;
+  QLabel* m_eta;
+  QComboBox* m_xAxisChooser;
+  QSlider* m_smoothing;
+  QCheckBox* m_logScale;
+  QTimer m_redrawTimer;
+
+  MetricsView m_view;
+  XAxis m_xAxis = XAxis::Step;
+  double m_smoothingWeight = 0.6;
+};
+
+}  // namespace traindeck
