@@ -67,7 +67,8 @@ LogsPage::LogsPage(QWidget* parent) : QWidget(parent) {
   m_banner = new QLabel(this);
   m_banner->setObjectName("failureBanner");
   m_banner->setWordWrap(true);
-  m_banner->setStyleSheet("QLabel { background: rgba(214, 39, 40, 40); border: 1px solid rgb(214, 39, 40); padding: 6px; }");
+  m_banner->setStyleSheet(
+      "QLabel { background: rgba(214, 39, 40, 40); border: 1px solid rgb(214, 39, 40); padding: 6px; }");
   m_banner->hide();
   layout->addWidget(m_banner);
 
@@ -82,9 +83,8 @@ LogsPage::LogsPage(QWidget* parent) : QWidget(parent) {
 
   connect(m_rankChooser, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this](int index) { setRankFilter(m_rankChooser->itemData(index).toInt()); });
-  connect(m_search, &QLineEdit::returnPressed, this, [this] {
-    findNext(m_search->text(), QGuiApplication::keyboardModifiers() & Qt::ShiftModifier);
-  });
+  connect(m_search, &QLineEdit::returnPressed, this,
+          [this] { findNext(m_search->text(), QGuiApplication::keyboardModifiers() & Qt::ShiftModifier); });
 }
 
 void LogsPage::appendLines(const QVector<LogEntry>& lines) {
@@ -137,9 +137,13 @@ bool LogsPage::findNext(const QString& text, bool backward) {
   return m_view->find(text, flags);
 }
 
-QString LogsPage::visibleText() const { return m_view->toPlainText(); }
+QString LogsPage::visibleText() const {
+  return m_view->toPlainText();
+}
 
-bool LogsPage::accepts(const LogEntry& entry) const { return m_rankFilter < 0 || entry.rank == m_rankFilter; }
+bool LogsPage::accepts(const LogEntry& entry) const {
+  return m_rankFilter < 0 || entry.rank == m_rankFilter;
+}
 
 QString LogsPage::format(const LogEntry& entry) const {
   return m_rankFilter < 0 ? QStringLiteral("[%1] %2").arg(entry.rank).arg(entry.text) : entry.text;

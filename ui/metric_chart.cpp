@@ -7,8 +7,8 @@ namespace traindeck {
 
 namespace {
 
-const QVector<QColor> kLineColors = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                                     QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
+const QVector<QColor> kLineColors = {QColor(31, 119, 180),  QColor(255, 127, 14),  QColor(44, 160, 44),
+                                     QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
                                      QColor(227, 119, 194), QColor(127, 127, 127)};
 
 QColor markerColor(const QString& level) {
@@ -103,17 +103,22 @@ void MetricChart::setMarkers(const QVector<ChartMarker>& markers) {
     ys << top;
   }
   m_markerGraph->setData(xs, ys);
-  const bool anyError = std::any_of(markers.begin(), markers.end(), [](const ChartMarker& m) { return m.level != "info"; });
+  const bool anyError =
+      std::any_of(markers.begin(), markers.end(), [](const ChartMarker& m) { return m.level != "info"; });
   m_markerGraph->setScatterStyle(
       QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, markerColor(anyError ? "warn" : "info"), 9));
 }
 
-void MetricChart::setXAxisLabel(const QString& label) { xAxis->setLabel(label); }
+void MetricChart::setXAxisLabel(const QString& label) {
+  xAxis->setLabel(label);
+}
 
 void MetricChart::setLogScale(bool on) {
   yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-  if (on) yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-  else yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  if (on)
+    yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+  else
+    yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
 }
 
 void MetricChart::fitIfFollowing() {

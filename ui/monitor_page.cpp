@@ -71,7 +71,8 @@ MonitorPage::MonitorPage(QWidget* parent) : QWidget(parent) {
   m_stepValue = bigValue("stepValue", tr("Optimizer steps done, of the run's total."), this);
   m_lossValue = bigValue("lossValue", tr("The latest training loss (mean over every rank's batch)."), this);
   m_throughputValue = bigValue("tokensPerSecondValue", tr("Training tokens per second, all ranks together."), this);
-  m_mfuValue = bigValue("mfuValue", tr("Model FLOPs utilization: the share of the devices' peak that training uses."), this);
+  m_mfuValue =
+      bigValue("mfuValue", tr("Model FLOPs utilization: the share of the devices' peak that training uses."), this);
   figures->addWidget(figure(tr("Step"), m_stepValue, this));
   figures->addWidget(figure(tr("Loss"), m_lossValue, this));
   figures->addWidget(figure(tr("Tokens/s"), m_throughputValue, this));
@@ -178,9 +179,12 @@ void MonitorPage::redraw() {
   const double t0 = train.size() ? train.time.front() : (eval.size() ? eval.time.front() : 0);
   const auto xOf = [&](std::int64_t step, std::int64_t tokens, double time) {
     switch (m_xAxis) {
-      case XAxis::Step: return static_cast<double>(step);
-      case XAxis::Tokens: return static_cast<double>(tokens);
-      case XAxis::Elapsed: return time - t0;
+      case XAxis::Step:
+        return static_cast<double>(step);
+      case XAxis::Tokens:
+        return static_cast<double>(tokens);
+      case XAxis::Elapsed:
+        return time - t0;
     }
     return static_cast<double>(step);
   };
@@ -226,9 +230,10 @@ void MonitorPage::redraw() {
   QVector<ChartMarker> markers;
   for (const EventPoint& e : events) {
     if (e.step < 0 && m_xAxis != XAxis::Elapsed) continue;
-    const double ex = m_xAxis == XAxis::Elapsed ? e.time - t0
-                                                : (m_xAxis == XAxis::Step ? static_cast<double>(e.step)
-                                                                          : static_cast<double>(e.step * m_view.header.tokensPerStep));
+    const double ex = m_xAxis == XAxis::Elapsed
+                          ? e.time - t0
+                          : (m_xAxis == XAxis::Step ? static_cast<double>(e.step)
+                                                    : static_cast<double>(e.step * m_view.header.tokensPerStep));
     markers.push_back({ex, QString::fromStdString(e.level), QString::fromStdString(e.message)});
   }
   m_loss->setMarkers(markers);
@@ -255,7 +260,8 @@ void MonitorPage::redraw() {
 bool MonitorPage::exportCharts(const QString& folder, const QString& extension) {
   bool ok = true;
   const QStringList names = {"loss", "learning-rate", "throughput", "grad-norm", "device-util", "device-memory"};
-  for (int i = 0; i < m_charts.size(); ++i) ok = m_charts[i]->exportTo(QDir(folder).filePath(names[i] + "." + extension)) && ok;
+  for (int i = 0; i < m_charts.size(); ++i)
+    ok = m_charts[i]->exportTo(QDir(folder).filePath(names[i] + "." + extension)) && ok;
   return ok;
 }
 

@@ -15,14 +15,17 @@ QString progressText(const TrainColumns& train, std::int64_t totalSteps, const Q
   if (train.size() == 0) return status.isEmpty() ? QString() : status;
   const std::int64_t step = train.step.back();
   const int percent = totalSteps > 0 ? static_cast<int>(100 * step / totalSteps) : 0;
-  if (!status.isEmpty() && status != "running" && status != "starting") return QStringLiteral("%1% · %2").arg(percent).arg(status);
+  if (!status.isEmpty() && status != "running" && status != "starting")
+    return QStringLiteral("%1% · %2").arg(percent).arg(status);
   // The pace of the last (up to) 50 records, so a slow start does not skew the estimate.
   const std::size_t n = train.size();
   const std::size_t first = n > 50 ? n - 50 : 0;
   const double steps = static_cast<double>(train.step[n - 1] - train.step[first]);
   const double seconds = train.time[n - 1] - train.time[first];
   if (steps <= 0 || seconds <= 0 || totalSteps <= step) return QStringLiteral("%1%").arg(percent);
-  return QStringLiteral("%1% · %2 left").arg(percent).arg(formatSeconds(seconds / steps * static_cast<double>(totalSteps - step)));
+  return QStringLiteral("%1% · %2 left")
+      .arg(percent)
+      .arg(formatSeconds(seconds / steps * static_cast<double>(totalSteps - step)));
 }
 
 }  // namespace traindeck

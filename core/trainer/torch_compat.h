@@ -43,6 +43,16 @@ inline bool cudaDeviceSupportsBf16(int device) {
 #endif
 }
 
+// The CUDA device's marketing name ("NVIDIA H100 80GB HBM3"); empty without CUDA.
+inline std::string cudaDeviceName(int device) {
+#if defined(TRAINDECK_WITH_CUDA)
+  return at::cuda::getDeviceProperties(device)->name;
+#else
+  (void)device;
+  return {};
+#endif
+}
+
 // Causal self-attention on (B, H, T, hs) tensors. LibTorch 2.x has the fused kernel (flash or
 // memory-efficient on CUDA), which stores no (T, T) score matrix; 1.13 gets the plain form.
 inline torch::Tensor causalAttention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "config/config_io.h"
+#include "config/devices.h"
 #include "config/enum_names.h"
 #include "config/planner.h"
 #include "config/validate.h"
@@ -104,6 +105,8 @@ TrainResult Trainer::run() {
     setUpModelAndOptimizer();
     m_data = openBatchSources(m_config, m_options.dist.rank, m_options.dist.worldSize);
     if (m_options.resume || m_config.checkpoint.resume) resumeFromCheckpoint();
+    m_flopsPerToken = makePlan(m_config, thisMachineCpu()).flopsPerToken;
+    m_peakFlops = jobPeakFlops();
 
     JsonWriter header = MetricsWriter::record("header");
     header.field("schema", kMetricsSchema)
@@ -266,6 +269,7 @@ void Trainer::flush() {
     JsonWriter r = MetricsWriter::record("train");
     r.field("step", p.step).field("tokens", p.tokens).field("loss", loss).field("lr", p.lr);
     r.field("grad_norm", norm).field("tokens_per_s", tokensPerSecond).field("step_ms", stepMs);
+    if (m_peakFlops > 0) r.field("mfu", tokensPerSecond * m_flopsPerToken / m_peakFlops);
     if (distributed()) r.field("comm_ms", 1000.0 * p.exposedCommSeconds);
     write(r);
     if (!p.applied.item<bool>()) {

@@ -46,6 +46,7 @@ class Trainer {
   void setUpDistributed();
   void resumeFromCheckpoint();
   void broadcastParameters();
+  double jobPeakFlops() const;
   void shareCheckpoint(std::optional<LoadedCheckpoint>& loaded);
   bool shouldStop(bool last);
   void trainStep();
@@ -83,7 +84,9 @@ class Trainer {
   std::int64_t m_tokens = 0;  // training tokens consumed, all ranks
   double m_lastLoss = 0;
   std::int64_t m_lastCheckpointStep = -1;
-  std::int64_t m_stopAt = 0;  // a stop agreed on by every rank (0: none)
+  std::int64_t m_stopAt = 0;
+  double m_flopsPerToken = 0;  // the planner's, for MFU
+  double m_peakFlops = 0;      // every device of the job together; 0: unknown  // a stop agreed on by every rank (0: none)
   std::vector<PendingStep> m_pending;
   std::vector<std::int64_t> m_batch;  // reused host buffer
   std::chrono::steady_clock::time_point m_lastFlush, m_lastSystem, m_started, m_lastProgressLog;

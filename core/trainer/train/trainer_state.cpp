@@ -4,7 +4,9 @@
 // it read to the others through collectives, so nodes need no shared file system.
 #include <fstream>
 
+#include "config/devices.h"
 #include "config/enum_names.h"
+#include "config/planner.h"
 #include "trainer.h"
 #include "trainer/model/hf_weights.h"
 
@@ -27,6 +29,22 @@ void setCpuRngState(const torch::Tensor& state) {
 }
 
 }  // namespace
+
+// The peak FLOP/s of every device the job uses, for MFU; 0 when this device is not one we know
+// (then train records carry no mfu).
+double Trainer::jobPeakFlops() const {
+  const int world = m_options.dist.worldSize;
+  if (m_device.is_cpu()) {  // the ranks of a node share its CPU, which computes in fp32
+    const int nodes = std::max(1, world / std::max(1, m_options.dist.localWorldSize));
+    return thisMachineCpu().peakFor(Precision::Fp32) * nodes;
+  }
+  const std::string name = compat::cudaDeviceName(m_device.index());
+  for (const DeviceSpec& known : knownDevices()) {
+    const std::string model = known.name.substr(0, known.name.find('-'));  // "A100-80GB" -> "A100"
+    if (name.find(model) != std::string::npos) return known.peakFor(m_config.strategy.precision) * world;
+  }
+  return 0;
+}
 
 void Trainer::setUpDistributed() {
   const DistEnv& env = m_options.dist;

@@ -1,0 +1,206 @@
+// The Setup page offscreen: form and YAML stay in sync both ways, unreadable YAML keeps the
+// form's last good state, validation shows at the fields and gates startability, the plan
+// follows presets and devices. Also renders the page to /tmp/setup_page.png for a look.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "config/config_io.h"
+#include "plan_panel.h"
+#include "setup_page.h"
+
+namespace traindeck {
+
+class SetupPageTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_data.isValid());
+    qputenv("TRAINDECK_DATA", m_data.path().toUtf8());
+    QDir(m_data.path()).mkpath("tokens");
+  }
+
+  void formEditsShowInTheYamlAndLoadBackEqual() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob());
+    auto* edit = page.findChild<QLineEdit*>("field:strategy.micro_batch");
+    QVERIFY(edit);
+    QCOMPARE(edit->text(), QString("2"));
+    edit->selectAll();
+    QTest::keyClicks(edit, "24");
+    QVERIFY2(page.yamlText().contains("micro_batch: 24"), qPrintable(page.yamlText()));
+    QVERIFY(page.yamlText().contains("# a small byte-level job"));  // comments survive
+    QCOMPARE(page.config().strategy.micro_batch, 24);
+    const LoadedConfig reloaded = loadConfigText(page.yamlText().toStdString());
+    QVERIFY(reloaded.config == page.config());
+
+    // A key the YAML does not have yet is inserted into its section.
+    auto* lr = page.findChild<QLineEdit*>("field:optimizer.lr");
+    lr->selectAll();
+    QTest::keyClicks(lr, "0.002");
+    QCOMPARE(page.config().optimizer.lr, 0.002);
+    auto* resume = page.findChild<QCheckBox*>("field:checkpoint.resume");
+    resume->click();
+    QVERIFY(page.config().checkpoint.resume);
+    auto* decay = page.findChild<QComboBox*>("field:schedule.decay");
+    QCOMPARE(decay->count(), 3);
+    decay->setCurrentText("linear");
+    emit decay->activated(decay->currentIndex());
+    QCOMPARE(page.config().schedule.decay, Decay::Linear);
+    QVERIFY(loadConfigText(page.yamlText().toStdString()).config == page.config());
+    QVERIFY(page.yamlText().contains("decay: linear"));
+  }
+
+  void yamlEditsReachTheFormAfterTheDebounce() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob());
+    auto* yaml = page.findChild<QPlainTextEdit*>("yaml");
+    auto* layers = page.findChild<QLineEdit*>("field:model.n_layer");
+    QCOMPARE(layers->text(), QString("2"));
+    QTextCursor cursor = yaml->document()->find("n_layer: 2");
+    QVERIFY(!cursor.isNull());
+    cursor.insertText("n_layer: 6");
+    QCOMPARE(layers->text(), QString("2"));  // not yet: debounced
+    QTRY_COMPARE_WITH_TIMEOUT(layers->text(), QString("6"), 2000);
+    QCOMPARE(page.config().model.n_layer, 6);
+  }
+
+  void unreadableYamlKeepsTheLastGoodForm() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob());
+    QSignalSpy changed(&page, &SetupPage::configChanged);
+    QString broken = validJob();
+    broken.replace("n_layer: 2", "n_layer: [2");
+    page.setYamlText(broken);
+    QCOMPARE(page.findChild<QLineEdit*>("field:model.n_layer")->text(), QString("2"));
+    QCOMPARE(page.config().model.n_layer, 2);
+    QCOMPARE(changed.count(), 0);
+    QVERIFY(!page.isStartable());
+    auto* error = page.findChild<QLabel*>("yamlError");
+    QVERIFY(error->isVisibleTo(&page));
+    QVERIFY2(error->text().startsWith("Line "), qPrintable(error->text()));
+    const auto marks = page.findChild<QPlainTextEdit*>("yaml")->extraSelections();
+    QVERIFY(!marks.isEmpty());
+    const int markedLine = marks.first().cursor.blockNumber() + 1;
+    QVERIFY2(error->text().startsWith(QString("Line %1:").arg(markedLine)), qPrintable(error->text()));
+    QVERIFY(page.findChild<QListWidget*>("problems")->item(0)->text().contains("not valid YAML"));
+  }
+
+  void crossFieldErrorShowsAtBothFieldsAndGatesStart() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob());
+    QVERIFY2(page.isStartable(), qPrintable(problemText(page)));
+    QSignalSpy validity(&page, &SetupPage::validityChanged);
+    auto* heads = page.findChild<QLineEdit*>("field:model.n_head");
+    heads->selectAll();
+    QTest::keyClicks(heads, "3");
+    QVERIFY(!page.isStartable());
+    QCOMPARE(validity.count(), 1);
+    QCOMPARE(validity.takeFirst().at(0).toBool(), false);
+    for (const char* path : {"field:model.n_head", "field:model.n_embd"}) {
+      auto* editor = page.findChild<QWidget*>(path);
+      QCOMPARE(editor->property("problem").toString(), QString("error"));
+      QVERIFY2(editor->toolTip().contains("not divisible by n_head"), path);
+    }
+    QCOMPARE(page.findChild<QWidget*>("field:model.n_layer")->property("problem").toString(), QString());
+    auto* problems = page.findChild<QListWidget*>("problems");
+    QCOMPARE(problems->count(), 1);
+    emit problems->itemClicked(problems->item(0));
+    heads->selectAll();
+    QTest::keyClicks(heads, "4");
+    QVERIFY(page.isStartable());
+    QCOMPARE(validity.count(), 1);
+    QCOMPARE(validity.takeFirst().at(0).toBool(), true);
+    QCOMPARE(page.findChild<QWidget*>("field:model.n_embd")->property("problem").toString(), QString());
+  }
+
+  void everyFieldHasAnEditorWithItsDoc() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    auto* micro = page.findChild<QWidget*>("field:strategy.micro_batch");
+    QVERIFY(micro->toolTip().contains("Sequences per rank"));
+    QVERIFY(micro->toolTip().contains("whole number"));
+    QVERIFY(page.findChild<QLineEdit*>("field:optimizer.betas"));
+    QCOMPARE(page.findChild<QLineEdit*>("field:optimizer.betas")->text(), QString("[0.9, 0.95]"));
+    QCOMPARE(page.findChild<QLineEdit*>("field:runs_root")->text(), QString("${TRAINDECK_DATA}/runs"));
+  }
+
+  void planFollowsPresetsAndDevices() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    auto* presets = page.findChild<QComboBox*>("presetChooser");
+    QCOMPARE(presets->count(), 6);
+    page.choosePreset("gpt2-124m-1gpu");
+    QCOMPARE(presets->currentText(), QString("gpt2-124m-1gpu"));
+    auto* plan = page.findChild<PlanPanel*>("plan");
+    QVERIFY2(plan->summaryText().contains("124,439,808"), qPrintable(plan->summaryText()));
+    QCOMPARE(plan->deviceName(), QString("H100"));
+
+    page.choosePreset("gpt2-1.5b-8gpu-zero1");
+    plan->setDeviceName("T4");
+    const QString text = plan->summaryText();
+    QVERIFY2(text.contains("Does not fit"), qPrintable(text));
+    QVERIFY(!page.findChild<QLabel*>("plan.warning")->text().isEmpty());
+  }
+
+  void rendersAScreenshot() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.resize(1500, 950);
+    page.choosePreset("gpt2-124m-1gpu");
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QVERIFY(page.grab().save("/tmp/setup_page.png"));
+    // And with problems: a cross-field error, a plan that does not fit, unreadable YAML.
+    page.choosePreset("gpt2-1.5b-8gpu-zero1");
+    page.findChild<PlanPanel*>("plan")->setDeviceName("T4");
+    QCoreApplication::processEvents();
+    QVERIFY(page.grab().save("/tmp/setup_page_t4.png"));
+    QString text = page.yamlText();
+    text.replace("  preset: gpt2-xl", "  preset: gpt2-xl\n  n_head: 7");
+    page.setYamlText(text);
+    QCoreApplication::processEvents();
+    QVERIFY(page.grab().save("/tmp/setup_page_problems.png"));
+    page.setYamlText(text.replace("kind: zero1", "kind: [zero1"));
+    QCoreApplication::processEvents();
+    QVERIFY(page.grab().save("/tmp/setup_page_unreadable.png"));
+  }
+
+ private:
+  QString validJob() const {
+    return QStringLiteral(
+               "# a small byte-level job\n"
+               "name: tiny\n"
+               "model:\n"
+               "  n_layer: 2\n"
+               "  n_head: 2\n"
+               "  n_embd: 64\n"
+               "  n_positions: 128\n"
+               "  block_size: 64\n"
+               "  vocab_size: 257\n"
+               "data:\n"
+               "  train: \"%1/tokens\"  # prepared elsewhere\n"
+               "  tokenizer: byte\n"
+               "strategy:\n"
+               "  device: cpu\n"
+               "  micro_batch: 2\n"
+               "schedule:\n"
+               "  max_steps: 200\n")
+        .arg(m_data.path());
+  }
+  static QString problemText(const SetupPage& page) {
+    QString out;
+    for (const Diagnostic& d : page.problems()) out += QString::fromStdString(d.format("job")) + "\n";
+    return out;
+  }
+
+  QTemporaryDir m_data;
+};
+
+}  // namespace traindeck
+
+QTEST_MAIN(traindeck::SetupPageTest)
+#include "setup_page_test.moc"

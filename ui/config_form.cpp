@@ -1,0 +1,209 @@
+// Builds the form from the field table: the editor follows the type text (enums list their
+// choices there), tooltips are doc + type + default, problems become an icon and a frame.
+#include "config_form.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QRegularExpressionValidator>
+#include <QStyle>
+#include <QVBoxLayout>
+
+#include "config/config_fields.h"
+#include "setup_yaml_edit.h"
+
+namespace traindeck {
+
+namespace {
+
+const QColor kErrorColor(0xc0, 0x39, 0x2b);
+const QColor kWarningColor(0xd6, 0x8a, 0x10);
+
+// The form's groups: a title and the sections (or top-level keys, "") it holds.
+struct Group {
+  const char* title;
+  QStringList sections;
+};
+const QList<Group>& groups() {
+  static const QList<Group> list{{"Job", {""}},
+                                 {"Model", {"model"}},
+                                 {"Data", {"data"}},
+                                 {"Strategy", {"strategy"}},
+                                 {"Optimizer", {"optimizer"}},
+                                 {"Schedule", {"schedule"}},
+                                 {"Eval && Checkpoints", {"eval", "checkpoint"}},
+                                 {"Target", {"target"}}};
+  return list;
+}
+
+QString sectionOf(const QString& path) {
+  return path.contains('.') ? path.section('.', 0, 0) : QString();
+}
+
+// "one of cosine, linear or constant" → the choices.
+QStringList enumChoices(const QString& type) {
+  QString list = type.mid(QStringLiteral("one of ").size());
+  list.replace(" or ", ", ");
+  QStringList out;
+  for (const QString& s : list.split(',', Qt::SkipEmptyParts)) out << s.trimmed();
+  return out;
+}
+
+}  // namespace
+
+ConfigForm::ConfigForm(QWidget* parent) : QScrollArea(parent) {
+  setObjectName("configForm");
+  setWidgetResizable(true);
+  setFrameShape(QFrame::NoFrame);
+  auto* inner = new QWidget(this);
+  auto* column = new QVBoxLayout(inner);
+  for (const Group& group : groups()) {
+    auto* box = new QGroupBox(tr(group.title), inner);
+    auto* form = new QFormLayout(box);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    for (const FieldInfo& info : configFieldInfos()) {
+      const QString path = QString::fromStdString(info.path);
+      if (!group.sections.contains(sectionOf(path))) continue;
+      const QString type = QString::fromStdString(info.type);
+      QWidget* editor = makeEditor(path, type, box);
+      editor->setObjectName("field:" + path);
+      Row row{editor, new QLabel(box), {}};
+      row.baseTip = QStringLiteral("<p>%1</p><p><i>%2</i>; default <code>%3</code></p>")
+                        .arg(QString::fromStdString(info.doc).toHtmlEscaped(), type.toHtmlEscaped(),
+                             QString::fromStdString(info.defaultValue).toHtmlEscaped());
+      editor->setToolTip(row.baseTip);
+      row.icon->setObjectName("icon:" + path);
+      const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+      row.icon->setFixedSize(iconSize, iconSize);  // reserved, so a problem does not shift the row
+      auto* cell = new QHBoxLayout;
+      cell->setContentsMargins(0, 0, 0, 0);
+      cell->addWidget(editor, 1);
+      cell->addWidget(row.icon);
+      auto* label = new QLabel(path.section('.', -1), box);
+      label->setToolTip(row.baseTip);
+      label->setBuddy(editor);
+      form->addRow(label, cell);
+      m_editors.insert(path, editor);
+      m_rows.insert(path, row);
+    }
+    column->addWidget(box);
+  }
+  column->addStretch(1);
+  setWidget(inner);
+}
+
+QWidget* ConfigForm::makeEditor(const QString& path, const QString& type, QWidget* parent) {
+  if (type.startsWith("one of ")) {
+    auto* combo = new QComboBox(parent);
+    combo->addItems(enumChoices(type));
+    connect(combo, &QComboBox::activated, this, [this, path, combo] { emit fieldEdited(path, combo->currentText()); });
+    return combo;
+  }
+  if (type.startsWith("true or false")) {
+    auto* check = new QCheckBox(parent);
+    connect(check, &QCheckBox::clicked, this,
+            [this, path](bool on) { emit fieldEdited(path, on ? QStringLiteral("true") : QStringLiteral("false")); });
+    return check;
+  }
+  auto* line = new QLineEdit(parent);
+  const bool whole = type.startsWith("whole number");
+  const bool number = type.startsWith("number");
+  const bool pair = type.startsWith("pair of numbers");
+  if (whole) line->setValidator(new QRegularExpressionValidator(QRegularExpression("[-+]?[0-9]{1,19}"), line));
+  if (number)
+    line->setValidator(new QRegularExpressionValidator(
+        QRegularExpression("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]*)?|[-+]?\\.inf"), line));
+  if (pair) line->setPlaceholderText("[0.9, 0.95]");
+  connect(line, &QLineEdit::textEdited, this, [this, path, line, whole, number, pair](const QString& text) {
+    if ((whole || number) && !line->hasAcceptableInput()) return;  // half-typed: wait for more
+    if (pair && text.trimmed().isEmpty()) return;
+    emit fieldEdited(path, whole || number || pair ? text.trimmed() : yamlScalar(text));
+  });
+  return line;
+}
+
+void ConfigForm::setEditorValue(QWidget* editor, const QString& valueYaml) {
+  const QSignalBlocker block(editor);
+  if (auto* combo = qobject_cast<QComboBox*>(editor))
+    combo->setCurrentText(valueYaml);
+  else if (auto* check = qobject_cast<QCheckBox*>(editor))
+    check->setChecked(valueYaml == "true");
+  else if (auto* line = qobject_cast<QLineEdit*>(editor); line && line->text() != unquoteYaml(valueYaml))
+    line->setText(unquoteYaml(valueYaml));
+}
+
+void ConfigForm::setConfig(const RunConfig& config, const QSet<QString>& keep) {
+  const QMap<QString, QString> values = fieldValueTexts(config);
+  for (auto it = values.begin(); it != values.end(); ++it)
+    if (QWidget* editor = m_editors.value(it.key()); editor && !keep.contains(it.key()))
+      setEditorValue(editor, it.value());
+}
+
+void ConfigForm::setProblems(const Diagnostics& problems) {
+  QHash<QString, QStringList> messages;
+  QHash<QString, Severity> worst;
+  auto add = [&](const QString& path, Severity severity, const QString& message) {
+    if (!m_rows.contains(path)) return;
+    messages[path] << message;
+    if (!worst.contains(path) || severity == Severity::Error) worst[path] = severity;
+  };
+  for (const Diagnostic& d : problems) {
+    const QString path = QString::fromStdString(d.path);
+    QString message = QString::fromStdString(d.message);
+    if (!d.hint.empty()) message += " (" + QString::fromStdString(d.hint) + ")";
+    add(path, d.severity, message);
+    // A rule about several fields names the others in its message ("... divisible by n_head").
+    const QString section = sectionOf(path);
+    const QString said = QString::fromStdString(d.message);
+    for (auto it = m_rows.cbegin(); it != m_rows.cend(); ++it) {
+      const QString key = it.key().section('.', -1);
+      if (it.key() != path && sectionOf(it.key()) == section && !section.isEmpty() &&
+          said.contains(QRegularExpression("\\b" + QRegularExpression::escape(key) + "\\b")))
+        add(it.key(), d.severity, message);
+    }
+  }
+  for (auto it = m_rows.cbegin(); it != m_rows.cend(); ++it)
+    markRow(it.key(), worst.value(it.key(), Severity::Warning), messages.value(it.key()));
+}
+
+void ConfigForm::markRow(const QString& path, Severity severity, const QStringList& messages) {
+  Row& row = m_rows[path];
+  const bool error = severity == Severity::Error;
+  row.editor->setProperty("problem", messages.isEmpty() ? QString() : error ? "error" : "warning");
+  if (messages.isEmpty()) {
+    row.icon->clear();
+    row.icon->setToolTip({});
+    row.editor->setToolTip(row.baseTip);
+    row.editor->setStyleSheet({});
+    return;
+  }
+  const QColor color = error ? kErrorColor : kWarningColor;
+  const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+  row.icon->setPixmap(style()
+                          ->standardIcon(error ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning)
+                          .pixmap(size, size, QIcon::Normal));
+  QString list;
+  for (const QString& m : messages) list += "<li>" + m.toHtmlEscaped() + "</li>";
+  const QString tip = QStringLiteral("<p style='color:%1'><b>%2</b></p><ul>%3</ul>")
+                          .arg(color.name(), error ? tr("Error") : tr("Warning"), list) +
+                      row.baseTip;
+  row.icon->setToolTip(tip);
+  row.editor->setToolTip(tip);
+  if (qobject_cast<QLineEdit*>(row.editor))  // combo and check boxes keep their native look
+    row.editor->setStyleSheet(
+        QStringLiteral("QLineEdit { border: 2px solid %1; border-radius: 3px; padding: 1px; }").arg(color.name()));
+}
+
+void ConfigForm::focusField(const QString& path) {
+  QWidget* editor = m_editors.value(path);
+  if (!editor) return;
+  ensureWidgetVisible(editor);
+  editor->setFocus(Qt::OtherFocusReason);
+}
+
+}  // namespace traindeck

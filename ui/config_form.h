@@ -1,0 +1,49 @@
+// The Setup page's form: one editor per config field, generated from configFieldInfos() and
+// grouped by section. It shows values and problems it is given and reports edits as YAML
+// values; it never holds a RunConfig of its own.
+#pragma once
+
+#include <QHash>
+#include <QMap>
+#include <QScrollArea>
+#include <QSet>
+
+#include "config/diagnostic.h"
+#include "config/run_config.h"
+
+class QLabel;
+
+namespace traindeck {
+
+class ConfigForm : public QScrollArea {
+  Q_OBJECT
+ public:
+  explicit ConfigForm(QWidget* parent = nullptr);
+
+  // Shows `config`, except in the fields named in `keep` (being typed in, or unreadable in
+  // the YAML), whose editors keep what they show.
+  void setConfig(const RunConfig& config, const QSet<QString>& keep = {});
+  // Marks each problem at its field (and at the fields its message names); clears the rest.
+  void setProblems(const Diagnostics& problems);
+  QWidget* editor(const QString& path) const { return m_editors.value(path); }
+  void focusField(const QString& path);
+
+ signals:
+  // The user changed a field; `valueYaml` is its new value as YAML text.
+  void fieldEdited(const QString& path, const QString& valueYaml);
+
+ private:
+  struct Row {
+    QWidget* editor = nullptr;
+    QLabel* icon = nullptr;
+    QString baseTip;
+  };
+  QWidget* makeEditor(const QString& path, const QString& type, QWidget* parent);
+  void setEditorValue(QWidget* editor, const QString& valueYaml);
+  void markRow(const QString& path, Severity severity, const QStringList& messages);
+
+  QMap<QString, QWidget*> m_editors;
+  QHash<QString, Row> m_rows;
+};
+
+}  // namespace traindeck

@@ -1,0 +1,147 @@
+// Planning is cheap (closed-form arithmetic in core/config/planner.cpp), so it runs on the GUI
+// thread on every change.
+#include "plan_panel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "config/devices.h"
+#include "config/planner.h"
+#include "memory_bar.h"
+
+namespace traindeck {
+
+namespace {
+QString str(const std::string& s) {
+  return QString::fromStdString(s);
+}
+QLabel* valueLabel(const QString& name, QWidget* parent) {
+  auto* label = new QLabel(parent);
+  label->setObjectName(name);
+  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  label->setWordWrap(true);
+  return label;
+}
+}  // namespace
+
+PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent) {
+  setObjectName("plan");
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("<b>Plan</b> for"), this));
+  m_device = new QComboBox(this);
+  m_device->setObjectName("planDevice");
+  m_device->setToolTip(tr("The device each rank runs on, for the memory and speed estimates."));
+  for (const DeviceSpec& d : knownDevices()) m_device->addItem(str(d.name), str(d.description));
+  m_device->addItem(QStringLiteral("CPU"), str(thisMachineCpu().description));
+  for (int i = 0; i < m_device->count(); ++i) m_device->setItemData(i, m_device->itemData(i), Qt::ToolTipRole);
+  top->addWidget(m_device);
+  top->addStretch(1);
+  layout->addLayout(top);
+
+  m_status = valueLabel("plan.status", this);
+  layout->addWidget(m_status);
+  m_details = new QWidget(this);
+  auto* form = new QFormLayout(m_details);
+  form->setContentsMargins(0, 0, 0, 0);
+  m_parameters = valueLabel("plan.parameters", m_details);
+  m_memory = valueLabel("plan.memory", m_details);
+  m_tokensPerStep = valueLabel("plan.tokensPerStep", m_details);
+  m_stepTime = valueLabel("plan.stepTime", m_details);
+  m_throughput = valueLabel("plan.tokensPerSecond", m_details);
+  form->addRow(tr("Parameters"), m_parameters);
+  form->addRow(tr("Memory per rank"), m_memory);
+  m_bar = new MemoryBar(m_details);
+  form->addRow(m_bar);
+  form->addRow(tr("Tokens per step"), m_tokensPerStep);
+  form->addRow(tr("Step time (est.)"), m_stepTime);
+  form->addRow(tr("Tokens/s (est.)"), m_throughput);
+  layout->addWidget(m_details);
+  m_warning = valueLabel("plan.warning", this);
+  m_warning->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; font-weight: bold; }"));
+  layout->addWidget(m_warning);
+  m_notes = valueLabel("plan.notes", this);
+  m_notes->setForegroundRole(QPalette::PlaceholderText);
+  layout->addWidget(m_notes);
+  layout->addStretch(1);
+
+  connect(m_device, &QComboBox::currentTextChanged, this, [this] { replan(); });
+  setConfig(std::nullopt);
+}
+
+QString PlanPanel::deviceName() const {
+  return m_device->currentText();
+}
+void PlanPanel::setDeviceName(const QString& name) {
+  m_device->setCurrentText(name);
+}
+
+void PlanPanel::setConfig(const std::optional<RunConfig>& config) {
+  m_config = config;
+  // CPU jobs are planned on this machine, CUDA (or auto) jobs on an H100, until the user picks.
+  if (config && m_plannedKind != config->strategy.device) {
+    m_plannedKind = config->strategy.device;
+    const QSignalBlocker block(m_device);
+    m_device->setCurrentText(config->strategy.device == DeviceKind::Cpu ? QStringLiteral("CPU")
+                                                                        : QStringLiteral("H100"));
+  }
+  replan();
+}
+
+void PlanPanel::replan() {
+  m_details->setVisible(m_config.has_value());
+  m_warning->clear();
+  m_notes->clear();
+  if (!m_config) {
+    m_status->setText(tr("Fix the model and strategy sections to see a plan."));
+    return;
+  }
+  const QString name = m_device->currentText();
+  const DeviceSpec device =
+      name == "CPU" ? thisMachineCpu() : findDevice(name.toStdString()).value_or(thisMachineCpu());
+  const Plan plan = makePlan(*m_config, device);
+  auto bytes = [](std::int64_t b) { return str(formatBytes(b)); };
+  m_status->setText(tr("%1 rank(s) on %2").arg(plan.worldSize).arg(str(device.description)));
+  m_parameters->setText(str(formatThousands(plan.parameters)));
+  m_memory->setText(
+      tr("%1 of %2 (%3)")
+          .arg(bytes(plan.memory.total()), bytes(plan.memoryAvailable), plan.fits ? tr("fits") : tr("does not fit")));
+  m_bar->setMemory(plan.memory, plan.memoryAvailable);
+  m_tokensPerStep->setText(str(formatThousands(plan.tokensPerStep)));
+  const bool timed = plan.stepSeconds > 0;
+  m_stepTime->setText(timed ? tr("%1 s at %2% utilization").arg(plan.stepSeconds, 0, 'g', 3).arg(plan.utilization * 100)
+                            : tr("unknown (no peak for this precision on %1)").arg(str(device.name)));
+  m_throughput->setText(timed ? str(formatThousands(static_cast<std::int64_t>(plan.tokensPerSecond))) : tr("unknown"));
+  if (!plan.fits) {
+    const QString head =
+        tr("Does not fit: %1 per rank, %2 usable on %3.")
+            .arg(bytes(plan.memory.total()),
+                 bytes(static_cast<std::int64_t>(plan.memoryAvailable * kUsableMemoryFraction)), str(device.name));
+    m_warning->setText(plan.largestMicroBatch > 0
+                           ? head + " " + tr("The largest micro_batch that fits is %1.").arg(plan.largestMicroBatch)
+                           : head + " " +
+                                 tr("Not even micro_batch 1 fits: try zero1, activation checkpointing, "
+                                    "more ranks or a bigger device."));
+  }
+  QStringList notes;
+  for (const std::string& n : plan.notes) notes << str(n);
+  m_notes->setText(notes.join('\n'));
+}
+
+QString PlanPanel::summaryText() const {
+  QStringList out{m_status->text()};
+  if (m_details->isVisibleTo(this) || m_config) {
+    out << tr("Parameters: ") + m_parameters->text() << tr("Memory per rank: ") + m_memory->text()
+        << tr("Tokens per step: ") + m_tokensPerStep->text() << tr("Step time: ") + m_stepTime->text()
+        << tr("Tokens/s: ") + m_throughput->text();
+  }
+  if (!m_warning->text().isEmpty()) out << m_warning->text();
+  if (!m_notes->text().isEmpty()) out << m_notes->text();
+  return out.join('\n');
+}
+
+}  // namespace traindeck

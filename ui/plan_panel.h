@@ -1,0 +1,49 @@
+// The Setup page's plan: parameters, memory per rank as a bar against the chosen device,
+// tokens per step, step time and throughput, and a warning when the job does not fit. It
+// re-plans whenever it is given a config or the device chooser changes.
+#pragma once
+
+#include <QWidget>
+#include <optional>
+
+#include "config/run_config.h"
+
+class QComboBox;
+class QLabel;
+
+namespace traindeck {
+
+class MemoryBar;
+
+class PlanPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit PlanPanel(QWidget* parent = nullptr);
+
+  // Plans `config`; nullopt when its model or strategy has errors (no plan can be made).
+  void setConfig(const std::optional<RunConfig>& config);
+  // The device chooser: "CPU" or a name from knownDevices().
+  QString deviceName() const;
+  void setDeviceName(const QString& name);
+  // Everything the panel says, as plain text (for tests and copying).
+  QString summaryText() const;
+
+ private:
+  void replan();
+
+  std::optional<RunConfig> m_config;
+  std::optional<DeviceKind> m_plannedKind;  // the device kind the default device was picked for
+  QComboBox* m_device = nullptr;
+  QLabel* m_status = nullptr;
+  QWidget* m_details = nullptr;
+  QLabel* m_parameters = nullptr;
+  QLabel* m_memory = nullptr;
+  QLabel* m_tokensPerStep = nullptr;
+  QLabel* m_stepTime = nullptr;
+  QLabel* m_throughput = nullptr;
+  QLabel* m_warning = nullptr;
+  QLabel* m_notes = nullptr;
+  MemoryBar* m_bar = nullptr;
+};
+
+}  // namespace traindeck

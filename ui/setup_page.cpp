@@ -1,0 +1,331 @@
+// Sync rules: the YAML text is the truth. A form edit becomes a minimal edit of the YAML and
+// is parsed at once; typing in the YAML is parsed 300 ms after the last key. A YAML that
+// cannot be read at all leaves the form, plan and config() at the last readable one.
+#include "setup_page.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QTextBlock>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "config/preset_files.h"
+#include "config/validate.h"
+#include "config_form.h"
+#include "plan_panel.h"
+#include "setup_yaml_edit.h"
+
+namespace traindeck {
+
+namespace {
+
+const QColor kErrorColor(0xc0, 0x39, 0x2b);
+const QColor kWarningColor(0xd6, 0x8a, 0x10);
+
+std::vector<std::string> toStd(const QStringList& list) {
+  std::vector<std::string> out;
+  for (const QString& s : list) out.push_back(s.toStdString());
+  return out;
+}
+
+bool unreadable(const Diagnostics& problems) {  // a problem with the file as a whole
+  for (const Diagnostic& d : problems)
+    if (d.severity == Severity::Error && d.path.empty()) return true;
+  return false;
+}
+
+QLabel* heading(const QString& text, QWidget* parent) {
+  auto* label = new QLabel("<b>" + text + "</b>", parent);
+  return label;
+}
+
+}  // namespace
+
+SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
+    : QWidget(parent), m_presetDirs(presetDirs), m_baseDir(QDir::currentPath()) {
+  setObjectName("setupPage");
+  auto* layout = new QVBoxLayout(this);
+
+  auto* top = new QHBoxLayout;
+  top->addWidget(new QLabel(tr("Preset:"), this));
+  m_presets = new QComboBox(this);
+  m_presets->setObjectName("presetChooser");
+  m_presets->setPlaceholderText(tr("Start from a preset…"));
+  m_presets->setToolTip(tr("A bundled job to start from; choosing one replaces the YAML."));
+  for (const std::string& name : listPresets(toStd(m_presetDirs))) m_presets->addItem(QString::fromStdString(name));
+  m_presets->setCurrentIndex(-1);
+  top->addWidget(m_presets);
+  auto* open = new QPushButton(tr("Open…"), this);
+  open->setObjectName("openButton");
+  open->setToolTip(tr("Open a job YAML file."));
+  auto* fromRun = new QPushButton(tr("From run…"), this);
+  fromRun->setToolTip(tr("Start a new job from an old run's config.yaml."));
+  auto* save = new QPushButton(tr("Save…"), this);
+  save->setObjectName("saveButton");
+  save->setToolTip(tr("Save the YAML to a file."));
+  top->addWidget(open);
+  top->addWidget(fromRun);
+  top->addWidget(save);
+  m_fileLabel = new QLabel(this);
+  m_fileLabel->setObjectName("fileLabel");
+  m_fileLabel->setForegroundRole(QPalette::PlaceholderText);
+  top->addWidget(m_fileLabel, 1);
+  layout->addLayout(top);
+
+  auto* splitter = new QSplitter(Qt::Horizontal, this);
+  m_form = new ConfigForm(splitter);
+
+  auto* yamlSide = new QWidget(splitter);
+  auto* yamlLayout = new QVBoxLayout(yamlSide);
+  yamlLayout->setContentsMargins(0, 0, 0, 0);
+  yamlLayout->addWidget(heading(tr("YAML"), yamlSide));
+  m_yaml = new QPlainTextEdit(yamlSide);
+  m_yaml->setObjectName("yaml");
+  m_yaml->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  m_yaml->setLineWrapMode(QPlainTextEdit::NoWrap);
+  m_yaml->setToolTip(tr("The job as YAML, as traindeck-train reads it; edits here update the form."));
+  yamlLayout->addWidget(m_yaml, 1);
+  m_yamlError = new QLabel(yamlSide);
+  m_yamlError->setObjectName("yamlError");
+  m_yamlError->setWordWrap(true);
+  m_yamlError->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(kErrorColor.name()));
+  m_yamlError->hide();
+  yamlLayout->addWidget(m_yamlError);
+
+  auto* side = new QSplitter(Qt::Vertical, splitter);
+  auto* problemsBox = new QWidget(side);
+  auto* problemsLayout = new QVBoxLayout(problemsBox);
+  problemsLayout->setContentsMargins(0, 0, 0, 0);
+  problemsLayout->addWidget(heading(tr("Problems"), problemsBox));
+  m_problemList = new QListWidget(problemsBox);
+  m_problemList->setObjectName("problems");
+  m_problemList->setWordWrap(true);
+  m_problemList->setToolTip(tr("Everything wrong with the job; click one to go to its field."));
+  problemsLayout->addWidget(m_problemList, 1);
+  m_plan = new PlanPanel(side);
+  side->addWidget(problemsBox);
+  side->addWidget(m_plan);
+  side->setStretchFactor(0, 1);
+  side->setStretchFactor(1, 2);
+  splitter->addWidget(m_form);
+  splitter->addWidget(yamlSide);
+  splitter->addWidget(side);
+  splitter->setStretchFactor(0, 4);
+  splitter->setStretchFactor(1, 3);
+  splitter->setStretchFactor(2, 3);
+  splitter->setSizes({500, 400, 400});  // proportions; the real widths follow the page's
+  layout->addWidget(splitter, 1);
+
+  m_debounce = new QTimer(this);
+  m_debounce->setSingleShot(true);
+  m_debounce->setInterval(300);
+  connect(m_debounce, &QTimer::timeout, this, [this] { reparse(); });
+  connect(m_yaml, &QPlainTextEdit::textChanged, this, [this] {
+    if (!m_settingText) m_debounce->start();
+  });
+  connect(m_form, &ConfigForm::fieldEdited, this, &SetupPage::applyFieldEdit);
+  connect(m_problemList, &QListWidget::itemClicked, this, &SetupPage::problemActivated);
+  connect(m_problemList, &QListWidget::itemActivated, this, &SetupPage::problemActivated);
+  connect(m_presets, &QComboBox::activated, this, [this](int index) { choosePreset(m_presets->itemText(index)); });
+  connect(open, &QPushButton::clicked, this, [this] { openFile(); });
+  connect(fromRun, &QPushButton::clicked, this, [this] { newFromConfig(); });
+  connect(save, &QPushButton::clicked, this, [this] { saveFile(m_filePath); });
+
+  loadText(QString::fromStdString(saveConfigText(RunConfig{})), {}, QDir::currentPath());
+}
+
+QString SetupPage::yamlText() const {
+  return m_yaml->toPlainText();
+}
+
+void SetupPage::setYamlText(const QString& text) {
+  m_settingText = true;
+  m_yaml->setPlainText(text);
+  m_settingText = false;
+  m_debounce->stop();
+  reparse();
+}
+
+void SetupPage::loadText(const QString& text, const QString& filePath, const QString& baseDir) {
+  m_filePath = filePath;
+  m_baseDir = baseDir;
+  m_fileLabel->setText(filePath.isEmpty() ? tr("(not saved)") : QDir::toNativeSeparators(filePath));
+  setYamlText(text);
+}
+
+void SetupPage::openFile(const QString& path) {
+  const QString file = path.isEmpty() ? QFileDialog::getOpenFileName(this, tr("Open job"), m_baseDir,
+                                                                     tr("YAML files (*.yaml *.yml);;All files (*)"))
+                                      : path;
+  if (file.isEmpty()) return;
+  QFile in(file);
+  if (!in.open(QIODevice::ReadOnly)) {
+    m_fileLabel->setText(tr("Could not open %1: %2").arg(file, in.errorString()));
+    return;
+  }
+  loadText(QString::fromUtf8(in.readAll()), QFileInfo(file).absoluteFilePath(), QFileInfo(file).absolutePath());
+}
+
+bool SetupPage::saveFile(const QString& path) {
+  const QString file =
+      path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save job"), m_baseDir, tr("YAML files (*.yaml *.yml)"))
+                     : path;
+  if (file.isEmpty()) return false;
+  QSaveFile out(file);  // temp file + rename, as saveConfigFile does
+  QString text = yamlText();
+  if (!text.endsWith('\n')) text += '\n';
+  if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) < 0 || !out.commit()) {
+    m_fileLabel->setText(tr("Could not save %1: %2").arg(file, out.errorString()));
+    return false;
+  }
+  m_filePath = QFileInfo(file).absoluteFilePath();
+  m_baseDir = QFileInfo(file).absolutePath();
+  m_fileLabel->setText(QDir::toNativeSeparators(m_filePath));
+  return true;
+}
+
+void SetupPage::newFromConfig(const QString& path) {
+  const QString file = path.isEmpty()
+                           ? QFileDialog::getOpenFileName(this, tr("Start from a run's config"), m_baseDir,
+                                                          tr("Run config (config.yaml);;YAML files (*.yaml)"))
+                           : path;
+  if (file.isEmpty()) return;
+  QFile in(file);
+  if (!in.open(QIODevice::ReadOnly)) {
+    m_fileLabel->setText(tr("Could not open %1: %2").arg(file, in.errorString()));
+    return;
+  }
+  // Its paths are already absolute (a run records them expanded); saving asks for a new file.
+  loadText(QString::fromUtf8(in.readAll()), {}, QFileInfo(file).absolutePath());
+}
+
+void SetupPage::choosePreset(const QString& name) {
+  const auto path = resolveConfigPath(name.toStdString(), toStd(m_presetDirs));
+  if (!path) return;
+  QFile in(QString::fromStdString(*path));
+  if (!in.open(QIODevice::ReadOnly)) return;
+  if (m_presets->currentText() != name) {
+    const QSignalBlocker block(m_presets);
+    m_presets->setCurrentText(name);
+  }
+  // A preset is a starting point: saving it asks for a file of its own.
+  loadText(QString::fromUtf8(in.readAll()), {}, QFileInfo(in).absolutePath());
+}
+
+void SetupPage::reparse(const QString& editedField) {
+  const QString text = yamlText();
+  LoadedConfig loaded = loadConfigText(text.toStdString(), "<yaml>", m_baseDir.toStdString());
+  const RunConfig before = m_loaded.config;
+  Diagnostics problems;
+  m_textUsable = !unreadable(loaded.problems);
+  if (!m_textUsable) {
+    problems = loaded.problems;  // the form, plan and config() stay as they were
+  } else {
+    m_loaded = std::move(loaded);
+    m_goodText = text;
+    problems = checkConfig(m_loaded, ValidationContext{});
+    QSet<QString> keep{editedField};
+    for (const Diagnostic& d : m_loaded.problems) keep.insert(QString::fromStdString(d.path));  // unreadable value
+    m_form->setConfig(m_loaded.config, keep);
+    m_form->setProblems(problems);
+    const bool planable = !hasErrors(problemsIn(problems, {"model", "strategy"}));
+    m_plan->setConfig(planable ? std::optional<RunConfig>(m_loaded.config) : std::nullopt);
+  }
+  showProblems(problems);
+  m_problems = problems;
+  const bool startable = m_textUsable && !hasErrors(problems);
+  if (!(before == m_loaded.config)) emit configChanged();
+  if (startable != m_startable) {
+    m_startable = startable;
+    emit validityChanged(startable);
+  }
+}
+
+void SetupPage::applyFieldEdit(const QString& path, const QString& valueYaml) {
+  if (m_debounce->isActive()) {  // the YAML has unparsed typing: read it first
+    m_debounce->stop();
+    reparse();
+  }
+  // While the YAML is unreadable, the edit applies to the last readable text.
+  const QString base = m_textUsable ? yamlText() : m_goodText;
+  std::optional<QString> text = withFieldValue(base, m_loaded.places, path, valueYaml);
+  if (!text) {  // not editable in place: regenerate from the config with the new value
+    const LoadedConfig edited = loadConfigText(base.toStdString(), "<yaml>", m_baseDir.toStdString(),
+                                               {path.toStdString() + "=" + valueYaml.toStdString()});
+    text = QString::fromStdString(saveConfigText(edited.config));
+  }
+  replaceYaml(*text);
+  reparse(path);
+}
+
+// Replaces the YAML as one undoable edit, keeping the scroll position.
+void SetupPage::replaceYaml(const QString& text) {
+  if (text == yamlText()) return;
+  const int scroll = m_yaml->verticalScrollBar()->value();
+  m_settingText = true;
+  QTextCursor cursor(m_yaml->document());
+  cursor.select(QTextCursor::Document);
+  cursor.insertText(text);
+  m_settingText = false;
+  m_yaml->verticalScrollBar()->setValue(scroll);
+}
+
+void SetupPage::showProblems(const Diagnostics& problems) {
+  m_problemList->clear();
+  QList<QTextEdit::ExtraSelection> marks;
+  QString fileError;
+  for (const Diagnostic& d : problems) {
+    const bool error = d.severity == Severity::Error;
+    const QColor color = error ? kErrorColor : kWarningColor;
+    QString text = QString::fromStdString(d.format("")).mid(d.line > 0 ? 1 : 0);
+    if (d.line > 0) text = tr("line %1").arg(text);
+    auto* item =
+        new QListWidgetItem(style()->standardIcon(error ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning),
+                            text, m_problemList);
+    item->setData(Qt::UserRole, QString::fromStdString(d.path));
+    item->setData(Qt::UserRole + 1, d.line);
+    item->setToolTip(text);
+    if (d.line > 0) {
+      QTextEdit::ExtraSelection mark;
+      mark.cursor = QTextCursor(m_yaml->document()->findBlockByNumber(d.line - 1));
+      QColor fill = color;
+      fill.setAlpha(60);
+      mark.format.setBackground(fill);
+      mark.format.setProperty(QTextFormat::FullWidthSelection, true);
+      mark.format.setToolTip(QString::fromStdString(d.message));
+      marks << mark;
+    }
+    if (error && d.path.empty() && fileError.isEmpty())
+      fileError = (d.line > 0 ? tr("Line %1: ").arg(d.line) : QString()) + QString::fromStdString(d.message) +
+                  tr(" — the form shows the last readable version.");
+  }
+  if (problems.empty()) m_problemList->addItem(tr("No problems: the job can start."));
+  m_yaml->setExtraSelections(marks);
+  m_yamlError->setText(fileError);
+  m_yamlError->setVisible(!fileError.isEmpty());
+}
+
+void SetupPage::problemActivated(QListWidgetItem* item) {
+  const QString path = item->data(Qt::UserRole).toString();
+  const int line = item->data(Qt::UserRole + 1).toInt();
+  if (m_form->editor(path)) {
+    m_form->focusField(path);
+  } else if (line > 0) {
+    m_yaml->setTextCursor(QTextCursor(m_yaml->document()->findBlockByNumber(line - 1)));
+    m_yaml->setFocus(Qt::OtherFocusReason);
+  }
+}
+
+}  // namespace traindeck

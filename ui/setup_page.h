@@ -1,0 +1,80 @@
+// The Setup page: a job's config as a form and as YAML side by side, kept in sync both ways,
+// with every problem shown at its field and line, a problems list, presets, open/save, and the
+// plan. The config being edited is its only state; it never starts anything itself.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+#include "config/config_io.h"
+#include "config/diagnostic.h"
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QListWidgetItem;
+class QPlainTextEdit;
+class QTimer;
+
+namespace traindeck {
+
+class ConfigForm;
+class PlanPanel;
+
+class SetupPage : public QWidget {
+  Q_OBJECT
+ public:
+  // `presetDirs`: where the preset chooser finds its presets.
+  explicit SetupPage(const QStringList& presetDirs, QWidget* parent = nullptr);
+
+  // The last config the YAML could be read into (while the YAML is broken: the one before).
+  RunConfig config() const { return m_loaded.config; }
+  QString yamlText() const;
+  void setYamlText(const QString& text);
+  // True when the config has no errors (warnings allowed).
+  bool isStartable() const { return m_startable; }
+  Diagnostics problems() const { return m_problems; }
+  // The file the YAML came from and is saved to; empty for a preset or an old run's config.
+  QString filePath() const { return m_filePath; }
+
+ public slots:
+  // Each takes a path, or asks for one with a file dialog when it is empty.
+  void openFile(const QString& path = {});
+  bool saveFile(const QString& path = {});
+  // Starts a new job from an old run's config.yaml: its settings, not its file.
+  void newFromConfig(const QString& path = {});
+  void choosePreset(const QString& name);
+
+ signals:
+  void validityChanged(bool startable);
+  void configChanged();
+
+ private:
+  void loadText(const QString& text, const QString& filePath, const QString& baseDir);
+  void reparse(const QString& editedField = {});
+  void applyFieldEdit(const QString& path, const QString& valueYaml);
+  void replaceYaml(const QString& text);
+  void showProblems(const Diagnostics& problems);
+  void problemActivated(QListWidgetItem* item);
+
+  QStringList m_presetDirs;
+  QString m_filePath;
+  QString m_baseDir;
+  LoadedConfig m_loaded;  // from m_goodText: the last YAML that could be read
+  QString m_goodText;
+  bool m_textUsable = true;  // the YAML as shown could be read (no file-level error)
+  Diagnostics m_problems;
+  bool m_startable = false;
+  bool m_settingText = false;
+
+  QComboBox* m_presets = nullptr;
+  QLabel* m_fileLabel = nullptr;
+  ConfigForm* m_form = nullptr;
+  QPlainTextEdit* m_yaml = nullptr;
+  QLabel* m_yamlError = nullptr;
+  QListWidget* m_problemList = nullptr;
+  PlanPanel* m_plan = nullptr;
+  QTimer* m_debounce = nullptr;
+};
+
+}  // namespace traindeck
