@@ -1,138 +1,285 @@
-// Reads the chosen job through core/config (load, validate, plan) and lays the results out.
+// Selecting a run opens a RunSession on it (and re-attaches to its supervisor when it still
+// runs, so Stop and Kill work after the app was closed and reopened); Start saves the Setup
+// page's job to a file beside the new run and runs `traindeck-train run` as a child process.
 #include "main_window.h"
 
-#include <QComboBox>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
 #include <QFile>
-#include <QFileInfo>
-#include <QFontDatabase>
-#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
-#include <QListWidget>
-#include <QPlainTextEdit>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
 #include <QVBoxLayout>
 
-#include "config/config_io.h"
-#include "config/enum_names.h"
-#include "config/planner.h"
-#include "config/preset_files.h"
 #include "config/validate.h"
+#include "jobs/local_job.h"
+#include "logs_page.h"
+#include "monitor_page.h"
+#include "runlog/run_directory.h"
+#include "runs/run_list_model.h"
+#include "runs/run_session.h"
+#include "setup_page.h"
 
 namespace traindeck {
 
 namespace {
-std::vector<std::string> toStd(const QStringList& list) {
-  std::vector<std::string> out;
-  for (const QString& s : list) out.push_back(s.toStdString());
-  return out;
+
+QString levelName(LogLevel level) {
+  switch (level) {
+    case LogLevel::Error:
+      return QStringLiteral("error");
+    case LogLevel::Warn:
+      return QStringLiteral("warn");
+    case LogLevel::Info:
+      return QStringLiteral("info");
+    case LogLevel::Plain:
+      break;
+  }
+  return {};
 }
+
 }  // namespace
 
-MainWindow::MainWindow(const QStringList& presetDirs, const QString& configPath, QWidget* parent)
-    : QMainWindow(parent), m_presetDirs(presetDirs) {
+MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
+    : QMainWindow(parent), m_options(options), m_runs(new RunListModel(this)) {
   setWindowTitle(tr("TrainDeck"));
-  auto* central = new QWidget(this);
-  auto* layout = new QVBoxLayout(central);
+  m_splitter = new QSplitter(Qt::Horizontal, this);
 
-  auto* top = new QHBoxLayout;
-  top->addWidget(new QLabel(tr("Job preset:"), central));
-  m_presets = new QComboBox(central);
-  m_presets->setObjectName("presetChooser");
-  m_presets->setToolTip(tr("A bundled job to start from; its YAML, problems and plan show below."));
-  for (const std::string& name : listPresets(toStd(m_presetDirs))) m_presets->addItem(QString::fromStdString(name));
-  top->addWidget(m_presets, 1);
-  layout->addLayout(top);
+  auto* left = new QWidget(m_splitter);
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->setContentsMargins(0, 0, 0, 0);
+  leftLayout->addWidget(new QLabel(tr("<b>Runs</b>"), left));
+  m_runTable = new QTableView(left);
+  m_runTable->setObjectName("runList");
+  m_runTable->setModel(m_runs);
+  m_runTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_runTable->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_runTable->verticalHeader()->hide();
+  m_runTable->horizontalHeader()->setStretchLastSection(true);
+  m_runTable->setToolTip(tr("Every run under %1, newest first. Select one to watch it.").arg(options.runsRoot));
+  leftLayout->addWidget(m_runTable, 1);
 
-  auto* splitter = new QSplitter(Qt::Horizontal, central);
-  m_yaml = new QPlainTextEdit(splitter);
-  m_yaml->setObjectName("yaml");
-  m_yaml->setReadOnly(true);
-  m_yaml->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  m_yaml->setToolTip(tr("The job as YAML, as traindeck-train reads it."));
+  auto* right = new QWidget(m_splitter);
+  auto* rightLayout = new QVBoxLayout(right);
+  rightLayout->setContentsMargins(0, 0, 0, 0);
+  m_runLabel = new QLabel(right);
+  m_runLabel->setObjectName("runLabel");
+  rightLayout->addWidget(m_runLabel);
+  m_pages = new QTabWidget(right);
+  m_pages->setObjectName("pages");
+  m_setup = new SetupPage(options.presetDirs, m_pages);
+  m_monitor = new MonitorPage(m_pages);
+  m_logs = new LogsPage(m_pages);
+  m_pages->addTab(m_setup, tr("&Setup"));
+  m_pages->addTab(m_monitor, tr("&Monitor"));
+  m_pages->addTab(m_logs, tr("&Logs"));
+  rightLayout->addWidget(m_pages, 1);
+  m_splitter->setStretchFactor(1, 3);
+  setCentralWidget(m_splitter);
 
-  auto* side = new QWidget(splitter);
-  auto* sideLayout = new QVBoxLayout(side);
-  sideLayout->setContentsMargins(0, 0, 0, 0);
-  sideLayout->addWidget(new QLabel(tr("<b>Problems</b>"), side));
-  m_problems = new QListWidget(side);
-  m_problems->setObjectName("problems");
-  m_problems->setWordWrap(true);
-  m_problems->setToolTip(tr("Everything wrong with the job, with its line in the YAML."));
-  sideLayout->addWidget(m_problems, 1);
-  sideLayout->addWidget(new QLabel(tr("<b>Plan</b>"), side));
-  m_plan = new QLabel(side);
-  m_plan->setObjectName("plan");
-  m_plan->setTextFormat(Qt::RichText);
-  m_plan->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-  m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_plan->setToolTip(tr("Parameters, memory per device and speed, before anything runs."));
-  sideLayout->addWidget(m_plan, 2);
-  splitter->addWidget(m_yaml);
-  splitter->addWidget(side);
-  splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 2);
-  layout->addWidget(splitter, 1);
-  setCentralWidget(central);
+  buildActions();
+  connect(m_setup, &SetupPage::validityChanged, this, &MainWindow::updateActions);
+  connect(m_runTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::runSelected);
+  connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showFailureIfAny);
 
-  connect(m_presets, &QComboBox::currentTextChanged, this, [this](const QString& name) {
-    if (const auto path = resolveConfigPath(name.toStdString(), toStd(m_presetDirs)))
-      openConfig(QString::fromStdString(*path));
+  m_runs->setRunsRoot(options.runsRoot);
+  openConfig(options.configPath);
+  if (!options.openRun.isEmpty()) showRun(options.openRun);
+
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  if (!m_splitter->restoreState(settings.value("window/splitter").toByteArray())) m_splitter->setSizes({260, 1000});
+  if (options.openRun.isEmpty()) m_pages->setCurrentIndex(settings.value("window/page", 0).toInt());
+  updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions() {
+  QToolBar* bar = addToolBar(tr("Run"));
+  bar->setObjectName("runToolBar");
+  const auto add = [&](const QString& text, const QKeySequence& keys, const QString& tip, auto slot) {
+    QAction* action = bar->addAction(text, this, slot);
+    action->setShortcut(keys);
+    action->setToolTip(tip + " (" + keys.toString(QKeySequence::NativeText) + ")");
+    return action;
+  };
+  add(tr("New"), QKeySequence::New, tr("A new job from the preset chooser on the Setup page"), [this] {
+    m_pages->setCurrentWidget(m_setup);
+    m_setup->choosePreset("demo-cpu");
   });
-  const auto first = resolveConfigPath(configPath.toStdString(), toStd(m_presetDirs));
-  openConfig(first ? QString::fromStdString(*first) : configPath);
-  resize(1280, 800);
+  add(tr("Open…"), QKeySequence::Open, tr("Open a job's YAML file"), [this] {
+    m_pages->setCurrentWidget(m_setup);
+    m_setup->openFile();
+  });
+  add(tr("Save…"), QKeySequence::Save, tr("Save the job as YAML"), [this] { m_setup->saveFile(m_setup->filePath()); });
+  bar->addSeparator();
+  m_start = add(tr("Start"), QKeySequence(Qt::CTRL | Qt::Key_R), tr("Train this job on this machine"),
+                [this] { startRun(); });
+  m_stop =
+      add(tr("Stop"), QKeySequence(Qt::CTRL | Qt::Key_Period),
+          tr("Stop the run gracefully: every rank finishes its step and saves a checkpoint"), [this] { stopRun(); });
+  m_kill = add(tr("Kill"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K),
+               tr("End the run at once (no checkpoint; --resume continues from the last one)"), [this] { killRun(); });
+  m_start->setObjectName("startAction");
+  m_stop->setObjectName("stopAction");
+  m_kill->setObjectName("killAction");
 }
 
-void MainWindow::openConfig(const QString& path) {
-  m_configPath = path;
-  const QString stem = QFileInfo(path).completeBaseName();
-  if (const int index = m_presets->findText(stem); index >= 0 && index != m_presets->currentIndex()) {
-    const QSignalBlocker block(m_presets);
-    m_presets->setCurrentIndex(index);
-  }
-  QFile file(path);
-  m_yaml->setPlainText(file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString());
-  showProblemsAndPlan();
+void MainWindow::updateActions() {
+  const bool running =
+      m_job && (m_job->state() == LocalJob::State::Starting || m_job->state() == LocalJob::State::Running ||
+                m_job->state() == LocalJob::State::Stopping);
+  m_start->setEnabled(m_setup->isStartable() && !running);
+  m_start->setStatusTip(m_setup->isStartable() ? QString() : tr("Fix the problems on the Setup page to start"));
+  m_stop->setEnabled(running && m_job->state() != LocalJob::State::Stopping);
+  m_kill->setEnabled(running);
 }
 
-void MainWindow::showProblemsAndPlan() {
-  const LoadedConfig loaded = loadConfigFile(m_configPath.toStdString());
-  ValidationContext validation;  // this app has no LibTorch: CUDA devices are not probed here
-  const Diagnostics problems = checkConfig(loaded, validation);
-  m_problems->clear();
-  for (const Diagnostic& d : problems) {
-    auto* item = new QListWidgetItem(QString::fromStdString(d.format(QFileInfo(m_configPath).fileName().toStdString())));
-    item->setForeground(d.severity == Severity::Error ? QColor(0xc0, 0x39, 0x2b) : QColor(0xb9, 0x77, 0x0e));
-    m_problems->addItem(item);
-  }
-  if (problems.empty()) m_problems->addItem(tr("No problems: the job is valid."));
+QString MainWindow::currentRunDir() const {
+  return m_session ? m_session->runDir() : QString();
+}
 
-  if (hasErrors(problemsIn(problems, {"model", "strategy"}))) {
-    m_plan->setText(tr("Fix the model and strategy sections to see a plan."));
+void MainWindow::openConfig(const QString& nameOrPath) {
+  if (QFile::exists(nameOrPath))
+    m_setup->openFile(nameOrPath);
+  else
+    m_setup->choosePreset(nameOrPath);
+}
+
+void MainWindow::showRun(const QString& runDir) {
+  if (m_session && m_session->runDir() == runDir) return;
+  m_session = std::make_unique<RunSession>(runDir, this);
+  m_monitor->clear();
+  m_logs->clear();
+  const RunSession* session = m_session.get();
+  connect(session, &RunSession::metricsChanged, this, [this, session] {
+    MetricsView view;
+    view.train = &session->store().train();
+    view.eval = &session->store().eval();
+    view.system = &session->store().system();
+    view.events = &session->store().events();
+    view.header = session->store().header();
+    const int row = m_runs->rowOfPath(session->runDir());
+    view.status = row >= 0 ? m_runs->runAt(row).status : session->summary().status;
+    m_monitor->showMetrics(view);
+  });
+  connect(session, &RunSession::logLinesAvailable, this, [this](const QVector<LogLine>& lines) {
+    QVector<LogEntry> entries;
+    entries.reserve(lines.size());
+    for (const LogLine& line : lines) entries.push_back({line.rank, levelName(line.level), line.text});
+    m_logs->appendLines(entries);
+  });
+  const RunSummary summary = m_session->summary();
+  m_runLabel->setText(
+      tr("Run <b>%1</b> · %2 · %3").arg(summary.id.toHtmlEscaped(), summary.status, runDir.toHtmlEscaped()));
+  if (!m_job || m_job->runDir() != runDir) {
+    // A run that still goes on (started before the app was reopened): follow its supervisor.
+    if (summary.status == "running" || summary.status == "starting") {
+      auto job = std::make_unique<LocalJob>();
+      if (job->attach(runDir).isEmpty()) {
+        m_job = std::move(job);
+        connect(m_job.get(), &LocalJob::stateChanged, this, &MainWindow::updateActions);
+      }
+    }
+  }
+  const int row = m_runs->rowOfPath(runDir);
+  if (row >= 0 && m_runTable->currentIndex().row() != row) m_runTable->selectRow(row);
+  if (m_pages->currentWidget() == m_setup) m_pages->setCurrentWidget(m_monitor);
+  showFailureIfAny();
+  updateActions();
+}
+
+void MainWindow::runSelected() {
+  const int row = m_runTable->currentIndex().row();
+  if (row >= 0) showRun(m_runs->runAt(row).path);
+}
+
+void MainWindow::showFailureIfAny() {
+  if (!m_session) return;
+  const RunSummary summary = m_session->summary();
+  if (summary.status != "failed") return;
+  const QString reason = [&] {
+    QFile file(QDir(m_session->runDir()).filePath("run.json"));
+    if (!file.open(QIODevice::ReadOnly)) return QString();
+    const QRegularExpressionMatch m =
+        QRegularExpression("\"exit_reason\":\"((?:[^\"\\\\]|\\\\.)*)\"").match(file.readAll());
+    return m.hasMatch() ? m.captured(1) : QString();
+  }();
+  const QRegularExpressionMatch rank = QRegularExpression("^rank (\\d+) ").match(reason);
+  m_logs->showFailure(rank.hasMatch() ? rank.captured(1).toInt() : 0, reason);
+}
+
+QString MainWindow::startRun(const QStringList& extraArgs) {
+  if (!m_setup->isStartable()) return {};
+  const RunConfig config = m_setup->config();
+  const QString id = QString::fromStdString(makeRunId(std::chrono::system_clock::now(), slugify(config.name)));
+  const QString runDir = QDir(m_options.runsRoot).filePath(id);
+  // The job as edited, saved where relative paths mean what they meant: beside its file when it
+  // has one, else beside the run.
+  const QString jobFile = m_setup->filePath().isEmpty() ? runDir + ".job.yaml" : m_setup->filePath();
+  QDir().mkpath(m_options.runsRoot);
+  if (m_setup->filePath().isEmpty()) {
+    QFile out(jobFile);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(m_setup->yamlText().toUtf8()) < 0) {
+      QMessageBox::warning(this, tr("Cannot start"), tr("Could not write %1: %2").arg(jobFile, out.errorString()));
+      return {};
+    }
+  } else if (!m_setup->saveFile(jobFile)) {
+    return {};
+  }
+  m_job = std::make_unique<LocalJob>();
+  connect(m_job.get(), &LocalJob::stateChanged, this, &MainWindow::updateActions);
+  connect(m_job.get(), &LocalJob::failedToStart, this,
+          [this](const QString& why) { QMessageBox::warning(this, tr("Cannot start"), why); });
+  connect(m_job.get(), &LocalJob::finished, this, [this] {
+    m_runs->rescan();
+    showFailureIfAny();
+    updateActions();
+  });
+  m_job->start(m_options.trainBinary, jobFile, runDir, extraArgs);
+  m_runs->rescan();
+  showRun(runDir);
+  m_pages->setCurrentWidget(m_monitor);
+  statusBar()->showMessage(tr("Started %1").arg(id), 5000);
+  return runDir;
+}
+
+void MainWindow::stopRun() {
+  if (m_job) m_job->stop();
+  updateActions();
+}
+
+void MainWindow::killRun() {
+  if (!m_job) return;
+  if (QApplication::activeModalWidget() == nullptr && isVisible() &&
+      QMessageBox::question(this, tr("Kill the run?"),
+                            tr("The ranks end at once, without a checkpoint. --resume continues from the last one.")) !=
+          QMessageBox::Yes)
     return;
-  }
-  const RunConfig& c = loaded.config;
-  const bool cuda = c.strategy.device == DeviceKind::Cuda;
-  const DeviceSpec device = cuda ? *findDevice("H100") : thisMachineCpu();
-  const Plan plan = makePlan(c, device);
-  const MemoryBreakdown& m = plan.memory;
-  auto bytes = [](std::int64_t b) { return QString::fromStdString(formatBytes(b)); };
-  QString html = QStringLiteral("<table cellspacing=4>");
-  auto row = [&html](const QString& k, const QString& v) { html += "<tr><td>" + k + "</td><td><b>" + v + "</b></td></tr>"; };
-  row(tr("Device"), QString::fromStdString(device.description));
-  row(tr("Parameters"), QString::fromStdString(formatThousands(plan.parameters)));
-  row(tr("Ranks"), QString::number(plan.worldSize));
-  row(tr("Tokens per step"), QString::fromStdString(formatThousands(plan.tokensPerStep)));
-  row(tr("Weights + gradients"), bytes(m.weights + m.gradients));
-  row(tr("Optimizer state"), bytes(m.optimizer));
-  row(tr("Activations"), bytes(m.activations));
-  row(tr("Total per rank"), bytes(m.total()) + " / " + bytes(plan.memoryAvailable) +
-                                (plan.fits ? tr(" (fits)") : tr(" (does not fit)")));
-  if (plan.stepSeconds > 0) row(tr("Step time (est.)"), QString::number(plan.stepSeconds, 'g', 3) + " s");
-  html += "</table>";
-  m_plan->setText(html);
-  statusBar()->showMessage(m_configPath);
+  m_job->kill();
+  updateActions();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  settings.setValue("window/splitter", m_splitter->saveState());
+  settings.setValue("window/page", m_pages->currentIndex());
+  // A run started here goes on without the app (its supervisor was started detached);
+  // reopening the app and selecting it re-attaches to it.
+  QMainWindow::closeEvent(event);
 }
 
 }  // namespace traindeck

@@ -169,11 +169,11 @@ void MonitorPage::setSmoothing(double weight) {
 void MonitorPage::redraw() {
   static const TrainColumns kNoTrain;
   static const EvalColumns kNoEval;
-  static const std::vector<SystemPoint> kNoSystem;
+  static const std::map<int, std::vector<SystemPoint>> kNoSystem;
   static const std::vector<EventPoint> kNoEvents;
   const TrainColumns& train = m_view.train ? *m_view.train : kNoTrain;
   const EvalColumns& eval = m_view.eval ? *m_view.eval : kNoEval;
-  const std::vector<SystemPoint>& system = m_view.system ? *m_view.system : kNoSystem;
+  const std::map<int, std::vector<SystemPoint>>& system = m_view.system ? *m_view.system : kNoSystem;
   const std::vector<EventPoint>& events = m_view.events ? *m_view.events : kNoEvents;
 
   const double t0 = train.size() ? train.time.front() : (eval.size() ? eval.time.front() : 0);
@@ -207,12 +207,13 @@ void MonitorPage::redraw() {
 
   // Device charts: one line per rank, against elapsed time (system records carry no step).
   std::map<int, std::pair<QVector<double>, QVector<double>>> util, memory;
-  for (const SystemPoint& p : system) {
-    util[p.rank].first << p.time - t0;
-    util[p.rank].second << 100.0 * p.util;
-    memory[p.rank].first << p.time - t0;
-    memory[p.rank].second << static_cast<double>(p.memUsed) / (1 << 30);
-  }
+  for (const auto& [rank, points] : system)
+    for (const SystemPoint& p : points) {
+      util[rank].first << p.time - t0;
+      util[rank].second << 100.0 * p.util;
+      memory[rank].first << p.time - t0;
+      memory[rank].second << static_cast<double>(p.memUsed) / (1 << 30);
+    }
   QVector<QString> names;
   QVector<QVector<double>> ux, uy, mx, my;
   for (const auto& [rank, series] : util) {

@@ -6,6 +6,8 @@
 
 #include <QTimer>
 #include <QWidget>
+#include <map>
+#include <vector>
 
 #include "runs/metrics_batch.h"
 
@@ -23,7 +25,7 @@ class MetricChart;
 struct MetricsView {
   const TrainColumns* train = nullptr;
   const EvalColumns* eval = nullptr;
-  const std::vector<SystemPoint>* system = nullptr;
+  const std::map<int, std::vector<SystemPoint>>* system = nullptr;  // per rank
   const std::vector<EventPoint>* events = nullptr;
   RunHeader header;
   QString status;  // run.json's status: running, finished, ...

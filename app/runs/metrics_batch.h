@@ -1,6 +1,6 @@
 // What a run's metrics.jsonl holds, as columns: the follower parses new lines into a batch in
 // its worker thread and hands it over (immutable, by value); the GUI appends batches to its
-// store. Columns keep memory per point small (a train point is 44 bytes).
+// store. Columns keep memory per point small (a train point is 48 bytes).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@ namespace traindeck {
 
 struct TrainColumns {  // one entry per `train` record, in file order
   std::vector<std::int64_t> step, tokens;
-  std::vector<double> time;  // unix seconds
+  std::vector<double> time;                                             // unix seconds
   std::vector<float> loss, lr, gradNorm, tokensPerSecond, stepMs, mfu;  // NaN where absent
   std::size_t size() const { return step.size(); }
 };
@@ -27,7 +27,7 @@ struct SystemPoint {
   int rank = 0;
   std::string device;  // "cpu", "cuda:0"
   double time = 0;
-  float util = 0;      // 0..1
+  float util = 0;  // 0..1
   std::int64_t memUsed = 0, memTotal = 0;
   float powerW = -1, tempC = -1;  // -1: not reported
 };
@@ -49,7 +49,7 @@ struct RunHeader {  // the newest `header` record
 struct MetricsBatch {
   bool restart = false;  // the file was replaced or truncated: drop what came before
   bool hasHeader = false;
-  RunHeader header;      // valid when hasHeader
+  RunHeader header;  // valid when hasHeader
   TrainColumns train;
   EvalColumns eval;
   std::vector<SystemPoint> system;

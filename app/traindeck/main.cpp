@@ -15,15 +15,31 @@ namespace {
 
 const char* kHelp = R"(traindeck: set up, launch and watch GPT-2 training jobs.
 
-usage: traindeck [--config FILE|PRESET]
+usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open RUN_DIR]
 
 options:
-  --config FILE   the job to open: a YAML file or a preset name (default: demo-cpu)
-  --help, -h      this text
-  --version       the version
+  --config FILE     the job to open on the Setup page: a YAML file or a preset name
+                    (default: demo-cpu)
+  --runs-root DIR   where runs are listed and started (default: $TRAINDECK_DATA/runs, that is
+                    $XDG_DATA_HOME/traindeck/runs, as traindeck-train uses)
+  --open RUN_DIR    a run to show first (its Monitor page)
+  --help, -h        this text
+  --version         the version
 
 Without a display, use traindeck-train (see traindeck-train --help).
 )";
+
+// The trainer's default runs_root: ${TRAINDECK_DATA}/runs, TRAINDECK_DATA defaulting to
+// $XDG_DATA_HOME/traindeck (~/.local/share/traindeck).
+QString defaultRunsRoot() {
+  QString data = qEnvironmentVariable("TRAINDECK_DATA");
+  if (data.isEmpty()) {
+    QString xdg = qEnvironmentVariable("XDG_DATA_HOME");
+    if (xdg.isEmpty()) xdg = QDir::homePath() + "/.local/share";
+    data = xdg + "/traindeck";
+  }
+  return QDir(data).filePath("runs");
+}
 
 }  // namespace
 
@@ -46,7 +62,11 @@ int main(int argc, char** argv) {
 
   QCommandLineParser parser;
   QCommandLineOption configOption("config", "The job to open.", "FILE", "demo-cpu");
+  QCommandLineOption runsRootOption("runs-root", "Where runs are listed.", "DIR");
+  QCommandLineOption openOption("open", "A run to show first.", "RUN_DIR");
   parser.addOption(configOption);
+  parser.addOption(runsRootOption);
+  parser.addOption(openOption);
   if (!parser.parse(QApplication::arguments())) {
     std::fprintf(stderr, "traindeck: %s\n%s", qPrintable(parser.errorText()), kHelp);
     return 2;
@@ -56,7 +76,14 @@ int main(int argc, char** argv) {
        traindeck::presetDirectories(QApplication::applicationFilePath().toStdString(), TRAINDECK_PRESETS_SOURCE_DIR))
     presetDirs << QString::fromStdString(dir);
 
-  traindeck::MainWindow window(presetDirs, parser.value(configOption));
+  traindeck::MainWindowOptions options;
+  options.presetDirs = presetDirs;
+  options.configPath = parser.value(configOption);
+  options.runsRoot =
+      parser.isSet(runsRootOption) ? QDir(parser.value(runsRootOption)).absolutePath() : defaultRunsRoot();
+  options.openRun = parser.isSet(openOption) ? QDir(parser.value(openOption)).absolutePath() : QString();
+  options.trainBinary = QDir(QApplication::applicationDirPath()).filePath("traindeck-train");
+  traindeck::MainWindow window(options);
   window.show();
   return app.exec();
 }

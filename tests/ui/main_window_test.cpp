@@ -1,57 +1,126 @@
-// The main window on real presets, offscreen: it opens on the demo job, shows its problems
-// and plan, follows the preset chooser, and shows a broken file's errors with their lines.
+// The main window on real presets and real runs, offscreen: the Setup page on the demo job, the
+// run list over a runs root, a recorded run shown on the Monitor and Logs pages, and a job
+// started from the window (two ranks), followed live, stopped, and found stopped with a
+// checkpoint.
 #include <QComboBox>
-#include <QLabel>
+#include <QDir>
+#include <QFile>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "jobs/local_job.h"
+#include "logs_page.h"
 #include "main_window.h"
+#include "metric_chart.h"
+#include "monitor_page.h"
+#include "runs/run_list_model.h"
+#include "setup_page.h"
 
 namespace traindeck {
 
 class MainWindowTest : public QObject {
   Q_OBJECT
- private slots:
-  void initTestCase() {
-    QVERIFY(m_data.isValid());
-    qputenv("TRAINDECK_DATA", m_data.path().toUtf8());  // an empty data folder: the demo is not prepared
+
+  // A finished two-rank run recorded from the trainer, under the runs root.
+  QString makeRecordedRun(const QString& name) {
+    const QString dir = QDir(m_runs.path()).filePath(name);
+    QDir().mkpath(dir + "/logs");
+    QFile::copy(TRAINDECK_TEST_DATA_DIR "/app/fixtures/metrics.jsonl", dir + "/metrics.jsonl");
+    QFile json(dir + "/run.json");
+    json.open(QIODevice::WriteOnly);
+    json.write(QString(R"({"id":"%1","name":"tiny ddp","created":"2026-11-30T08:34:49Z","status":"failed",)"
+                       R"("exit_reason":"rank 1 was killed by SIGKILL at step 37","world_size":2,"step":37})")
+                   .arg(name)
+                   .toUtf8());
+    for (int rank = 0; rank < 2; ++rank) {
+      QFile log(dir + QString("/logs/rank-%1.log").arg(rank));
+      log.open(QIODevice::WriteOnly);
+      log.write(QString("2026-11-30T08:34:49Z info: rank %1 of 2: meeting the others\n"
+                        "2026-11-30T08:34:50Z warn: something odd on rank %1\n")
+                    .arg(rank)
+                    .toUtf8());
+    }
+    return dir;
   }
 
-  void opensOnTheDemoPreset() {
-    MainWindow window({TRAINDECK_PRESETS_SOURCE_DIR}, "demo-cpu");
+  MainWindowOptions options() const {
+    MainWindowOptions o;
+    o.presetDirs = {TRAINDECK_PRESETS_SOURCE_DIR};
+    o.runsRoot = m_runs.path();
+    o.trainBinary = TRAINDECK_TRAIN_BIN;
+    return o;
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_data.isValid() && m_runs.isValid());
+    qputenv("TRAINDECK_DATA", m_data.path().toUtf8());       // the demo data is made by the last test
+    QCoreApplication::setOrganizationName("TrainDeckTest");  // QSettings away from the user's
+  }
+
+  void opensOnTheDemoJob() {
+    MainWindow window(options());
     auto* presets = window.findChild<QComboBox*>("presetChooser");
     QVERIFY(presets);
     QCOMPARE(presets->count(), 6);
     QCOMPARE(presets->currentText(), QString("demo-cpu"));
     QVERIFY(window.findChild<QPlainTextEdit*>("yaml")->toPlainText().contains("name: demo-cpu"));
     const auto* problems = window.findChild<QListWidget*>("problems");
-    QCOMPARE(problems->count(), 1);
-    QVERIFY(problems->item(0)->text().contains("data.train: does not exist: " + m_data.path() + "/demo"));
-    QVERIFY(window.findChild<QLabel*>("plan")->text().contains("462,464"));
+    QVERIFY(problems->count() >= 1);
+    QVERIFY(problems->item(0)->text().contains("data.train: does not exist"));
+    QVERIFY(!window.findChild<QAction*>("startAction")->isEnabled());  // not startable
   }
 
-  void followsThePresetChooser() {
-    MainWindow window({TRAINDECK_PRESETS_SOURCE_DIR}, "demo-cpu");
-    window.findChild<QComboBox*>("presetChooser")->setCurrentText("gpt2-774m-8gpu-zero1");
-    QVERIFY(window.currentConfigPath().endsWith("gpt2-774m-8gpu-zero1.yaml"));
-    const QString plan = window.findChild<QLabel*>("plan")->text();
-    QVERIFY2(plan.contains("774,030,080"), qPrintable(plan));
-    QVERIFY(plan.contains("H100"));
+  void showsARecordedRunOnEveryPage() {
+    const QString run = makeRecordedRun("20261130-083449-tiny-ddp");
+    MainWindowOptions o = options();
+    o.openRun = run;
+    MainWindow window(o);
+    QTRY_COMPARE(window.runList()->rowCount(), 1);
+    QCOMPARE(window.currentRunDir(), run);
+    MetricChart* loss = window.monitorPage()->charts().front();
+    QTRY_VERIFY(loss->graph(0)->dataCount() > 10);
+    QTRY_VERIFY(window.logsPage()->visibleText().contains("rank 1 of 2"));
+    QVERIFY(window.logsPage()->visibleText().startsWith("── last lines of rank 1"));  // the failed rank first
   }
 
-  void showsEveryProblemOfABrokenFileWithItsLine() {
-    MainWindow window({TRAINDECK_PRESETS_SOURCE_DIR},
-                      TRAINDECK_TEST_DATA_DIR "/configs/broken/41-several-problems-at-once.yaml");
-    const auto* problems = window.findChild<QListWidget*>("problems");
-    QCOMPARE(problems->count(), 3);
-    QVERIFY(problems->item(0)->text().startsWith("41-several-problems-at-once.yaml:3:12: error: model.n_layer"));
-    QCOMPARE(window.findChild<QLabel*>("plan")->text(), QString("Fix the model and strategy sections to see a plan."));
+  void startsFollowsAndStopsAJob() {
+    // The demo preset, with its data made here from a tiny corpus, started from the window.
+    const QString corpus = QDir(m_data.path()).filePath("corpus.txt");
+    QFile text(corpus);
+    QVERIFY(text.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 400; ++i)
+      text.write(QString("the deck trains model %1 and watches the loss fall\n%\n").arg(i).toUtf8());
+    text.close();
+    QCOMPARE(QProcess::execute(TRAINDECK_TRAIN_BIN, {"prepare", "--tokenizer", "byte", "--out", m_data.path() + "/demo",
+                                                     "--val-fraction", "0.1", "--doc-separator", "%", corpus}),
+             0);
+    MainWindow window(options());
+    window.openConfig("demo-cpu");
+    QTRY_VERIFY(window.setupPage()->isStartable());
+    const QString run = window.startRun({"--set", "schedule.max_steps=100000", "--set", "model.n_layer=2", "--set",
+                                         "model.n_embd=64", "--set", "checkpoint.every=0"});
+    QVERIFY(!run.isEmpty());
+    MetricChart* loss = window.monitorPage()->charts().front();
+    QTRY_VERIFY_WITH_TIMEOUT(loss->graph(0)->dataCount() >= 3, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.logsPage()->visibleText().contains("all 2 ranks arrived"), 10000);
+    QVERIFY(window.findChild<QAction*>("stopAction")->isEnabled());
+    window.stopRun();
+    QTRY_COMPARE_WITH_TIMEOUT(window.job()->state(), LocalJob::State::Finished, 60000);
+    QFile json(run + "/run.json");
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    QVERIFY(json.readAll().contains("\"status\":\"stopped\""));
+    const QStringList checkpoints = QDir(run + "/checkpoints").entryList({"step-*"}, QDir::Dirs);
+    QVERIFY(!checkpoints.isEmpty());
+    QVERIFY(QFile::exists(run + "/checkpoints/" + checkpoints.last() + "/COMPLETE"));
   }
 
  private:
   QTemporaryDir m_data;
+  QTemporaryDir m_runs;
 };
 
 }  // namespace traindeck

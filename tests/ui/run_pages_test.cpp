@@ -23,7 +23,7 @@ class RunPagesTest : public QObject {
  private:
   TrainColumns m_train;
   EvalColumns m_eval;
-  std::vector<SystemPoint> m_system;
+  std::map<int, std::vector<SystemPoint>> m_system;
   std::vector<EventPoint> m_events;
 
   MetricsView view() {
@@ -58,7 +58,8 @@ class RunPagesTest : public QObject {
       m_eval.valLoss.push_back(static_cast<float>(5.2 / std::sqrt(s)));
     }
     for (int rank = 0; rank < 2; ++rank)
-      for (int i = 0; i < 5; ++i) m_system.push_back({rank, "cpu", 1000.0 + 10 * i, 0.5f, 1ll << 30, 8ll << 30, -1, -1});
+      for (int i = 0; i < 5; ++i)
+        m_system[rank].push_back({rank, "cpu", 1000.0 + 10 * i, 0.5f, 1ll << 30, 8ll << 30, -1, -1});
     m_events.push_back({1020.0, 40, "warn", 0, "non-finite loss or gradient norm: step 40 skipped"});
   }
 
@@ -81,11 +82,11 @@ class RunPagesTest : public QObject {
     page.showMetrics(view());
     QTRY_COMPARE(page.charts().front()->graph(0)->dataCount(), 100);
     MetricChart* loss = page.charts().front();
-    QCOMPARE(loss->graph(1)->dataCount(), 100);                     // smoothed
-    QCOMPARE(loss->graphCount(), 4);                                // raw, smoothed, events, val loss
+    QCOMPARE(loss->graph(1)->dataCount(), 100);  // smoothed
+    QCOMPARE(loss->graphCount(), 4);             // raw, smoothed, events, val loss
     QCOMPARE(loss->graph(3)->dataCount(), 10);
-    QCOMPARE(loss->graph(2)->dataCount(), 1);                       // the event marker
-    QCOMPARE(page.charts().at(4)->graphCount(), 5);                 // util: 2 ranks
+    QCOMPARE(loss->graph(2)->dataCount(), 1);        // the event marker
+    QCOMPARE(page.charts().at(4)->graphCount(), 5);  // util: 2 ranks
     QCOMPARE(page.findChild<QLabel*>("stepValue")->text(), QString("100 / 200"));
     QCOMPARE(page.findChild<QLabel*>("mfuValue")->text(), QString("25.0%"));
     QCOMPARE(page.findChild<QProgressBar*>("progress")->value(), 100);
@@ -131,7 +132,8 @@ class RunPagesTest : public QObject {
   void logsFilterSearchAndPutTheFailedRankFirst() {
     LogsPage page;
     QVector<LogEntry> lines;
-    for (int i = 0; i < 30; ++i) lines.push_back({i % 2, "info", QString("2026-11-30T08:00:%1Z info: line %2").arg(i).arg(i)});
+    for (int i = 0; i < 30; ++i)
+      lines.push_back({i % 2, "info", QString("2026-11-30T08:00:%1Z info: line %2").arg(i).arg(i)});
     lines.push_back({1, "error", "2026-11-30T08:01:00Z error: all-reduce failed"});
     page.appendLines(lines);
     QCOMPARE(page.visibleText().count('\n') + 1, 31);

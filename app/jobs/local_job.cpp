@@ -1,0 +1,139 @@
+// Runs are started detached (a double fork, so the supervisor is not this app's child and
+// outlives it), with its output in <run>/supervisor.log; started or attached, a run is watched
+// by polling its pid, and how it ended is read from run.json.
+#include "local_job.h"
+
+#include <signal.h>
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTimer>
+
+#include "runlog/json_value.h"
+#include "trainer_process.h"
+
+namespace traindeck {
+
+LocalJob::LocalJob(QObject* parent) : QObject(parent) {}
+
+LocalJob::~LocalJob() = default;  // the run, detached, goes on
+
+void LocalJob::setState(State state) {
+  if (state == m_state) return;
+  m_state = state;
+  emit stateChanged(state);
+}
+
+qint64 LocalJob::supervisorPid() const {
+  return m_attachedPid;
+}
+
+QStringList LocalJob::recentOutput() {
+  readOutput();
+  return QStringList(m_output.begin(), m_output.end());
+}
+
+void LocalJob::start(const QString& trainBinary, const QString& configPath, const QString& runDir,
+                     const QStringList& extraArgs) {
+  if (m_state != State::Idle) {
+    emit failedToStart(tr("this job has already been started"));
+    return;
+  }
+  m_runDir = runDir;
+  QDir().mkpath(runDir);
+  const QString log = QDir(runDir).filePath(QStringLiteral("supervisor.log"));
+  QStringList args{
+      QStringLiteral("run"),          QStringLiteral("--config"), configPath, QStringLiteral("--run-dir"), runDir,
+      QStringLiteral("--no-progress")};
+  args += extraArgs;
+  QProcess launcher;
+  launcher.setProgram(trainBinary);
+  launcher.setArguments(args);
+  launcher.setStandardInputFile(QProcess::nullDevice());
+  launcher.setStandardOutputFile(log, QIODevice::Append);
+  launcher.setStandardErrorFile(log, QIODevice::Append);
+  setState(State::Starting);
+  qint64 pid = 0;
+  if (!launcher.startDetached(&pid) || pid <= 0) {
+    setState(State::Finished);
+    emit failedToStart(tr("could not start %1: %2").arg(trainBinary, launcher.errorString()));
+    return;
+  }
+  m_attachedPid = static_cast<int>(pid);
+  m_started.start();
+  watchPid();
+  setState(State::Running);
+}
+
+void LocalJob::watchPid() {
+  m_attachTimer = new QTimer(this);
+  m_attachTimer->setInterval(kAttachPollMs);
+  connect(m_attachTimer, &QTimer::timeout, this, &LocalJob::pollAttached);
+  m_attachTimer->start();
+}
+
+QString LocalJob::attach(const QString& runDir) {
+  if (m_state != State::Idle) return tr("this job is already in use");
+  QFile file(QDir(runDir).filePath(QStringLiteral("run.json")));
+  if (!file.open(QIODevice::ReadOnly)) return tr("%1 has no readable run.json").arg(runDir);
+  const QByteArray bytes = file.read(1 << 20);
+  const JsonParseResult parsed = parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+  if (!parsed.ok() || !parsed.value.isObject()) return tr("%1: run.json is not a JSON object").arg(runDir);
+  const std::string status = parsed.value.stringOr("status", "");
+  if (status != "running" && status != "starting")
+    return tr("the run is not running (status %1)").arg(QString::fromStdString(status));
+  const int pid = static_cast<int>(parsed.value.integerOr("supervisor_pid", 0));
+  if (!isTrainerProcess(pid)) return tr("the run's supervisor (pid %1) is no longer running").arg(pid);
+  m_runDir = runDir;
+  m_attachedPid = pid;
+  watchPid();
+  setState(State::Running);
+  return {};
+}
+
+void LocalJob::pollAttached() {
+  // Just after a start the process may not have exec'd traindeck-train yet: alive is enough.
+  const bool young = m_started.isValid() && m_started.elapsed() < 3000;
+  if (isTrainerProcess(m_attachedPid) || (young && ::kill(m_attachedPid, 0) == 0)) return;
+  m_attachTimer->stop();
+  // How it ended, as the supervisor wrote it: finished or stopped 0, failed 1.
+  int exitCode = -1;
+  QFile file(QDir(m_runDir).filePath(QStringLiteral("run.json")));
+  if (file.open(QIODevice::ReadOnly)) {
+    const QByteArray bytes = file.read(1 << 20);
+    const JsonParseResult parsed =
+        parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    const std::string status = parsed.ok() ? parsed.value.stringOr("status", "") : "";
+    if (status == "finished" || status == "stopped") exitCode = 0;
+    if (status == "failed") exitCode = 1;
+  }
+  readOutput();
+  setState(State::Finished);
+  emit finished(exitCode);
+}
+
+void LocalJob::stop() {
+  if (m_state != State::Running && m_state != State::Starting) return;
+  if (!signalTrainerProcess(m_attachedPid, SIGTERM)) return;
+  setState(State::Stopping);
+}
+
+void LocalJob::kill() {
+  if (m_state == State::Idle || m_state == State::Finished) return;
+  signalTrainerProcess(m_attachedPid, SIGKILL);
+}
+
+void LocalJob::readOutput() {
+  QFile log(QDir(m_runDir).filePath(QStringLiteral("supervisor.log")));
+  if (!log.open(QIODevice::ReadOnly)) return;
+  log.seek(std::max<qint64>(0, log.size() - 64 * 1024));
+  m_output.clear();
+  for (const QByteArray& line : log.readAll().split('\n')) {
+    if (line.isEmpty()) continue;
+    m_output.push_back(QString::fromUtf8(line));
+    if (m_output.size() > static_cast<std::size_t>(kOutputLines)) m_output.pop_front();
+  }
+}
+
+}  // namespace traindeck

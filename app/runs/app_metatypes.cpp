@@ -1,0 +1,12 @@
+// Registration by name, so that queued connections can copy the values.
+#include "app_metatypes.h"
+
+namespace traindeck {
+
+void registerAppMetaTypes() {
+  qRegisterMetaType<traindeck::MetricsBatch>("traindeck::MetricsBatch");
+  qRegisterMetaType<traindeck::LogLine>("traindeck::LogLine");
+  qRegisterMetaType<QVector<traindeck::LogLine>>("QVector<traindeck::LogLine>");
+}
+
+}  // namespace traindeck

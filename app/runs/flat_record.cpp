@@ -1,0 +1,268 @@
+// The fast path reads each byte once and copies nothing: keys are matched by length first,
+// numbers go through std::from_chars. Every branch it does not handle returns false.
+#include "flat_record.h"
+
+#include <charconv>
+#include <cstdint>
+#include <system_error>
+
+namespace traindeck {
+
+FlatKey flatKeyOf(std::string_view n) {
+  switch (n.size()) {
+    case 2:
+      if (n == "lr") return FlatKey::Lr;
+      break;
+    case 3:
+      if (n == "mfu") return FlatKey::Mfu;
+      if (n == "msg") return FlatKey::Msg;
+      break;
+    case 4:
+      if (n == "kind") return FlatKey::Kind;
+      if (n == "time") return FlatKey::Time;
+      if (n == "step") return FlatKey::Step;
+      if (n == "loss") return FlatKey::Loss;
+      if (n == "rank") return FlatKey::Rank;
+      if (n == "util") return FlatKey::Util;
+      break;
+    case 5:
+      if (n == "level") return FlatKey::Level;
+      break;
+    case 6:
+      if (n == "tokens") return FlatKey::Tokens;
+      if (n == "device") return FlatKey::Device;
+      if (n == "temp_c") return FlatKey::TempC;
+      if (n == "schema") return FlatKey::Schema;
+      if (n == "run_id") return FlatKey::RunId;
+      break;
+    case 7:
+      if (n == "step_ms") return FlatKey::StepMs;
+      if (n == "power_w") return FlatKey::PowerW;
+      break;
+    case 8:
+      if (n == "val_loss") return FlatKey::ValLoss;
+      if (n == "mem_used") return FlatKey::MemUsed;
+      break;
+    case 9:
+      if (n == "grad_norm") return FlatKey::GradNorm;
+      if (n == "mem_total") return FlatKey::MemTotal;
+      break;
+    case 10:
+      if (n == "parameters") return FlatKey::Parameters;
+      if (n == "world_size") return FlatKey::WorldSize;
+      if (n == "start_step") return FlatKey::StartStep;
+      break;
+    case 11:
+      if (n == "total_steps") return FlatKey::TotalSteps;
+      break;
+    case 12:
+      if (n == "tokens_per_s") return FlatKey::TokensPerSecond;
+      break;
+    case 15:
+      if (n == "tokens_per_step") return FlatKey::TokensPerStep;
+      break;
+    default:
+      break;
+  }
+  return FlatKey::Count;
+}
+
+namespace {
+
+bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+class FlatScanner {
+ public:
+  explicit FlatScanner(std::string_view line) : m_p(line.data()), m_end(line.data() + line.size()) {}
+
+  bool object(FlatRecord& out) {
+    skipSpace();
+    if (!consume('{')) return false;
+    skipSpace();
+    if (consume('}')) return atEnd();
+    for (;;) {
+      std::string_view name;
+      if (!string(name)) return false;
+      skipSpace();
+      if (!consume(':')) return false;
+      skipSpace();
+      FlatValue value{};
+      if (!scalar(value)) return false;
+      if (const FlatKey key = flatKeyOf(name); key != FlatKey::Count) out.set(key, value);
+      skipSpace();
+      if (consume(',')) {
+        skipSpace();
+        continue;
+      }
+      if (consume('}')) return atEnd();
+      return false;
+    }
+  }
+
+ private:
+  bool atEnd() {
+    skipSpace();
+    return m_p == m_end;
+  }
+  void skipSpace() {
+    while (m_p < m_end && isSpace(*m_p)) ++m_p;
+  }
+  bool consume(char c) {
+    if (m_p < m_end && *m_p == c) {
+      ++m_p;
+      return true;
+    }
+    return false;
+  }
+  bool literal(std::string_view word) {
+    if (static_cast<std::size_t>(m_end - m_p) < word.size() || std::string_view(m_p, word.size()) != word) return false;
+    m_p += word.size();
+    return true;
+  }
+  // Printable ASCII without escapes only; anything else is the slow path's business.
+  bool string(std::string_view& out) {
+    if (!consume('"')) return false;
+    const char* start = m_p;
+    while (m_p < m_end) {
+      const auto c = static_cast<unsigned char>(*m_p);
+      if (c == '"') {
+        out = std::string_view(start, static_cast<std::size_t>(m_p - start));
+        ++m_p;
+        return true;
+      }
+      if (c == '\\' || c < 0x20 || c >= 0x80) return false;
+      ++m_p;
+    }
+    return false;
+  }
+  bool scalar(FlatValue& v) {
+    if (m_p >= m_end) return false;
+    switch (*m_p) {
+      case '"':
+        v.type = FlatValue::Type::String;
+        return string(v.text);
+      case 't':
+      case 'f':
+        v.type = FlatValue::Type::Bool;
+        return literal(*m_p == 't' ? "true" : "false");
+      case 'n':
+        v.type = FlatValue::Type::Null;
+        return literal("null");
+      default:
+        return number(v);
+    }
+  }
+  // RFC 8259's number grammar, checked here so that from_chars' laxer rules (leading zeros,
+  // "1.", a lone "-") never decide. Most numbers we write have at most 15 significant digits
+  // and a small exponent: then mantissa and power of ten are exact doubles and one IEEE
+  // multiplication or division rounds correctly (Clinger's fast path); others go to from_chars.
+  bool number(FlatValue& v) {
+    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    constexpr std::uint64_t kExactLimit = std::uint64_t(1) << 53;
+    const char* start = m_p;
+    const bool negative = consume('-');
+    if (m_p >= m_end) return false;
+    std::uint64_t mantissa = 0;
+    bool exact = true;  // mantissa holds every digit so far, below 2^53
+    auto digit = [&](char c) {
+      if (!exact) return;
+      mantissa = mantissa * 10 + static_cast<std::uint64_t>(c - '0');
+      exact = mantissa < kExactLimit;
+    };
+    if (*m_p == '0') {
+      ++m_p;
+    } else if (isDigit(*m_p)) {
+      while (m_p < m_end && isDigit(*m_p)) digit(*m_p++);
+    } else {
+      return false;
+    }
+    bool integer = true;
+    int exponent = 0;
+    if (consume('.')) {
+      integer = false;
+      if (m_p >= m_end || !isDigit(*m_p)) return false;
+      while (m_p < m_end && isDigit(*m_p)) {
+        digit(*m_p++);
+        --exponent;
+      }
+    }
+    if (m_p < m_end && (*m_p == 'e' || *m_p == 'E')) {
+      integer = false;
+      ++m_p;
+      bool negativeExponent = false;
+      if (m_p < m_end && (*m_p == '+' || *m_p == '-')) negativeExponent = *m_p++ == '-';
+      if (m_p >= m_end || !isDigit(*m_p)) return false;
+      int written = 0;
+      while (m_p < m_end && isDigit(*m_p)) {
+        if (written < 100000) written = written * 10 + (*m_p - '0');
+        ++m_p;
+      }
+      exponent += negativeExponent ? -written : written;
+    }
+    v.type = FlatValue::Type::Number;
+    if (integer) {
+      const auto r = std::from_chars(start, m_p, v.integer);
+      if (r.ec == std::errc() && r.ptr == m_p) {
+        v.exactInteger = true;
+        // int64 -> double rounds to nearest like a correctly rounded decimal parse.
+        v.number = (v.integer == 0 && negative) ? -0.0 : static_cast<double>(v.integer);
+        return true;
+      }
+    }
+    if (exact && exponent >= -22 && exponent <= 22) {
+      const double m = static_cast<double>(mantissa);
+      const double value = exponent < 0 ? m / kPow10[-exponent] : m * kPow10[exponent];
+      v.number = negative ? -value : value;
+      return true;
+    }
+    const auto r = std::from_chars(start, m_p, v.number);
+    return r.ec == std::errc() && r.ptr == m_p;  // out of range: let parseJson() decide
+  }
+
+  const char* m_p;
+  const char* m_end;
+};
+
+}  // namespace
+
+bool scanFlatRecord(std::string_view line, FlatRecord& out) {
+  return FlatScanner(line).object(out);
+}
+
+void flatRecordFromJson(const JsonValue& object, FlatRecord& out) {
+  for (const auto& [name, value] : object.members()) {
+    const FlatKey key = flatKeyOf(name);
+    if (key == FlatKey::Count) continue;
+    FlatValue v{};
+    switch (value.type()) {
+      case JsonValue::Type::Null:
+        v.type = FlatValue::Type::Null;
+        break;
+      case JsonValue::Type::Bool:
+        v.type = FlatValue::Type::Bool;
+        break;
+      case JsonValue::Type::Number:
+        v.type = FlatValue::Type::Number;
+        v.number = value.numberOr(0);
+        v.exactInteger = value.isInteger();
+        v.integer = value.integerOr(0);
+        break;
+      case JsonValue::Type::String:
+        v.type = FlatValue::Type::String;
+        v.text = value.text();
+        break;
+      default:
+        v.type = FlatValue::Type::Other;
+        break;
+    }
+    out.set(key, v);
+  }
+}
+
+}  // namespace traindeck

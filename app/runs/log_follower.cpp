@@ -1,0 +1,99 @@
+// Ranks are found by listing logs/ on each poll (cheap: one entry per rank). Bytes are split
+// into lines per rank; a partial last line waits for its newline, as in metrics.jsonl.
+#include "log_follower.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QRegularExpression>
+#include <QTimer>
+
+#include "app_metatypes.h"
+#include "file_tail.h"
+
+namespace traindeck {
+
+LogFollower::LogFollower(const QString& runDir, QObject* parent)
+    : QObject(parent), m_logsDir(QDir(runDir).filePath(QStringLiteral("logs"))) {
+  registerAppMetaTypes();
+}
+
+LogFollower::~LogFollower() = default;
+
+void LogFollower::start() {
+  if (m_timer) return;
+  m_watcher = new QFileSystemWatcher(this);
+  m_watcher->addPath(QFileInfo(m_logsDir).absolutePath());
+  if (QFileInfo::exists(m_logsDir)) m_watcher->addPath(m_logsDir);
+  connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, [this] {
+    if (!m_watcher->directories().contains(m_logsDir) && QFileInfo::exists(m_logsDir)) m_watcher->addPath(m_logsDir);
+    poll();
+  });
+  connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &LogFollower::poll);
+  m_timer = new QTimer(this);
+  m_timer->setInterval(kPollMs);
+  connect(m_timer, &QTimer::timeout, this, &LogFollower::poll);
+  m_timer->start();
+  poll();
+}
+
+void LogFollower::stop() {
+  delete m_timer;
+  m_timer = nullptr;
+  delete m_watcher;
+  m_watcher = nullptr;
+}
+
+void LogFollower::discoverRanks() {
+  static const QRegularExpression kName(QStringLiteral("^rank-(\\d{1,6})\\.log$"));
+  const QStringList names = QDir(m_logsDir).entryList({QStringLiteral("rank-*.log")}, QDir::Files);
+  for (const QString& name : names) {
+    const auto match = kName.match(name);
+    if (!match.hasMatch()) continue;
+    const int rank = match.captured(1).toInt();
+    if (m_ranks.count(rank)) continue;
+    const QString path = QDir(m_logsDir).filePath(name);
+    m_ranks[rank].tail = std::make_unique<FileTail>(path.toStdString());
+    if (m_watcher) m_watcher->addPath(path);
+  }
+}
+
+void LogFollower::poll() {
+  discoverRanks();
+  QVector<LogLine> lines;
+  bool more = false;
+  for (auto& [rank, log] : m_ranks) {
+    FileTail::Chunk chunk = log.tail->read(kMaxBytesPerPoll);
+    if (chunk.restart) {
+      log.partial.clear();
+      emit logRestarted(rank);
+    }
+    std::string_view bytes = chunk.bytes;
+    while (!bytes.empty()) {
+      const std::size_t nl = bytes.find('\n');
+      if (nl == std::string_view::npos) {
+        log.partial.append(bytes.substr(0, kMaxLineBytes - std::min(kMaxLineBytes, log.partial.size())));
+        break;
+      }
+      std::string_view line = bytes.substr(0, nl);
+      if (!log.partial.empty()) {
+        log.partial.append(line.substr(0, kMaxLineBytes - std::min(kMaxLineBytes, log.partial.size())));
+        line = log.partial;
+      }
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      line = line.substr(0, kMaxLineBytes);
+      LogLine out;
+      out.rank = rank;
+      out.level = logLevelOf(line);
+      out.text = QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size()));
+      lines.push_back(std::move(out));
+      log.partial.clear();
+      bytes.remove_prefix(nl + 1);
+    }
+    more = more || chunk.more;
+  }
+  if (more) QMetaObject::invokeMethod(this, &LogFollower::poll, Qt::QueuedConnection);
+  if (!lines.isEmpty()) emit linesAvailable(lines);
+}
+
+}  // namespace traindeck

@@ -1,0 +1,54 @@
+// Follows <run>/metrics.jsonl from byte 0 and emits what new lines hold as MetricsBatch values.
+// Threading: a plain QObject; its owner moves it to a worker QThread and then invokes start()
+// there (queued), and deletes it there (deleteLater before quitting the thread). The watcher
+// and poll timer are made in start(), so they live in that thread. Receivers get batches by
+// queued connection; each batch is an independent value.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <memory>
+
+#include "metrics_batch.h"
+#include "metrics_parser.h"
+
+class QFileSystemWatcher;
+class QTimer;
+
+namespace traindeck {
+
+class FileTail;
+
+class MetricsFollower : public QObject {
+  Q_OBJECT
+ public:
+  static constexpr int kPollMs = 200;  // fallback when inotify says nothing (NFS, sshfs)
+  static constexpr std::size_t kMaxBytesPerPoll = 64u << 20;
+
+  explicit MetricsFollower(const QString& runDir, QObject* parent = nullptr);
+  ~MetricsFollower() override;
+
+  QString metricsPath() const { return m_path; }
+
+ public slots:
+  void start();
+  void stop();
+  // Reads what is new and emits at most one batch, never an empty one. Public for tests.
+  void poll();
+
+ signals:
+  void metricsAvailable(const traindeck::MetricsBatch& batch);
+
+ private:
+  void watchFile();
+
+  QString m_dir;
+  QString m_path;
+  std::unique_ptr<FileTail> m_tail;
+  MetricsParser m_parser;
+  QFileSystemWatcher* m_watcher = nullptr;
+  QTimer* m_timer = nullptr;
+  bool m_pollQueued = false;
+};
+
+}  // namespace traindeck

@@ -1,0 +1,37 @@
+// Turns metrics.jsonl bytes, fed in any chunks, into MetricsBatch columns. Plain C++, no Qt:
+// the follower runs it in its worker thread, the run list on file tails, tests on fixtures.
+// Reader rules (docs/design.md): a partial last line is held back until its newline arrives;
+// a line that is not a JSON object, or a known kind without its step, counts as garbage;
+// unknown kinds and fields are ignored. Absent or null floats read as NaN.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "metrics_batch.h"
+
+namespace traindeck {
+
+class MetricsParser {
+ public:
+  // A line longer than this is dropped (and counted once as garbage) instead of being held.
+  static constexpr std::size_t kMaxLineBytes = 1 << 20;
+
+  // Parses every line that `bytes` completes; the records come back in file order per kind.
+  MetricsBatch feed(std::string_view bytes);
+  // Parses into an existing batch (appending), for callers that gather several reads.
+  void feedInto(std::string_view bytes, MetricsBatch& batch);
+  // Forgets a held-back partial line (the file was replaced).
+  void reset();
+  std::size_t pendingBytes() const { return m_partial.size(); }
+
+  // One complete line (without its newline) into `batch`.
+  static void parseLine(std::string_view line, MetricsBatch& batch);
+
+ private:
+  std::string m_partial;
+  bool m_discarding = false;  // inside an overlong line: skip to its newline
+};
+
+}  // namespace traindeck

@@ -1,0 +1,191 @@
+// A rescan builds the new sorted list (rereading only runs whose files changed size or time),
+// then merges it into the rows: removals first, then per position an update, a move or an
+// insertion, so every change reaches views as the smallest model signal.
+#include "run_list_model.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QTimer>
+#include <algorithm>
+#include <unordered_map>
+
+namespace traindeck {
+
+RunListModel::RunListModel(QObject* parent) : QAbstractTableModel(parent) {
+  m_watcher = new QFileSystemWatcher(this);
+  m_timer = new QTimer(this);
+  m_timer->setInterval(kRescanMs);
+  m_coalesce = new QTimer(this);
+  m_coalesce->setSingleShot(true);
+  m_coalesce->setInterval(100);
+  connect(m_timer, &QTimer::timeout, this, &RunListModel::rescan);
+  connect(m_coalesce, &QTimer::timeout, this, &RunListModel::rescan);
+  connect(m_watcher, &QFileSystemWatcher::directoryChanged, m_coalesce, qOverload<>(&QTimer::start));
+}
+
+RunListModel::~RunListModel() = default;
+
+void RunListModel::setRunsRoot(const QString& root) {
+  beginResetModel();
+  m_rows.clear();
+  endResetModel();
+  if (!m_watcher->directories().isEmpty()) m_watcher->removePaths(m_watcher->directories());
+  m_root = root;
+  m_timer->start();
+  rescan();
+}
+
+int RunListModel::rowOfPath(const QString& runDir) const {
+  const QString path = QFileInfo(runDir).absoluteFilePath();
+  for (std::size_t i = 0; i < m_rows.size(); ++i)
+    if (m_rows[i].path == path) return static_cast<int>(i);
+  return -1;
+}
+
+std::vector<RunSummary> RunListModel::scan() const {
+  std::unordered_map<QString, const RunSummary*> known;
+  for (const RunSummary& r : m_rows) known.emplace(r.path, &r);
+  std::vector<RunSummary> fresh;
+  if (m_root.isEmpty()) return fresh;
+  const QFileInfoList dirs = QDir(m_root).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot);
+  for (const QFileInfo& dir : dirs) {
+    const QString path = dir.absoluteFilePath();
+    if (!QFileInfo::exists(QDir(path).filePath(QStringLiteral("run.json")))) continue;
+    const auto it = known.find(path);
+    if (it != known.end() && it->second->signature == runSignature(path))
+      fresh.push_back(*it->second);
+    else
+      fresh.push_back(readRunSummary(path));
+  }
+  // Newest first: runs with a "created" before those without, then by folder name.
+  std::sort(fresh.begin(), fresh.end(), [](const RunSummary& a, const RunSummary& b) {
+    if (a.created.isEmpty() != b.created.isEmpty()) return b.created.isEmpty();
+    if (a.created != b.created) return a.created > b.created;
+    return QFileInfo(a.path).fileName() > QFileInfo(b.path).fileName();
+  });
+  return fresh;
+}
+
+void RunListModel::rescan() {
+  merge(scan());
+  updateWatches();
+}
+
+void RunListModel::merge(std::vector<RunSummary> fresh) {
+  std::unordered_map<QString, std::size_t> wanted;
+  for (std::size_t i = 0; i < fresh.size(); ++i) wanted.emplace(fresh[i].path, i);
+  for (int i = static_cast<int>(m_rows.size()) - 1; i >= 0; --i) {
+    if (wanted.count(m_rows[static_cast<std::size_t>(i)].path)) continue;
+    beginRemoveRows({}, i, i);
+    m_rows.erase(m_rows.begin() + i);
+    endRemoveRows();
+  }
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    const int row = static_cast<int>(i);
+    if (i < m_rows.size() && m_rows[i].path == fresh[i].path) {
+      const bool changed = !m_rows[i].sameContent(fresh[i]);
+      m_rows[i] = std::move(fresh[i]);
+      if (changed) emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < m_rows.size() && m_rows[j].path != fresh[i].path) ++j;
+    if (j < m_rows.size()) {  // it moved up (its "created" changed)
+      beginMoveRows({}, static_cast<int>(j), static_cast<int>(j), {}, row);
+      RunSummary moved = std::move(m_rows[j]);
+      m_rows.erase(m_rows.begin() + static_cast<std::ptrdiff_t>(j));
+      m_rows.insert(m_rows.begin() + row, std::move(moved));
+      endMoveRows();
+      const bool changed = !m_rows[i].sameContent(fresh[i]);
+      m_rows[i] = std::move(fresh[i]);
+      if (changed) emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    } else {
+      beginInsertRows({}, row, row);
+      m_rows.insert(m_rows.begin() + row, std::move(fresh[i]));
+      endInsertRows();
+    }
+  }
+}
+
+void RunListModel::updateWatches() {
+  // The root for runs that come and go, each run folder for run.json's atomic rewrites.
+  QStringList want;
+  if (!m_root.isEmpty() && QFileInfo::exists(m_root)) want << QFileInfo(m_root).absoluteFilePath();
+  for (const RunSummary& r : m_rows) want << r.path;
+  const QStringList have = m_watcher->directories();
+  QStringList gone, added;
+  for (const QString& p : have)
+    if (!want.contains(p)) gone << p;
+  for (const QString& p : want)
+    if (!have.contains(p)) added << p;
+  if (!gone.isEmpty()) m_watcher->removePaths(gone);
+  if (!added.isEmpty()) m_watcher->addPaths(added);
+}
+
+int RunListModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int RunListModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunListModel::field(const RunSummary& run, int column, bool forDisplay) const {
+  switch (column) {
+    case IdColumn:
+      return run.id;
+    case NameColumn:
+      return run.name;
+    case StatusColumn:
+      return run.status;
+    case StepColumn:
+      return run.step;
+    case TotalStepsColumn:
+      return run.totalSteps;
+    case LastLossColumn:
+      if (forDisplay) return std::isnan(run.lastLoss) ? QString() : QString::number(run.lastLoss, 'f', 4);
+      return run.lastLoss;
+    case CreatedColumn:
+      return run.created;
+    case PathColumn:
+      return run.path;
+    default:
+      return {};
+  }
+}
+
+QVariant RunListModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const RunSummary& run = m_rows[static_cast<std::size_t>(index.row())];
+  if (role == Qt::DisplayRole) return field(run, index.column(), true);
+  if (role == Qt::EditRole) return field(run, index.column(), false);
+  if (role == Qt::TextAlignmentRole &&
+      (index.column() == StepColumn || index.column() == TotalStepsColumn || index.column() == LastLossColumn))
+    return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
+  if (role >= IdRole && role <= PathRole) return field(run, role - IdRole, false);
+  return {};
+}
+
+QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* const kTitles[ColumnCount] = {"Id",          "Name",      "Status",  "Step",
+                                                   "Total steps", "Last loss", "Created", "Path"};
+  if (section < 0 || section >= ColumnCount) return {};
+  return tr(kTitles[section]);
+}
+
+QHash<int, QByteArray> RunListModel::roleNames() const {
+  QHash<int, QByteArray> names = QAbstractTableModel::roleNames();
+  names.insert(IdRole, "id");
+  names.insert(NameRole, "name");
+  names.insert(StatusRole, "status");
+  names.insert(StepRole, "step");
+  names.insert(TotalStepsRole, "totalSteps");
+  names.insert(LastLossRole, "lastLoss");
+  names.insert(CreatedRole, "created");
+  names.insert(PathRole, "path");
+  return names;
+}
+
+}  // namespace traindeck

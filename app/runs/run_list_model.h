@@ -1,0 +1,76 @@
+// Every run directory under a runs root (a folder holding run.json), newest first by run.json
+// "created", then by folder name. Lives in the GUI thread; rescans on file-system events and
+// every second, updating rows in place (dataChanged) and inserting, moving or removing only
+// the rows that changed, so views keep their selection.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QString>
+#include <vector>
+
+#include "run_summary.h"
+
+class QFileSystemWatcher;
+class QTimer;
+
+namespace traindeck {
+
+class RunListModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column {
+    IdColumn,
+    NameColumn,
+    StatusColumn,
+    StepColumn,
+    TotalStepsColumn,
+    LastLossColumn,
+    CreatedColumn,
+    PathColumn,
+    ColumnCount
+  };
+  // The same fields as roles on any column, for list views and delegates.
+  enum Role {
+    IdRole = Qt::UserRole + 1,
+    NameRole,
+    StatusRole,
+    StepRole,
+    TotalStepsRole,
+    LastLossRole,
+    CreatedRole,
+    PathRole
+  };
+  static constexpr int kRescanMs = 1000;
+
+  explicit RunListModel(QObject* parent = nullptr);
+  ~RunListModel() override;
+
+  // Empties the model and starts watching `root` (which may not exist yet).
+  void setRunsRoot(const QString& root);
+  QString runsRoot() const { return m_root; }
+  const RunSummary& runAt(int row) const { return m_rows.at(static_cast<std::size_t>(row)); }
+  int rowOfPath(const QString& runDir) const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QHash<int, QByteArray> roleNames() const override;
+
+ public slots:
+  void rescan();
+
+ private:
+  std::vector<RunSummary> scan() const;
+  void merge(std::vector<RunSummary> fresh);
+  void updateWatches();
+  QVariant field(const RunSummary& run, int column, bool forDisplay) const;
+
+  QString m_root;
+  std::vector<RunSummary> m_rows;
+  QFileSystemWatcher* m_watcher = nullptr;
+  QTimer* m_timer = nullptr;     // the periodic rescan
+  QTimer* m_coalesce = nullptr;  // one rescan shortly after a burst of file events
+};
+
+}  // namespace traindeck

@@ -1,0 +1,35 @@
+#include "run_session.h"
+
+#include <QMetaObject>
+
+#include "app_metatypes.h"
+#include "log_follower.h"
+#include "metrics_follower.h"
+
+namespace traindeck {
+
+RunSession::RunSession(const QString& runDir, QObject* parent)
+    : QObject(parent), m_runDir(runDir), m_metrics(new MetricsFollower(runDir)), m_logs(new LogFollower(runDir)) {
+  registerAppMetaTypes();
+  m_thread.setObjectName("run-followers");
+  m_metrics->moveToThread(&m_thread);
+  m_logs->moveToThread(&m_thread);
+  connect(m_metrics, &MetricsFollower::metricsAvailable, this, [this](const MetricsBatch& batch) {
+    m_store.append(batch);
+    emit metricsChanged();
+  });
+  connect(m_logs, &LogFollower::linesAvailable, this, &RunSession::logLinesAvailable);
+  m_thread.start();
+  QMetaObject::invokeMethod(m_metrics, &MetricsFollower::start, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(m_logs, &LogFollower::start, Qt::QueuedConnection);
+}
+
+RunSession::~RunSession() {
+  // The followers are deleted in their own thread, then the thread ends.
+  QMetaObject::invokeMethod(m_metrics, &QObject::deleteLater, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(m_logs, &QObject::deleteLater, Qt::QueuedConnection);
+  m_thread.quit();
+  m_thread.wait();
+}
+
+}  // namespace traindeck

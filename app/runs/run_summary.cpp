@@ -1,0 +1,89 @@
+// The tail read skips its first (probably partial) line; the head read parses only complete
+// lines, so a header still being written is not misread.
+#include "run_summary.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include "metrics_parser.h"
+#include "runlog/json_value.h"
+
+namespace traindeck {
+
+namespace {
+
+QByteArray readRange(QFile& file, qint64 offset, qint64 length) {
+  if (!file.seek(offset)) return {};
+  return file.read(length);
+}
+
+void readMetricsEnds(const QString& path, RunSummary& s) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return;
+  const qint64 size = file.size();
+  MetricsParser parser;
+  MetricsBatch batch;
+  if (size > kRunSummaryTailBytes) {
+    const QByteArray head = readRange(file, 0, 4096);
+    parser.feedInto(std::string_view(head.constData(), static_cast<std::size_t>(head.size())), batch);
+    QByteArray tail = readRange(file, size - kRunSummaryTailBytes, kRunSummaryTailBytes);
+    const qsizetype nl = tail.indexOf('\n');
+    tail = nl < 0 ? QByteArray() : tail.mid(nl + 1);
+    MetricsParser tailParser;
+    tailParser.feedInto(std::string_view(tail.constData(), static_cast<std::size_t>(tail.size())), batch);
+  } else {
+    const QByteArray all = file.readAll();
+    parser.feedInto(std::string_view(all.constData(), static_cast<std::size_t>(all.size())), batch);
+  }
+  if (batch.hasHeader) s.totalSteps = batch.header.totalSteps;  // the newest header read
+  if (batch.train.size() > 0) {
+    s.step = std::max<qint64>(s.step, batch.train.step.back());
+    s.lastLoss = batch.train.loss.back();
+  }
+}
+
+}  // namespace
+
+RunSummary::Signature runSignature(const QString& runDir) {
+  RunSummary::Signature sig;
+  const QFileInfo runJson(QDir(runDir).filePath(QStringLiteral("run.json")));
+  const QFileInfo metrics(QDir(runDir).filePath(QStringLiteral("metrics.jsonl")));
+  if (runJson.exists()) {
+    sig.runJsonSize = runJson.size();
+    sig.runJsonTime = runJson.lastModified();
+  }
+  if (metrics.exists()) {
+    sig.metricsSize = metrics.size();
+    sig.metricsTime = metrics.lastModified();
+  }
+  return sig;
+}
+
+RunSummary readRunSummary(const QString& runDir) {
+  RunSummary s;
+  s.signature = runSignature(runDir);
+  s.path = QFileInfo(runDir).absoluteFilePath();
+  s.id = QFileInfo(runDir).fileName();
+  s.status = QStringLiteral("unknown");
+  QFile runJson(QDir(runDir).filePath(QStringLiteral("run.json")));
+  if (runJson.open(QIODevice::ReadOnly)) {
+    const QByteArray bytes = runJson.read(1 << 20);
+    const JsonParseResult parsed =
+        parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    if (parsed.ok() && parsed.value.isObject()) {
+      const JsonValue& v = parsed.value;
+      const std::string id = v.stringOr("id", "");
+      if (!id.empty()) s.id = QString::fromStdString(id);
+      s.name = QString::fromStdString(v.stringOr("name", ""));
+      s.status = QString::fromStdString(v.stringOr("status", "unknown"));
+      s.created = QString::fromStdString(v.stringOr("created", ""));
+      s.step = v.integerOr("step", 0);
+      s.supervisorPid = static_cast<int>(v.integerOr("supervisor_pid", 0));
+    }
+  }
+  readMetricsEnds(QDir(runDir).filePath(QStringLiteral("metrics.jsonl")), s);
+  return s;
+}
+
+}  // namespace traindeck

@@ -1,0 +1,43 @@
+// What the run list shows of one run directory: run.json's fields and, from metrics.jsonl,
+// the total steps (its newest header), the last step and the last loss. Read cheaply: the
+// file's first 4 KiB for the header and its last 64 KiB for the newest records.
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+#include <cmath>
+
+namespace traindeck {
+
+struct RunSummary {
+  QString id;  // run.json "id", else the folder's name
+  QString name;
+  QString status;   // starting|running|finished|failed|stopped; "unknown" if run.json is unreadable
+  QString created;  // ISO 8601 UTC, empty if unknown
+  QString path;     // the run directory, absolute
+  qint64 step = 0;  // the last train step seen (or run.json's "step" when larger)
+  qint64 totalSteps = 0;
+  double lastLoss = std::nan("");
+  int supervisorPid = 0;
+
+  // What changes on disk decide whether to read again: sizes and modification times.
+  struct Signature {
+    qint64 runJsonSize = -1, metricsSize = -1;
+    QDateTime runJsonTime, metricsTime;
+    bool operator==(const Signature&) const = default;
+  } signature;
+
+  bool sameContent(const RunSummary& o) const {
+    return id == o.id && name == o.name && status == o.status && created == o.created && path == o.path &&
+           step == o.step && totalSteps == o.totalSteps && supervisorPid == o.supervisorPid &&
+           (lastLoss == o.lastLoss || (std::isnan(lastLoss) && std::isnan(o.lastLoss)));
+  }
+};
+
+inline constexpr qint64 kRunSummaryTailBytes = 64 * 1024;
+
+RunSummary::Signature runSignature(const QString& runDir);
+// Reads run.json and the ends of metrics.jsonl; never fails: missing parts stay default.
+RunSummary readRunSummary(const QString& runDir);
+
+}  // namespace traindeck

@@ -1,0 +1,109 @@
+// LocalJob end to end with the real trainer: a tiny two-rank DDP job on the CPU, followed
+// until train points arrive, attached to by a second job, stopped gracefully; then run.json
+// says "stopped" and a complete checkpoint exists. Slow (tens of seconds); needs LibTorch.
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "local_job.h"
+#include "metrics_follower.h"
+#include "metrics_store.h"
+#include "runlog/json_value.h"
+
+using namespace traindeck;
+
+namespace {
+
+std::string runStatus(const QString& runDir) {
+  QFile f(QDir(runDir).filePath("run.json"));
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  const QByteArray bytes = f.readAll();
+  const auto parsed = parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+  return parsed.value.stringOr("status", "");
+}
+
+}  // namespace
+
+class LocalJobTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void failsToStartAMissingBinary() {
+    LocalJob job;
+    QSignalSpy failed(&job, &LocalJob::failedToStart);
+    job.start("/nonexistent/traindeck-train", "job.yaml", "/tmp/none");
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 5000);
+    QCOMPARE(job.state(), LocalJob::State::Finished);
+  }
+
+  void attachRefusesARunThatIsNotRunning() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("run.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"id":"x","status":"running","supervisor_pid":999999999})");
+    f.close();
+    LocalJob job;
+    QVERIFY(!job.attach(dir.path()).isEmpty());
+    QCOMPARE(job.state(), LocalJob::State::Idle);
+  }
+
+  void trainsAndStopsGracefully() {
+    QTemporaryDir dir;
+    const QString train = QStringLiteral(TRAINDECK_TRAIN_BIN);
+    QProcess make;
+    make.start("sh", {QStringLiteral(TRAINDECK_TEST_DATA_DIR) + "/cli/make_tiny_job.sh", train, dir.path()});
+    QVERIFY(make.waitForFinished(120000));
+    QCOMPARE(make.exitCode(), 0);
+    const QString runDir = dir.filePath("run");
+
+    LocalJob job;
+    QSignalSpy states(&job, &LocalJob::stateChanged);
+    QSignalSpy finished(&job, &LocalJob::finished);
+    QSignalSpy failed(&job, &LocalJob::failedToStart);
+    job.start(train, dir.filePath("job.yaml"), runDir,
+              {"--set", "schedule.max_steps=100000", "--set", "strategy.kind=ddp", "--set", "strategy.nproc_per_node=2",
+               "--set", "checkpoint.every=0"});
+    QTRY_COMPARE_WITH_TIMEOUT(job.state(), LocalJob::State::Running, 10000);
+    QVERIFY(job.supervisorPid() > 0);
+
+    MetricsFollower follower(runDir);
+    MetricsStore store;
+    connect(&follower, &MetricsFollower::metricsAvailable, this, [&](const MetricsBatch& b) { store.append(b); });
+    follower.start();
+    QTRY_VERIFY_WITH_TIMEOUT(store.train().size() >= 3, 120000);
+    QVERIFY(failed.isEmpty());
+    QCOMPARE(store.header().worldSize, 2);
+    QCOMPARE(store.header().totalSteps, 100000);
+
+    // Another app instance would attach: same supervisor, followed by pid.
+    QTRY_COMPARE_WITH_TIMEOUT(runStatus(runDir), std::string("running"), 10000);
+    LocalJob attached;
+    QSignalSpy attachedFinished(&attached, &LocalJob::finished);
+    QCOMPARE(attached.attach(runDir), QString());
+    QCOMPARE(attached.supervisorPid(), job.supervisorPid());
+
+    job.stop();
+    QCOMPARE(job.state(), LocalJob::State::Stopping);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
+    QCOMPARE(job.state(), LocalJob::State::Finished);
+    QCOMPARE(finished.at(0).at(0).toInt(), 0);
+    QCOMPARE(runStatus(runDir), std::string("stopped"));
+    const QStringList checkpoints =
+        QDir(QDir(runDir).filePath("checkpoints")).entryList({"step-*"}, QDir::Dirs | QDir::NoDotAndDotDot);
+    QVERIFY2(!checkpoints.isEmpty(), "no checkpoint folder");
+    QVERIFY(QFile::exists(QDir(runDir).filePath("checkpoints/" + checkpoints.last() + "/COMPLETE")));
+    // The stop checkpoint is the last step trained (checkpoint.every=0 saves only then).
+    QTRY_COMPARE_WITH_TIMEOUT(QString::asprintf("step-%08lld", static_cast<long long>(store.train().step.back())),
+                              checkpoints.last(), 5000);
+    qInfo("%zu train points, last step %lld, checkpoints %s", store.train().size(),
+          static_cast<long long>(store.train().step.back()), qPrintable(checkpoints.join(' ')));
+    QTRY_COMPARE_WITH_TIMEOUT(attachedFinished.size(), 1, 5000);
+    QCOMPARE(attachedFinished.at(0).at(0).toInt(), 0);
+    if (QTest::currentTestFailed()) qWarning() << job.recentOutput();
+  }
+};
+
+QTEST_GUILESS_MAIN(LocalJobTest)
+#include "local_job_test.moc"

@@ -1,0 +1,268 @@
+// MetricsParser and MetricsStore on a recorded metrics.jsonl: the same records however the
+// bytes are chunked, garbage skipped and counted, the fast path agreeing with parseJson, and
+// "the later record wins" for steps a resumed run logs again.
+#include <QRandomGenerator>
+#include <QTest>
+#include <cmath>
+#include <cstdio>
+#include <string_view>
+
+#include "batch_compare.h"
+#include "flat_record.h"
+#include "metrics_parser.h"
+#include "metrics_store.h"
+#include "runlog/json_value.h"
+
+using namespace traindeck;
+
+namespace {
+
+std::string_view view(const QByteArray& bytes) {
+  return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
+}
+
+MetricsBatch parseInChunks(std::string_view bytes, const std::vector<std::size_t>& sizes) {
+  MetricsParser parser;
+  MetricsBatch all;
+  std::size_t pos = 0, k = 0;
+  while (pos < bytes.size()) {
+    const std::size_t n = std::min(sizes[k++ % sizes.size()], bytes.size() - pos);
+    test::gather(all, parser.feed(bytes.substr(pos, n)));
+    pos += n;
+  }
+  return all;
+}
+
+}  // namespace
+
+class MetricsParserTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void wholeFixture() {
+    const QByteArray bytes = test::readFixture("metrics.jsonl");
+    QVERIFY(!bytes.isEmpty());
+    MetricsParser parser;
+    const MetricsBatch b = parser.feed(view(bytes));
+    QVERIFY(b.hasHeader);
+    QCOMPARE(b.header.runId, std::string("20261130-083449-tiny-ddp"));
+    QCOMPARE(b.header.totalSteps, 40);
+    QCOMPARE(b.header.worldSize, 2);
+    QCOMPARE(b.train.size(), std::size_t(30));
+    QCOMPARE(b.train.step.front(), 1);
+    QCOMPARE(b.train.step.back(), 30);
+    QCOMPARE(b.train.tokens[9], 2560);
+    QVERIFY(std::isnan(b.train.loss[16]));  // step 17 logged null
+    QVERIFY(std::isnan(b.train.mfu[0]));    // absent
+    QCOMPARE(b.train.stepMs[0], 400.25f);
+    QCOMPARE(b.train.time[0], 1764491689.65);
+    QCOMPARE(b.eval.size(), std::size_t(3));
+    QCOMPARE(b.eval.step[2], 30);
+    QCOMPARE(b.system.size(), std::size_t(8));
+    QCOMPARE(b.system[1].rank, 1);
+    QCOMPARE(b.system[1].device, std::string("cuda:1"));
+    QCOMPARE(b.system[1].powerW, 212.5f);
+    QCOMPARE(b.system[1].tempC, 61.f);
+    QCOMPARE(b.system[0].powerW, -1.f);
+    QCOMPARE(b.system[0].memTotal, 16777216000LL);
+    QCOMPARE(b.events.size(), std::size_t(6));
+    QCOMPARE(b.events[2].level, std::string("warn"));
+    QCOMPARE(b.events[2].step, 17);
+    QCOMPARE(b.events[0].step, -1);
+    QCOMPARE(b.events[1].message, std::string("checkpoint saved: \"step-00000010\" \u2014 ok"));
+    QCOMPARE(b.events[5].message, std::string("rank 1 exited with code 1\ttab"));
+    QCOMPARE(b.garbageLines, 0);
+    QCOMPARE(parser.pendingBytes(), std::size_t(0));
+  }
+
+  void chunkingDoesNotMatter() {
+    const QByteArray bytes = test::readFixture("metrics.jsonl");
+    MetricsParser parser;
+    const MetricsBatch whole = parser.feed(view(bytes));
+    const MetricsBatch byByte = parseInChunks(view(bytes), {1});
+    QCOMPARE(test::difference(whole, byByte), std::string());
+    QRandomGenerator random(20261130);
+    for (int round = 0; round < 50; ++round) {
+      std::vector<std::size_t> sizes;
+      for (int i = 0; i < 64; ++i) sizes.push_back(1 + random.bounded(400));
+      QCOMPARE(test::difference(whole, parseInChunks(view(bytes), sizes)), std::string());
+    }
+  }
+
+  void partialLastLineIsHeldBack() {
+    MetricsParser parser;
+    MetricsBatch b = parser.feed(R"({"kind":"train","time":1,"step":1,"loss":2.5})"
+                                 "\n"
+                                 R"({"kind":"train","ti)");
+    QCOMPARE(b.train.size(), std::size_t(1));
+    QVERIFY(parser.pendingBytes() > 0);
+    b = parser.feed(R"(me":2,"step":2,"loss":2.25})");
+    QVERIFY(b.empty());
+    b = parser.feed("\n");
+    QCOMPARE(b.train.size(), std::size_t(1));
+    QCOMPARE(b.train.step[0], 2);
+    QCOMPARE(b.train.loss[0], 2.25f);
+  }
+
+  void garbageIsSkippedAndCounted() {
+    const QByteArray bytes = test::readFixture("metrics.jsonl");
+    const QList<QByteArray> lines = bytes.split('\n');
+    const QByteArray junk[] = {
+        QByteArray("\x00\xff\xfe\x80garbage\x01", 11),
+        QByteArray(R"({"kind":"train","time":1,"step":)"),
+        QByteArray(R"([{"kind":"train","step":5}])"),
+        QByteArray(),
+        QByteArray(R"({"kind":"train","step":1.5,"loss":1})"),  // a train record without an integer step
+        QByteArray(R"({"kind":"train","step":01,"loss":1})"),   // not JSON: a leading zero
+        QByteArray(R"({"kind":"train","step":7,"loss":1} x)"),
+        QByteArray("{\"kind\":\"event\",\"msg\":\"bad utf-8 \xc3\x28\"}"),
+    };
+    QByteArray mixed;
+    int inserted = 0;
+    for (qsizetype i = 0; i + 1 < lines.size(); ++i) {  // the last element is after the final newline
+      mixed += lines[i] + '\n';
+      if (i % 6 == 2) {
+        mixed += junk[inserted % std::size(junk)] + '\n';
+        ++inserted;
+      }
+    }
+    MetricsParser clean;
+    const MetricsBatch expected = clean.feed(view(bytes));
+    MetricsParser parser;
+    MetricsBatch got = parser.feed(view(mixed));
+    QCOMPARE(got.garbageLines, inserted);
+    got.garbageLines = 0;
+    QCOMPARE(test::difference(expected, got), std::string());
+    // The same in random chunks.
+    QRandomGenerator random(7);
+    std::vector<std::size_t> sizes;
+    for (int i = 0; i < 64; ++i) sizes.push_back(1 + random.bounded(97));
+    MetricsBatch chunked = parseInChunks(view(mixed), sizes);
+    QCOMPARE(chunked.garbageLines, inserted);
+  }
+
+  void fastPathAgreesWithParseJson() {
+    const QByteArray bytes = test::readFixture("metrics.jsonl");
+    int fast = 0;
+    for (const QByteArray& line : bytes.split('\n')) {
+      if (line.isEmpty()) continue;
+      FlatRecord quick, slow;
+      const bool scanned = scanFlatRecord(view(line), quick);
+      const JsonParseResult parsed = parseJson(view(line));
+      QVERIFY(parsed.ok());
+      flatRecordFromJson(parsed.value, slow);
+      if (!scanned) continue;  // escapes, nesting, non-ASCII: the slow path's lines
+      ++fast;
+      for (int k = 0; k < static_cast<int>(FlatKey::Count); ++k) {
+        const FlatValue &a = quick[FlatKey(k)], &b = slow[FlatKey(k)];
+        QCOMPARE(a.type, b.type);
+        QCOMPARE(a.exactInteger, b.exactInteger);
+        if (a.exactInteger) QCOMPARE(a.integer, b.integer);
+        if (a.type == FlatValue::Type::Number) QCOMPARE(a.number, b.number);
+        QCOMPARE(a.text, b.text);
+      }
+    }
+    QVERIFY(fast >= 30);  // nested unknown fields and escaped strings take the slow path
+  }
+
+  void fastNumbersMatchParseJson() {
+    QRandomGenerator random(42);
+    const char* formats[] = {"%.17g", "%.15g", "%.9g", "%.6g", "%.3e", "%.16e", "%.10f"};
+    for (int i = 0; i < 20000; ++i) {
+      const double magnitude = std::pow(10.0, random.bounded(40.0) - 20.0);
+      const double x = (random.bounded(2) ? -1 : 1) * random.generateDouble() * magnitude;
+      char number[64];
+      std::snprintf(number, sizeof number, formats[i % std::size(formats)], x);
+      const std::string line = std::string("{\"loss\":") + number + "}";
+      FlatRecord quick;
+      QVERIFY2(scanFlatRecord(line, quick), line.c_str());
+      const JsonParseResult parsed = parseJson(line);
+      QVERIFY(parsed.ok());
+      const double expected = parsed.value.numberOr("loss", 0);
+      QVERIFY2(quick[FlatKey::Loss].number == expected, line.c_str());
+    }
+  }
+
+  void neverCrashesOnMutatedInput() {
+    const QByteArray bytes = test::readFixture("metrics.jsonl");
+    QRandomGenerator random(99);
+    for (int round = 0; round < 300; ++round) {
+      QByteArray mutated = bytes;
+      for (int i = 0; i < 20; ++i)
+        mutated[random.bounded(static_cast<int>(mutated.size()))] = static_cast<char>(random.bounded(256));
+      MetricsParser parser;
+      const MetricsBatch b = parser.feed(view(mutated));
+      QVERIFY(b.train.size() <= 30);
+      MetricsStore store;
+      store.append(b);
+    }
+  }
+
+  void overlongLineIsDropped() {
+    MetricsParser parser;
+    const std::string big(MetricsParser::kMaxLineBytes + 10, 'x');
+    MetricsBatch b = parser.feed(big.substr(0, 100));
+    b = parser.feed(big.substr(100));
+    QCOMPARE(parser.pendingBytes(), std::size_t(0));
+    b = parser.feed("tail\n{\"kind\":\"eval\",\"step\":3,\"val_loss\":1.5}\n");
+    QCOMPARE(b.garbageLines, 1);
+    QCOMPARE(b.eval.size(), std::size_t(1));
+  }
+
+  void storeKeepsLaterRecordsAfterResume() {
+    // A run logs steps 1..20, dies after its checkpoint at 10, resumes and logs 11..25.
+    std::string text = R"({"kind":"header","time":0,"schema":1,"run_id":"r","total_steps":25,"start_step":0})"
+                       "\n";
+    auto train = [&](int step, double loss) {
+      text += "{\"kind\":\"train\",\"time\":" + std::to_string(step) + ",\"step\":" + std::to_string(step) +
+              ",\"loss\":" + std::to_string(loss) + "}\n";
+    };
+    auto eval = [&](int step, double loss) {
+      text += "{\"kind\":\"eval\",\"step\":" + std::to_string(step) + ",\"val_loss\":" + std::to_string(loss) + "}\n";
+    };
+    for (int s = 1; s <= 20; ++s) {
+      train(s, 100 + s);
+      if (s % 10 == 0) eval(s, 100 + s);
+    }
+    text += R"({"kind":"header","time":30,"schema":1,"run_id":"r","total_steps":25,"start_step":10})"
+            "\n";
+    for (int s = 11; s <= 25; ++s) {
+      train(s, 200 + s);
+      if (s % 10 == 0) eval(s, 200 + s);
+    }
+    for (const std::size_t chunk : {text.size(), std::size_t(1), std::size_t(37)}) {
+      MetricsStore store;
+      MetricsParser parser;
+      for (std::size_t pos = 0; pos < text.size(); pos += chunk)
+        store.append(parser.feed(std::string_view(text).substr(pos, chunk)));
+      QCOMPARE(store.train().size(), std::size_t(25));
+      for (std::size_t i = 0; i < 25; ++i) {
+        const int step = static_cast<int>(i) + 1;
+        QCOMPARE(store.train().step[i], step);
+        QCOMPARE(store.train().loss[i], static_cast<float>(step <= 10 ? 100 + step : 200 + step));
+      }
+      QCOMPARE(store.eval().size(), std::size_t(2));
+      QCOMPARE(store.eval().valLoss[0], 110.f);
+      QCOMPARE(store.eval().valLoss[1], 220.f);
+      QCOMPARE(store.header().startStep, 10);
+    }
+  }
+
+  void storeSplitsSystemByRankAndRestarts() {
+    const QByteArray bytes = test::readFixture("metrics.jsonl");
+    MetricsParser parser;
+    MetricsStore store;
+    store.append(parser.feed(view(bytes)));
+    QCOMPARE(store.system().size(), std::size_t(2));
+    QCOMPARE(store.system().at(1).size(), std::size_t(4));
+    QCOMPARE(store.events().size(), std::size_t(6));
+    QVERIFY(store.bytesPerTrainPoint() >= 48);
+    MetricsBatch restart;
+    restart.restart = true;
+    store.append(restart);
+    QCOMPARE(store.train().size(), std::size_t(0));
+    QVERIFY(store.system().empty());
+  }
+};
+
+QTEST_GUILESS_MAIN(MetricsParserTest)
+#include "metrics_parser_test.moc"
