@@ -17,6 +17,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QThread>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -65,6 +66,10 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_runTable->setSelectionMode(QAbstractItemView::SingleSelection);
   m_runTable->verticalHeader()->hide();
   m_runTable->horizontalHeader()->setStretchLastSection(true);
+  // The list shows name, status, step, total and loss; the id and path are in the run label.
+  for (int column : {RunListModel::IdColumn, RunListModel::CreatedColumn, RunListModel::PathColumn})
+    m_runTable->setColumnHidden(column, true);
+  m_runTable->setAlternatingRowColors(true);
   m_runTable->setToolTip(tr("Every run under %1, newest first. Select one to watch it.").arg(options.runsRoot));
   leftLayout->addWidget(m_runTable, 1);
 
@@ -90,6 +95,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   connect(m_setup, &SetupPage::validityChanged, this, &MainWindow::updateActions);
   connect(m_runTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::runSelected);
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showFailureIfAny);
+  connect(m_runs, &QAbstractItemModel::rowsInserted, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
+  connect(m_runs, &QAbstractItemModel::dataChanged, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
 
   m_runs->setRunsRoot(options.runsRoot);
   openConfig(options.configPath);
@@ -269,6 +276,22 @@ void MainWindow::killRun() {
     return;
   m_job->kill();
   updateActions();
+}
+
+bool MainWindow::saveScreenshots(const QString& folder) {
+  QDir().mkpath(folder);
+  bool ok = true;
+  const QStringList names = {"setup", "monitor", "logs"};
+  for (int i = 0; i < m_pages->count(); ++i) {
+    m_pages->setCurrentIndex(i);
+    // Let queued redraws (charts batch theirs) happen before the grab.
+    for (int spin = 0; spin < 10; ++spin) {
+      QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+      QThread::msleep(10);
+    }
+    ok = grab().save(QDir(folder).filePath(names.value(i, QString::number(i)) + ".png")) && ok;
+  }
+  return ok;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

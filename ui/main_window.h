@@ -50,6 +50,8 @@ class MainWindow : public QMainWindow {
   QString startRun(const QStringList& extraArgs = {});
   void stopRun();
   void killRun();
+  // Each page, as the window shows it, to <folder>/<page>.png; false if one could not be written.
+  bool saveScreenshots(const QString& folder);
 
  protected:
   void closeEvent(QCloseEvent* event) override;

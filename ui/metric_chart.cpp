@@ -137,6 +137,7 @@ void MetricChart::fitIfFollowing() {
   }
   const double floor = std::max(std::abs(data.center()) * 0.05, 1e-12);
   if (any && data.size() < floor) yAxis->setRange(data.center() - floor, data.center() + floor);
+  if (xAxis->range().size() < 1) xAxis->setRange(xAxis->range().center() - 1, xAxis->range().center() + 1);
   yAxis->scaleRange(1.05, yAxis->range().center());
   if (!m_markers.isEmpty()) setMarkers(m_markers);  // keep markers at the top edge
 }

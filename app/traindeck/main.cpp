@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QIcon>
+#include <QTimer>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -23,6 +24,8 @@ options:
   --runs-root DIR   where runs are listed and started (default: $TRAINDECK_DATA/runs, that is
                     $XDG_DATA_HOME/traindeck/runs, as traindeck-train uses)
   --open RUN_DIR    a run to show first (its Monitor page)
+  --screenshot DIR  save each page as DIR/<page>.png after WAIT ms (--screenshot-wait, default
+                    1500) and quit: for documentation and checking the look
   --help, -h        this text
   --version         the version
 
@@ -67,6 +70,10 @@ int main(int argc, char** argv) {
   parser.addOption(configOption);
   parser.addOption(runsRootOption);
   parser.addOption(openOption);
+  QCommandLineOption screenshotOption("screenshot", "Save each page and quit.", "DIR");
+  QCommandLineOption screenshotWaitOption("screenshot-wait", "Milliseconds before the screenshots.", "MS", "1500");
+  parser.addOption(screenshotOption);
+  parser.addOption(screenshotWaitOption);
   if (!parser.parse(QApplication::arguments())) {
     std::fprintf(stderr, "traindeck: %s\n%s", qPrintable(parser.errorText()), kHelp);
     return 2;
@@ -84,6 +91,13 @@ int main(int argc, char** argv) {
   options.openRun = parser.isSet(openOption) ? QDir(parser.value(openOption)).absolutePath() : QString();
   options.trainBinary = QDir(QApplication::applicationDirPath()).filePath("traindeck-train");
   traindeck::MainWindow window(options);
+  window.resize(1400, 900);
   window.show();
+  if (parser.isSet(screenshotOption)) {
+    QTimer::singleShot(parser.value(screenshotWaitOption).toInt(), &window, [&] {
+      const bool ok = window.saveScreenshots(parser.value(screenshotOption));
+      QApplication::exit(ok ? 0 : 1);
+    });
+  }
   return app.exec();
 }
