@@ -17,6 +17,12 @@ QColor markerColor(const QString& level) {
   return QColor(120, 120, 120);
 }
 
+// Lines wider than one pixel are stroked as filled outlines, which costs ~100x more per point;
+// long series get thin lines so that a replot stays fast.
+double lineWidth(qsizetype points) {
+  return points > 5000 ? 1.0 : 2.0;
+}
+
 }  // namespace
 
 MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidget* parent) : QCustomPlot(parent) {
@@ -52,6 +58,7 @@ MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidge
   m_markerGraph->setName(tr("events"));
 
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
   connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
     if (QGuiApplication::mouseButtons() != Qt::NoButton) m_following = false;
   });
@@ -73,7 +80,8 @@ void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw
   }
   QColor faint = kLineColors[0];
   faint.setAlpha(smoothed.isEmpty() ? 255 : 70);
-  m_raw->setPen(QPen(faint, smoothed.isEmpty() ? 1.5 : 1));
+  m_raw->setPen(QPen(faint, 1));
+  m_smooth->setPen(QPen(kLineColors[0], lineWidth(x.size())));
 }
 
 void MetricChart::setExtraLines(const QVector<QString>& names, const QVector<QVector<double>>& xs,
@@ -82,12 +90,15 @@ void MetricChart::setExtraLines(const QVector<QString>& names, const QVector<QVe
   while (m_extra.size() < names.size()) {
     QCPGraph* g = addGraph();
     g->setPen(QPen(kLineColors[(m_extra.size() + 1) % kLineColors.size()], 2));
-    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
     m_extra.push_back(g);
   }
   for (int i = 0; i < names.size(); ++i) {
     m_extra[i]->setName(names[i]);
     m_extra[i]->setData(xs[i], ys[i], true);
+    m_extra[i]->setPen(QPen(kLineColors[(i + 1) % kLineColors.size()], lineWidth(ys[i].size())));
+    // Dots mark sparse series (eval points); on long ones they would only cost drawing time.
+    m_extra[i]->setScatterStyle(
+        QCPScatterStyle(ys[i].size() <= 500 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssNone, 4));
   }
   legend->setVisible(!names.isEmpty());
   legend->setBrush(QBrush(palette().color(QPalette::Base)));

@@ -1,0 +1,174 @@
+// The Monitor page under load, offscreen. Prints figures; asserts nothing.
+//   first paint: a run of N train records (default 1,000,000) read, stored and drawn
+//   replot: one chart with 10 such runs (median of 5 replots)
+//   event-loop latency (p99) while a run appends 1,000 records/s and the page follows it
+//   memory per stored train point (the store), and per drawn point (the charts)
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+#include "metric_chart.h"
+#include "monitor_page.h"
+#include "runs/metrics_parser.h"
+#include "runs/metrics_store.h"
+#include "runs/run_session.h"
+
+using namespace traindeck;
+
+namespace {
+
+QByteArray trainRecord(long step) {
+  char line[320];
+  const int n =
+      std::snprintf(line, sizeof line,
+                    "{\"kind\":\"train\",\"time\":%.3f,\"step\":%ld,\"tokens\":%ld,\"loss\":%.6f,\"lr\":0.0006,"
+                    "\"grad_norm\":%.4f,\"tokens_per_s\":%.1f,\"step_ms\":%.2f}\n",
+                    1.7e9 + 0.1 * step, step, 2048 * step, 5.0 / std::sqrt(1.0 + step) + 0.01 * std::sin(step),
+                    1.0 + 0.1 * std::cos(step), 20000.0 + 100 * std::sin(step / 10.0), 102.4);
+  return QByteArray(line, n);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  const long records = argc > 1 ? std::atol(argv[1]) : 1000000;
+  QTemporaryDir dir;
+  const QString path = dir.filePath("metrics.jsonl");
+  {
+    QFile out(path);
+    out.open(QIODevice::WriteOnly);
+    out.write("{\"kind\":\"header\",\"time\":1.7e9,\"schema\":1,\"total_steps\":2000000,\"tokens_per_step\":2048}\n");
+    for (long s = 1; s <= records; ++s) out.write(trainRecord(s));
+  }
+
+  // First paint: read, parse, store, draw.
+  MonitorPage page;
+  page.resize(1400, 900);
+  page.show();
+  QElapsedTimer clock;
+  clock.start();
+  MetricsStore store;
+  {
+    QFile in(path);
+    in.open(QIODevice::ReadOnly);
+    const QByteArray bytes = in.readAll();
+    MetricsParser parser;
+    store.append(parser.feed(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
+  }
+  const double parsedMs = static_cast<double>(clock.elapsed());
+  MetricsView view;
+  view.train = &store.train();
+  view.eval = &store.eval();
+  view.system = &store.system();
+  view.events = &store.events();
+  view.header = store.header();
+  page.showMetrics(view);
+  while (page.charts().front()->graph(0)->dataCount() < records)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  page.grab();
+  const double firstPaintMs = static_cast<double>(clock.elapsed());
+  std::printf("first paint, %ld train records: %.0f ms (read + parse + store %.0f ms)\n", records, firstPaintMs,
+              parsedMs);
+
+  // Replot: 10 runs of `records` points on one chart.
+  MetricChart chart("Loss", "nats");
+  chart.resize(900, 500);
+  chart.show();
+  QVector<double> x(static_cast<int>(records)), y(static_cast<int>(records));
+  for (long i = 0; i < records; ++i) {
+    x[static_cast<int>(i)] = static_cast<double>(i);
+    y[static_cast<int>(i)] = store.train().loss[static_cast<std::size_t>(i)];
+  }
+  QVector<QString> names;
+  QVector<QVector<double>> xs, ys;
+  for (int run = 0; run < 10; ++run) {
+    names << QString("run %1").arg(run);
+    xs << x;
+    QVector<double> shifted = y;
+    for (double& v : shifted) v += 0.05 * run;
+    ys << shifted;
+  }
+  chart.setExtraLines(names, xs, ys);
+  chart.fitIfFollowing();
+  std::vector<double> replots;
+  for (int i = 0; i < 6; ++i) {
+    clock.restart();
+    chart.replot(QCustomPlot::rpImmediateRefresh);
+    if (i > 0) replots.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
+  }
+  std::printf("replot, 10 runs x %ld points on one chart: %.1f ms (median of 5)\n", records, median(replots));
+
+  // Event-loop latency while a run appends 1,000 records/s, followed by a RunSession (the big
+  // charts above are hidden, so their repaints do not count).
+  page.hide();
+  chart.hide();
+  const QString liveDir = dir.filePath("live");
+  QDir().mkpath(liveDir);
+  std::atomic<bool> writing{true};
+  std::thread writer([&] {
+    QFile out(liveDir + "/metrics.jsonl");
+    out.open(QIODevice::WriteOnly);
+    out.write("{\"kind\":\"header\",\"time\":1.7e9,\"schema\":1,\"total_steps\":100000,\"tokens_per_step\":2048}\n");
+    long step = 1;
+    while (writing) {
+      QByteArray chunk;
+      for (int i = 0; i < 10; ++i) chunk += trainRecord(step++);
+      out.write(chunk);
+      out.flush();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+  MonitorPage livePage;
+  livePage.resize(1400, 900);
+  livePage.show();
+  RunSession session(liveDir);
+  QObject::connect(&session, &RunSession::metricsChanged, &livePage, [&] {
+    MetricsView v;
+    v.train = &session.store().train();
+    v.header = session.store().header();
+    livePage.showMetrics(v);
+  });
+  std::vector<double> lateness;
+  QElapsedTimer since;
+  since.start();
+  qint64 expected = 5;
+  QTimer tick;
+  tick.setTimerType(Qt::PreciseTimer);
+  QObject::connect(&tick, &QTimer::timeout, [&] {
+    const qint64 now = since.elapsed();
+    lateness.push_back(static_cast<double>(std::max<qint64>(0, now - expected)));
+    expected = now + 5;
+  });
+  tick.start(5);
+  QTimer::singleShot(5000, &app, &QApplication::quit);
+  app.exec();
+  writing = false;
+  writer.join();
+  std::sort(lateness.begin(), lateness.end());
+  if (std::getenv("BENCH_VERBOSE"))
+    for (std::size_t i = lateness.size() > 15 ? lateness.size() - 15 : 0; i < lateness.size(); ++i)
+      std::printf("  late %.0f ms (of %zu ticks)\n", lateness[i], lateness.size());
+  std::printf(
+      "event-loop latency over 5 s while 1,000 records/s arrive (%zu points stored): p50 %.1f ms, p99 %.1f ms\n",
+      session.store().train().size(), lateness[lateness.size() / 2], lateness[lateness.size() * 99 / 100]);
+
+  std::printf(
+      "memory: %.1f bytes per stored train point (store); each drawn series adds 16 bytes per point "
+      "(QCustomPlot key + value), 7 series on the Monitor page\n",
+      store.bytesPerTrainPoint());
+  return 0;
+}
