@@ -27,21 +27,11 @@ double lineWidth(qsizetype points) {
 
 MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidget* parent) : QCustomPlot(parent) {
   setObjectName("chart:" + title);
-  const QPalette pal = palette();
-  setBackground(pal.color(QPalette::Base));
-  for (QCPAxis* axis : {xAxis, yAxis}) {
-    axis->setBasePen(QPen(pal.color(QPalette::Text)));
-    axis->setTickPen(QPen(pal.color(QPalette::Text)));
-    axis->setSubTickPen(QPen(pal.color(QPalette::Mid)));
-    axis->setTickLabelColor(pal.color(QPalette::Text));
-    axis->setLabelColor(pal.color(QPalette::Text));
-    axis->grid()->setPen(QPen(pal.color(QPalette::Midlight), 0, Qt::DotLine));
-  }
   yAxis->setLabel(valueLabel);
   plotLayout()->insertRow(0);
-  auto* heading = new QCPTextElement(this, title, QFont(font().family(), font().pointSize() + 1, QFont::Bold));
-  heading->setTextColor(pal.color(QPalette::Text));
-  plotLayout()->addElement(0, 0, heading);
+  m_heading = new QCPTextElement(this, title, QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+  plotLayout()->addElement(0, 0, m_heading);
+  applyPalette();
 
   QColor faint = kLineColors[0];
   faint.setAlpha(70);
@@ -64,6 +54,30 @@ MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidge
   });
   connect(this, &QCustomPlot::mouseWheel, this, [this] { m_following = false; });
   setMinimumHeight(160);
+}
+
+void MetricChart::applyPalette() {
+  const QPalette pal = palette();
+  setBackground(pal.color(QPalette::Base));
+  for (QCPAxis* axis : {xAxis, yAxis}) {
+    axis->setBasePen(QPen(pal.color(QPalette::Text)));
+    axis->setTickPen(QPen(pal.color(QPalette::Text)));
+    axis->setSubTickPen(QPen(pal.color(QPalette::Mid)));
+    axis->setTickLabelColor(pal.color(QPalette::Text));
+    axis->setLabelColor(pal.color(QPalette::Text));
+    axis->grid()->setPen(QPen(pal.color(QPalette::Midlight), 0, Qt::DotLine));
+  }
+  m_heading->setTextColor(pal.color(QPalette::Text));
+  legend->setBrush(QBrush(pal.color(QPalette::Base)));
+  legend->setTextColor(pal.color(QPalette::Text));
+}
+
+void MetricChart::changeEvent(QEvent* event) {
+  QCustomPlot::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) {
+    applyPalette();
+    replot(QCustomPlot::rpQueuedReplot);
+  }
 }
 
 void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed) {
@@ -101,8 +115,6 @@ void MetricChart::setExtraLines(const QVector<QString>& names, const QVector<QVe
         QCPScatterStyle(ys[i].size() <= 500 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssNone, 4));
   }
   legend->setVisible(!names.isEmpty());
-  legend->setBrush(QBrush(palette().color(QPalette::Base)));
-  legend->setTextColor(palette().color(QPalette::Text));
 }
 
 void MetricChart::setMarkers(const QVector<ChartMarker>& markers) {

@@ -37,8 +37,12 @@ class MetricChart : public QCustomPlot {
  protected:
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void changeEvent(QEvent* event) override;  // follows light and dark palettes
 
  private:
+  void applyPalette();
+
+  QCPTextElement* m_heading;
   QCPGraph* m_raw;
   QCPGraph* m_smooth;
   QVector<QCPGraph*> m_extra;

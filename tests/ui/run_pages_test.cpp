@@ -105,6 +105,17 @@ class RunPagesTest : public QObject {
     }
   }
 
+  void chartsFollowThePalette() {
+    MetricChart chart("Loss", "nats");
+    QPalette dark = chart.palette();
+    dark.setColor(QPalette::Base, QColor(30, 30, 30));
+    dark.setColor(QPalette::Text, QColor(230, 230, 230));
+    chart.setPalette(dark);
+    QCOMPARE(chart.xAxis->basePen().color(), QColor(230, 230, 230));
+    QCOMPARE(chart.toPixmap(200, 120).toImage().pixelColor(2, 2), QColor(30, 30, 30));
+    QCOMPARE(chart.xAxis->tickLabelColor(), QColor(230, 230, 230));
+  }
+
   void progressSaysWhatIsLeft() {
     QCOMPARE(progressText(m_train, 200, "running"), QString("50% · 50s left"));
     QCOMPARE(progressText(m_train, 200, "stopped"), QString("50% · stopped"));
