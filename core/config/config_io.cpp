@@ -102,8 +102,8 @@ class DocumentReader {
           problem(value, path, "must be a map of " + name + " settings, not " + describeNode(value));
         continue;
       }
-      const bool known = section.empty() ? m_layout.topLevel.count(name) > 0
-                                         : contains(m_layout.inside.at(section), name);
+      const bool known =
+          section.empty() ? m_layout.topLevel.count(name) > 0 : contains(m_layout.inside.at(section), name);
       if (!known) {
         problem(key, path, "is not a setting", unknownKeyHint(name, section, m_layout));
         continue;
@@ -124,40 +124,6 @@ class DocumentReader {
   KeyLayout m_layout;
   std::map<std::string, std::pair<YAML::Node, YAML::Node>> m_values;  // path -> (key, value)
 };
-
-// The offset of the first byte that is not part of well-formed UTF-8 text, or npos. Control
-// characters other than tab and line breaks count as not text: YAML allows none of them.
-std::size_t firstInvalidUtf8(const std::string& text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    std::size_t length = 1;
-    unsigned min = 0;
-    if (byte < 0x80) {
-      if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F) return i;
-      ++i;
-      continue;
-    } else if ((byte & 0xE0) == 0xC0) {
-      length = 2, min = 0x80;
-    } else if ((byte & 0xF0) == 0xE0) {
-      length = 3, min = 0x800;
-    } else if ((byte & 0xF8) == 0xF0) {
-      length = 4, min = 0x10000;
-    } else {
-      return i;
-    }
-    if (i + length > text.size()) return i;
-    unsigned codePoint = byte & (0x7F >> length);
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80) return i;
-      codePoint = (codePoint << 6) | (next & 0x3F);
-    }
-    if (codePoint < min || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF)) return i;
-    i += length;
-  }
-  return std::string::npos;
-}
 
 // Counts documents without building them. yaml-cpp 0.7's LoadAll loops forever on some inputs
 // (a stray ',' at the top level yields empty documents that never advance), so this stops at
@@ -192,6 +158,40 @@ Diagnostic fileProblem(std::string message, int line = 0, int column = 0) {
 }
 
 }  // namespace
+
+// The offset of the first byte that is not part of well-formed UTF-8 text, or npos. Control
+// characters other than tab and line breaks count as not text: YAML allows none of them.
+std::size_t firstInvalidUtf8(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    std::size_t length = 1;
+    unsigned min = 0;
+    if (byte < 0x80) {
+      if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F) return i;
+      ++i;
+      continue;
+    } else if ((byte & 0xE0) == 0xC0) {
+      length = 2, min = 0x80;
+    } else if ((byte & 0xF0) == 0xE0) {
+      length = 3, min = 0x800;
+    } else if ((byte & 0xF8) == 0xF0) {
+      length = 4, min = 0x10000;
+    } else {
+      return i;
+    }
+    if (i + length > text.size()) return i;
+    unsigned codePoint = byte & (0x7F >> length);
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0) != 0x80) return i;
+      codePoint = (codePoint << 6) | (next & 0x3F);
+    }
+    if (codePoint < min || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF)) return i;
+    i += length;
+  }
+  return std::string::npos;
+}
 
 // Sets root[section][key] (or root[key]) to each override's value; bad ones become problems.
 static void applyOverrides(YAML::Node& root, const std::vector<std::string>& overrides, Diagnostics& problems) {
@@ -243,10 +243,10 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[bad]));
     const bool control = static_cast<unsigned char>(text[bad]) < 0x80;
-    result.problems.push_back(fileProblem(std::string("is not UTF-8 text: byte ") + hex +
-                                              (control ? " is a control character, which YAML does not allow"
-                                                       : " cannot start a character here"),
-                                          line, column));
+    result.problems.push_back(fileProblem(
+        std::string("is not UTF-8 text: byte ") + hex +
+            (control ? " is a control character, which YAML does not allow" : " cannot start a character here"),
+        line, column));
     return result;
   }
   try {
@@ -256,9 +256,10 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
     while (counter.documents < 2 && !counter.stuck && parser.HandleNextDocument(counter)) {
     }
     if (counter.stuck) {
-      result.problems.push_back(fileProblem("is not valid YAML: nothing can be read from here on "
-                                            "(a stray ',' at the top level?)",
-                                            counter.lastStart.line + 1, counter.lastStart.column + 1));
+      result.problems.push_back(
+          fileProblem("is not valid YAML: nothing can be read from here on "
+                      "(a stray ',' at the top level?)",
+                      counter.lastStart.line + 1, counter.lastStart.column + 1));
       return result;
     }
     if (counter.documents > 1)
@@ -268,8 +269,8 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
     DocumentReader(result).read(root);
   } catch (const YAML::Exception& e) {
     const bool placed = !e.mark.is_null();
-    result.problems.push_back(fileProblem("is not valid YAML: " + e.msg, placed ? e.mark.line + 1 : 0,
-                                          placed ? e.mark.column + 1 : 0));
+    result.problems.push_back(
+        fileProblem("is not valid YAML: " + e.msg, placed ? e.mark.line + 1 : 0, placed ? e.mark.column + 1 : 0));
   } catch (const std::exception& e) {
     result.problems.push_back(fileProblem(std::string("could not be read: ") + e.what()));
   }

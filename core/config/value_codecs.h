@@ -21,6 +21,10 @@ struct Problem {
   std::string hint;
 };
 
+// The offset of the first byte that is not well-formed UTF-8 text (control characters other
+// than tab and line breaks included), or npos. Defined in config_io.cpp.
+std::size_t firstInvalidUtf8(const std::string& text);
+
 // The value as the user wrote it, for messages: "'twelve'", "a list", "a map".
 inline std::string describeNode(const YAML::Node& node) {
   if (node.IsSequence()) return "a list";
@@ -72,8 +76,7 @@ struct ValueCodec<double> {
   static std::string typeName() { return "number"; }
   static std::optional<Problem> decode(const YAML::Node& node, double& out) {
     double value = 0;
-    if (!YAML::convert<double>::decode(node, value))
-      return Problem{"must be a number, not " + describeNode(node), ""};
+    if (!YAML::convert<double>::decode(node, value)) return Problem{"must be a number, not " + describeNode(node), ""};
     if (!std::isfinite(value)) return Problem{"must be a finite number, not " + describeNode(node), ""};
     out = value;
     return std::nullopt;
@@ -99,18 +102,23 @@ struct ValueCodec<std::string> {
   static std::string typeName() { return "text"; }
   static std::optional<Problem> decode(const YAML::Node& node, std::string& out) {
     out = node.IsNull() ? std::string() : node.Scalar();
+    // The file is valid text, but a quoted escape can still decode to bytes that are not
+    // (yaml-cpp turns "\_" into a lone 0xA0): such text would not survive a save.
+    if (firstInvalidUtf8(out) != std::string::npos)
+      return Problem{"holds an escape sequence that does not decode to valid text",
+                     "write the character itself instead of its backslash escape"};
     return std::nullopt;
   }
   static void encode(YAML::Emitter& e, const std::string& v) {
     // Quote whatever a YAML reader would take for something other than this text.
     const YAML::Node probe = YAML::Node(v);
-    bool plain = !v.empty() && v.find_first_of(":#{}[],&*!|>'\"%@`\n\r\t") == std::string::npos &&
-                 v.front() != ' ' && v.back() != ' ' && v.front() != '-' && v.front() != '?';
+    bool plain = !v.empty() && v.find_first_of(":#{}[],&*!|>'\"%@`\n\r\t") == std::string::npos && v.front() != ' ' &&
+                 v.back() != ' ' && v.front() != '-' && v.front() != '?';
     if (plain) {
       double number = 0;
       bool flag = false;
-      plain = !YAML::convert<double>::decode(probe, number) && !YAML::convert<bool>::decode(probe, flag) &&
-              v != "~" && v != "null" && v != "Null" && v != "NULL";
+      plain = !YAML::convert<double>::decode(probe, number) && !YAML::convert<bool>::decode(probe, flag) && v != "~" &&
+              v != "null" && v != "Null" && v != "NULL";
     }
     if (plain)
       e << v;
@@ -128,9 +136,9 @@ struct ValueCodec<std::array<double, 2>> {
     std::array<double, 2> values{};
     for (std::size_t i = 0; i < 2; ++i) {
       if (!node[i].IsScalar() || ValueCodec<double>::decode(node[i], values[i]))
-        return Problem{"must be a list of two numbers, not " + describeNode(node[i]) + " at position " +
-                           std::to_string(i + 1),
-                       "for example [0.9, 0.95]"};
+        return Problem{
+            "must be a list of two numbers, not " + describeNode(node[i]) + " at position " + std::to_string(i + 1),
+            "for example [0.9, 0.95]"};
     }
     out = values;
     return std::nullopt;
@@ -141,7 +149,7 @@ struct ValueCodec<std::array<double, 2>> {
 };
 
 template <class E>
-  requires std::is_enum_v<E>
+requires std::is_enum_v<E>
 struct ValueCodec<E> {
   static std::string typeName() { return "one of " + enumChoices<E>(); }
   static std::optional<Problem> decode(const YAML::Node& node, E& out) {

@@ -1,0 +1,66 @@
+#include "run_comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace traindeck {
+
+QVector<ConfigDiffRow> diffConfigs(const QVector<FlatConfig>& configs, bool onlyDifferences) {
+  QVector<ConfigDiffRow> rows;
+  std::map<std::string, int> rowOf;
+  const int runs = static_cast<int>(configs.size());
+  for (int run = 0; run < runs; ++run)
+    for (const auto& [key, value] : configs[run].entries) {
+      auto [it, fresh] = rowOf.try_emplace(key, static_cast<int>(rows.size()));
+      if (fresh)
+        rows.push_back({QString::fromStdString(key), QVector<QString>(runs), QVector<bool>(runs, false), false});
+      ConfigDiffRow& row = rows[it->second];
+      row.values[run] = QString::fromStdString(value);
+      row.present[run] = true;
+    }
+  QVector<ConfigDiffRow> out;
+  for (ConfigDiffRow& row : rows) {
+    for (int run = 1; run < runs; ++run)
+      if (row.present[run] != row.present[0] || row.values[run] != row.values[0]) row.differs = true;
+    if (!onlyDifferences || row.differs) out.push_back(std::move(row));
+  }
+  return out;
+}
+
+RunFigures summarizeRun(const MetricsStore& store, const QString& status, const FlatConfig& config) {
+  RunFigures f;
+  f.status = status;
+  const TrainColumns& train = store.train();
+  const EvalColumns& eval = store.eval();
+  if (train.size()) f.finalLoss = train.loss.back();
+  for (std::size_t i = 0; i < eval.size(); ++i)
+    if (std::isfinite(eval.valLoss[i]) && !(eval.valLoss[i] >= f.bestValLoss)) {
+      f.bestValLoss = eval.valLoss[i];
+      f.bestValStep = eval.step[i];
+    }
+  std::vector<float> rates;
+  for (float r : train.tokensPerSecond)
+    if (std::isfinite(r)) rates.push_back(r);
+  if (!rates.empty()) {
+    std::sort(rates.begin(), rates.end());
+    const std::size_t n = rates.size();
+    f.medianTokensPerSecond = n % 2 ? rates[n / 2] : (static_cast<double>(rates[n / 2 - 1]) + rates[n / 2]) / 2;
+  }
+  double first = INFINITY, last = -INFINITY;
+  for (const auto* times : {&train.time, &eval.time})
+    for (double t : *times) {
+      first = std::min(first, t);
+      last = std::max(last, t);
+    }
+  if (last > first) f.wallSeconds = last - first;
+  f.parameters = store.header().parameters;
+  f.worldSize = store.header().worldSize;
+  for (const auto& [key, value] : config.entries) {
+    if (key == "strategy.kind") f.strategy = QString::fromStdString(value);
+    if (key == "strategy.precision") f.precision = QString::fromStdString(value);
+  }
+  return f;
+}
+
+}  // namespace traindeck
