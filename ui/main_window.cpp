@@ -216,13 +216,7 @@ void MainWindow::showFailureIfAny() {
   if (!m_session) return;
   const RunSummary summary = m_session->summary();
   if (summary.status != "failed") return;
-  const QString reason = [&] {
-    QFile file(QDir(m_session->runDir()).filePath("run.json"));
-    if (!file.open(QIODevice::ReadOnly)) return QString();
-    const QRegularExpressionMatch m =
-        QRegularExpression("\"exit_reason\":\"((?:[^\"\\\\]|\\\\.)*)\"").match(file.readAll());
-    return m.hasMatch() ? m.captured(1) : QString();
-  }();
+  const QString reason = summary.exitReason;
   const QRegularExpressionMatch rank = QRegularExpression("^rank (\\d+) ").match(reason);
   m_logs->showFailure(rank.hasMatch() ? rank.captured(1).toInt() : 0, reason);
 }

@@ -165,17 +165,22 @@ void SetupPage::loadText(const QString& text, const QString& filePath, const QSt
   setYamlText(text);
 }
 
+std::optional<QString> SetupPage::readFile(const QString& file) {
+  QFile in(file);
+  if (!in.open(QIODevice::ReadOnly)) {
+    m_fileLabel->setText(tr("Could not open %1: %2").arg(file, in.errorString()));
+    return std::nullopt;
+  }
+  return QString::fromUtf8(in.readAll());
+}
+
 void SetupPage::openFile(const QString& path) {
   const QString file = path.isEmpty() ? QFileDialog::getOpenFileName(this, tr("Open job"), m_baseDir,
                                                                      tr("YAML files (*.yaml *.yml);;All files (*)"))
                                       : path;
   if (file.isEmpty()) return;
-  QFile in(file);
-  if (!in.open(QIODevice::ReadOnly)) {
-    m_fileLabel->setText(tr("Could not open %1: %2").arg(file, in.errorString()));
-    return;
-  }
-  loadText(QString::fromUtf8(in.readAll()), QFileInfo(file).absoluteFilePath(), QFileInfo(file).absolutePath());
+  if (const auto text = readFile(file))
+    loadText(*text, QFileInfo(file).absoluteFilePath(), QFileInfo(file).absolutePath());
 }
 
 bool SetupPage::saveFile(const QString& path) {
@@ -202,13 +207,8 @@ void SetupPage::newFromConfig(const QString& path) {
                                                           tr("Run config (config.yaml);;YAML files (*.yaml)"))
                            : path;
   if (file.isEmpty()) return;
-  QFile in(file);
-  if (!in.open(QIODevice::ReadOnly)) {
-    m_fileLabel->setText(tr("Could not open %1: %2").arg(file, in.errorString()));
-    return;
-  }
   // Its paths are already absolute (a run records them expanded); saving asks for a new file.
-  loadText(QString::fromUtf8(in.readAll()), {}, QFileInfo(file).absolutePath());
+  if (const auto text = readFile(file)) loadText(*text, {}, QFileInfo(file).absolutePath());
 }
 
 void SetupPage::choosePreset(const QString& name) {

@@ -5,6 +5,7 @@
 
 #include <QStringList>
 #include <QWidget>
+#include <optional>
 
 #include "config/config_io.h"
 #include "config/diagnostic.h"
@@ -51,6 +52,8 @@ class SetupPage : public QWidget {
 
  private:
   void loadText(const QString& text, const QString& filePath, const QString& baseDir);
+  // The file's text, or nullopt after saying on the file label why it could not be read.
+  std::optional<QString> readFile(const QString& file);
   void reparse(const QString& editedField = {});
   void applyFieldEdit(const QString& path, const QString& valueYaml);
   void replaceYaml(const QString& text);

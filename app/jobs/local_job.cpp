@@ -10,7 +10,7 @@
 #include <QProcess>
 #include <QTimer>
 
-#include "runlog/json_value.h"
+#include "run_summary.h"
 #include "trainer_process.h"
 
 namespace traindeck {
@@ -75,15 +75,11 @@ void LocalJob::watchPid() {
 
 QString LocalJob::attach(const QString& runDir) {
   if (m_state != State::Idle) return tr("this job is already in use");
-  QFile file(QDir(runDir).filePath(QStringLiteral("run.json")));
-  if (!file.open(QIODevice::ReadOnly)) return tr("%1 has no readable run.json").arg(runDir);
-  const QByteArray bytes = file.read(1 << 20);
-  const JsonParseResult parsed = parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-  if (!parsed.ok() || !parsed.value.isObject()) return tr("%1: run.json is not a JSON object").arg(runDir);
-  const std::string status = parsed.value.stringOr("status", "");
-  if (status != "running" && status != "starting")
-    return tr("the run is not running (status %1)").arg(QString::fromStdString(status));
-  const int pid = static_cast<int>(parsed.value.integerOr("supervisor_pid", 0));
+  const RunSummary summary = readRunSummary(runDir);
+  if (summary.status == "unknown") return tr("%1 has no readable run.json").arg(runDir);
+  if (summary.status != "running" && summary.status != "starting")
+    return tr("the run is not running (status %1)").arg(summary.status);
+  const int pid = summary.supervisorPid;
   if (!isTrainerProcess(pid)) return tr("the run's supervisor (pid %1) is no longer running").arg(pid);
   m_runDir = runDir;
   m_attachedPid = pid;
@@ -98,16 +94,8 @@ void LocalJob::pollAttached() {
   if (isTrainerProcess(m_attachedPid) || (young && ::kill(m_attachedPid, 0) == 0)) return;
   m_attachTimer->stop();
   // How it ended, as the supervisor wrote it: finished or stopped 0, failed 1.
-  int exitCode = -1;
-  QFile file(QDir(m_runDir).filePath(QStringLiteral("run.json")));
-  if (file.open(QIODevice::ReadOnly)) {
-    const QByteArray bytes = file.read(1 << 20);
-    const JsonParseResult parsed =
-        parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-    const std::string status = parsed.ok() ? parsed.value.stringOr("status", "") : "";
-    if (status == "finished" || status == "stopped") exitCode = 0;
-    if (status == "failed") exitCode = 1;
-  }
+  const QString status = readRunSummary(m_runDir).status;
+  const int exitCode = status == "finished" || status == "stopped" ? 0 : status == "failed" ? 1 : -1;
   readOutput();
   setState(State::Finished);
   emit finished(exitCode);

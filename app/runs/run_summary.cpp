@@ -80,6 +80,7 @@ RunSummary readRunSummary(const QString& runDir) {
       s.created = QString::fromStdString(v.stringOr("created", ""));
       s.step = v.integerOr("step", 0);
       s.supervisorPid = static_cast<int>(v.integerOr("supervisor_pid", 0));
+      s.exitReason = QString::fromStdString(v.stringOr("exit_reason", ""));
     }
   }
   readMetricsEnds(QDir(runDir).filePath(QStringLiteral("metrics.jsonl")), s);

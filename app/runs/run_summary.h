@@ -19,6 +19,7 @@ struct RunSummary {
   qint64 totalSteps = 0;
   double lastLoss = std::nan("");
   int supervisorPid = 0;
+  QString exitReason;  // run.json "exit_reason": empty while running
 
   // What changes on disk decide whether to read again: sizes and modification times.
   struct Signature {
@@ -30,7 +31,7 @@ struct RunSummary {
   bool sameContent(const RunSummary& o) const {
     return id == o.id && name == o.name && status == o.status && created == o.created && path == o.path &&
            step == o.step && totalSteps == o.totalSteps && supervisorPid == o.supervisorPid &&
-           (lastLoss == o.lastLoss || (std::isnan(lastLoss) && std::isnan(o.lastLoss)));
+           exitReason == o.exitReason && (lastLoss == o.lastLoss || (std::isnan(lastLoss) && std::isnan(o.lastLoss)));
   }
 };
 
