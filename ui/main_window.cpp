@@ -21,11 +21,14 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "compare_page.h"
 #include "config/validate.h"
 #include "jobs/local_job.h"
 #include "logs_page.h"
 #include "monitor_page.h"
 #include "runlog/run_directory.h"
+#include "runs/comparison.h"
+#include "runs/comparison_sets.h"
 #include "runs/run_list_model.h"
 #include "runs/run_session.h"
 #include "setup_page.h"
@@ -51,7 +54,11 @@ QString levelName(LogLevel level) {
 }  // namespace
 
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
-    : QMainWindow(parent), m_options(options), m_runs(new RunListModel(this)) {
+    : QMainWindow(parent),
+      m_options(options),
+      m_runs(new RunListModel(this)),
+      m_comparison(std::make_unique<Comparison>()),
+      m_comparisonSets(std::make_unique<ComparisonSets>(options.runsRoot)) {
   setWindowTitle(tr("TrainDeck"));
   m_splitter = new QSplitter(Qt::Horizontal, this);
 
@@ -63,14 +70,16 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_runTable->setObjectName("runList");
   m_runTable->setModel(m_runs);
   m_runTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-  m_runTable->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_runTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
   m_runTable->verticalHeader()->hide();
   m_runTable->horizontalHeader()->setStretchLastSection(true);
   // The list shows name, status, step, total and loss; the id and path are in the run label.
   for (int column : {RunListModel::IdColumn, RunListModel::CreatedColumn, RunListModel::PathColumn})
     m_runTable->setColumnHidden(column, true);
   m_runTable->setAlternatingRowColors(true);
-  m_runTable->setToolTip(tr("Every run under %1, newest first. Select one to watch it.").arg(options.runsRoot));
+  m_runTable->setToolTip(tr("Every run under %1, newest first. Select one to watch it; select several "
+                            "(Ctrl- or Shift-click) to compare them.")
+                             .arg(options.runsRoot));
   leftLayout->addWidget(m_runTable, 1);
 
   auto* right = new QWidget(m_splitter);
@@ -86,7 +95,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_logs = new LogsPage(m_pages);
   m_pages->addTab(m_setup, tr("&Setup"));
   m_pages->addTab(m_monitor, tr("&Monitor"));
+  m_compare = new ComparePage(m_comparison.get(), m_comparisonSets.get(), m_pages);
   m_pages->addTab(m_logs, tr("&Logs"));
+  m_pages->addTab(m_compare, tr("&Compare"));
   rightLayout->addWidget(m_pages, 1);
   m_splitter->setStretchFactor(1, 3);
   setCentralWidget(m_splitter);
@@ -94,6 +105,11 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   buildActions();
   connect(m_setup, &SetupPage::validityChanged, this, &MainWindow::updateActions);
   connect(m_runTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::runSelected);
+  connect(m_runTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateActions);
+  connect(m_compare, &ComparePage::runActivated, this, [this](const QString& runDir) {
+    showRun(runDir);
+    m_pages->setCurrentWidget(m_monitor);
+  });
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showFailureIfAny);
   connect(m_runs, &QAbstractItemModel::rowsInserted, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
   connect(m_runs, &QAbstractItemModel::dataChanged, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
@@ -101,12 +117,14 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_runs->setRunsRoot(options.runsRoot);
   openConfig(options.configPath);
   if (!options.openRun.isEmpty()) showRun(options.openRun);
+  if (!options.compareRuns.isEmpty()) compareRuns(options.compareRuns);
 
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
   restoreState(settings.value("window/state").toByteArray());
   if (!m_splitter->restoreState(settings.value("window/splitter").toByteArray())) m_splitter->setSizes({260, 1000});
-  if (options.openRun.isEmpty()) m_pages->setCurrentIndex(settings.value("window/page", 0).toInt());
+  if (options.openRun.isEmpty() && options.compareRuns.isEmpty())
+    m_pages->setCurrentIndex(settings.value("window/page", 0).toInt());
   updateActions();
 }
 
@@ -141,6 +159,10 @@ void MainWindow::buildActions() {
   m_start->setObjectName("startAction");
   m_stop->setObjectName("stopAction");
   m_kill->setObjectName("killAction");
+  bar->addSeparator();
+  m_compareAction = add(tr("Compare"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                        tr("Show the selected runs side by side"), [this] { compareRuns(); });
+  m_compareAction->setObjectName("compareAction");
 }
 
 void MainWindow::updateActions() {
@@ -151,6 +173,24 @@ void MainWindow::updateActions() {
   m_start->setStatusTip(m_setup->isStartable() ? QString() : tr("Fix the problems on the Setup page to start"));
   m_stop->setEnabled(running && m_job->state() != LocalJob::State::Stopping);
   m_kill->setEnabled(running);
+  const qsizetype selected = selectedRunDirs().size();
+  m_compareAction->setEnabled(selected >= 2 && selected <= Comparison::kMaxRuns);
+  m_compareAction->setStatusTip(
+      selected >= 2 ? QString()
+                    : tr("Select 2 to %1 runs (Ctrl- or Shift-click) to compare them").arg(Comparison::kMaxRuns));
+}
+
+QStringList MainWindow::selectedRunDirs() const {
+  QStringList dirs;
+  for (const QModelIndex& index : m_runTable->selectionModel()->selectedRows()) dirs << m_runs->runAt(index.row()).path;
+  return dirs;
+}
+
+void MainWindow::compareRuns(const QStringList& runDirs) {
+  const QStringList dirs = runDirs.isEmpty() ? selectedRunDirs() : runDirs;
+  if (dirs.isEmpty()) return;
+  m_compare->compareRuns(dirs);
+  m_pages->setCurrentWidget(m_compare);
 }
 
 QString MainWindow::currentRunDir() const {
@@ -275,15 +315,23 @@ void MainWindow::killRun() {
 bool MainWindow::saveScreenshots(const QString& folder) {
   QDir().mkpath(folder);
   bool ok = true;
-  const QStringList names = {"setup", "monitor", "logs"};
-  for (int i = 0; i < m_pages->count(); ++i) {
-    m_pages->setCurrentIndex(i);
-    // Let queued redraws (charts batch theirs) happen before the grab.
+  const auto settle = [] {  // let queued redraws (charts batch theirs) happen before the grab
     for (int spin = 0; spin < 10; ++spin) {
       QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
       QThread::msleep(10);
     }
+  };
+  const QStringList names = {"setup", "monitor", "logs", "compare"};
+  for (int i = 0; i < m_pages->count(); ++i) {
+    m_pages->setCurrentIndex(i);
+    settle();
     ok = grab().save(QDir(folder).filePath(names.value(i, QString::number(i)) + ".png")) && ok;
+  }
+  if (m_comparison->size() > 0) {  // the Compare page's other mode
+    m_compare->setMode(ComparePage::Mode::SmallMultiples);
+    settle();
+    ok = grab().save(QDir(folder).filePath("compare-multiples.png")) && ok;
+    m_compare->setMode(ComparePage::Mode::Overlay);
   }
   return ok;
 }

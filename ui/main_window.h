@@ -1,6 +1,7 @@
 // The main window wires the pieces together and owns none of a run's data: the run list
-// (app/runs' RunListModel) beside three pages (Setup, Monitor, Logs), a toolbar with New, Open,
-// Save, Start, Stop and Kill, and the selected run's RunSession feeding the pages.
+// (app/runs' RunListModel) beside four pages (Setup, Monitor, Logs, Compare), a toolbar with
+// New, Open, Save, Start, Stop, Kill and Compare, the selected run's RunSession feeding the
+// run pages, and the Comparison of the runs selected together feeding the Compare page.
 #pragma once
 
 #include <QMainWindow>
@@ -15,6 +16,9 @@ class QTabWidget;
 
 namespace traindeck {
 
+class ComparePage;
+class Comparison;
+class ComparisonSets;
 class LocalJob;
 class LogsPage;
 class MonitorPage;
@@ -28,6 +32,7 @@ struct MainWindowOptions {
   QString runsRoot;                 // where runs are listed and new ones made
   QString openRun;                  // a run directory to show first (may be outside the runs root)
   QString trainBinary;              // traindeck-train
+  QStringList compareRuns;          // runs to show side by side on the Compare page first
 };
 
 class MainWindow : public QMainWindow {
@@ -39,6 +44,7 @@ class MainWindow : public QMainWindow {
   SetupPage* setupPage() const { return m_setup; }
   MonitorPage* monitorPage() const { return m_monitor; }
   LogsPage* logsPage() const { return m_logs; }
+  ComparePage* comparePage() const { return m_compare; }
   RunListModel* runList() const { return m_runs; }
   LocalJob* job() const { return m_job.get(); }
   QString currentRunDir() const;
@@ -46,6 +52,8 @@ class MainWindow : public QMainWindow {
  public slots:
   void openConfig(const QString& nameOrPath);
   void showRun(const QString& runDir);
+  // Opens the Compare page on these runs (the run list's selection when empty).
+  void compareRuns(const QStringList& runDirs = {});
   // Starts the Setup page's job under the runs root; returns the new run directory, or empty.
   QString startRun(const QStringList& extraArgs = {});
   void stopRun();
@@ -61,6 +69,7 @@ class MainWindow : public QMainWindow {
   void updateActions();
   void showFailureIfAny();
   void runSelected();
+  QStringList selectedRunDirs() const;
 
   MainWindowOptions m_options;
   RunListModel* m_runs;
@@ -69,13 +78,17 @@ class MainWindow : public QMainWindow {
   SetupPage* m_setup;
   MonitorPage* m_monitor;
   LogsPage* m_logs;
+  ComparePage* m_compare;
   QSplitter* m_splitter;
   QLabel* m_runLabel;
   std::unique_ptr<RunSession> m_session;
   std::unique_ptr<LocalJob> m_job;
+  std::unique_ptr<Comparison> m_comparison;
+  std::unique_ptr<ComparisonSets> m_comparisonSets;
   QAction* m_start = nullptr;
   QAction* m_stop = nullptr;
   QAction* m_kill = nullptr;
+  QAction* m_compareAction = nullptr;
 };
 
 }  // namespace traindeck

@@ -3,6 +3,8 @@
 #include <QSvgGenerator>
 #include <QToolTip>
 
+#include "chart_style.h"
+
 namespace traindeck {
 
 namespace {
@@ -57,19 +59,7 @@ MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidge
 }
 
 void MetricChart::applyPalette() {
-  const QPalette pal = palette();
-  setBackground(pal.color(QPalette::Base));
-  for (QCPAxis* axis : {xAxis, yAxis}) {
-    axis->setBasePen(QPen(pal.color(QPalette::Text)));
-    axis->setTickPen(QPen(pal.color(QPalette::Text)));
-    axis->setSubTickPen(QPen(pal.color(QPalette::Mid)));
-    axis->setTickLabelColor(pal.color(QPalette::Text));
-    axis->setLabelColor(pal.color(QPalette::Text));
-    axis->grid()->setPen(QPen(pal.color(QPalette::Midlight), 0, Qt::DotLine));
-  }
-  m_heading->setTextColor(pal.color(QPalette::Text));
-  legend->setBrush(QBrush(pal.color(QPalette::Base)));
-  legend->setTextColor(pal.color(QPalette::Text));
+  applyChartPalette(this, m_heading);
 }
 
 void MetricChart::changeEvent(QEvent* event) {
@@ -137,11 +127,7 @@ void MetricChart::setXAxisLabel(const QString& label) {
 }
 
 void MetricChart::setLogScale(bool on) {
-  yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-  if (on)
-    yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-  else
-    yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  setLogAxis(yAxis, on);
 }
 
 void MetricChart::fitIfFollowing() {

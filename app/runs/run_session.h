@@ -19,7 +19,9 @@ class LogFollower;
 class RunSession : public QObject {
   Q_OBJECT
  public:
-  explicit RunSession(const QString& runDir, QObject* parent = nullptr);
+  enum class Follow { MetricsAndLogs, MetricsOnly };  // the Compare page needs no logs
+
+  explicit RunSession(const QString& runDir, QObject* parent = nullptr, Follow follow = Follow::MetricsAndLogs);
   ~RunSession() override;  // stops the followers and their thread
 
   QString runDir() const { return m_runDir; }
@@ -35,8 +37,8 @@ class RunSession : public QObject {
   QString m_runDir;
   MetricsStore m_store;
   QThread m_thread;
-  MetricsFollower* m_metrics;  // lives in m_thread
-  LogFollower* m_logs;         // lives in m_thread
+  MetricsFollower* m_metrics;     // lives in m_thread
+  LogFollower* m_logs = nullptr;  // lives in m_thread; none with Follow::MetricsOnly
 };
 
 }  // namespace traindeck

@@ -16,7 +16,7 @@ namespace {
 
 const char* kHelp = R"(traindeck: set up, launch and watch GPT-2 training jobs.
 
-usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open RUN_DIR]
+usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open RUN_DIR] [--compare RUN_DIR ...]
 
 options:
   --config FILE     the job to open on the Setup page: a YAML file or a preset name
@@ -24,6 +24,7 @@ options:
   --runs-root DIR   where runs are listed and started (default: $TRAINDECK_DATA/runs, that is
                     $XDG_DATA_HOME/traindeck/runs, as traindeck-train uses)
   --open RUN_DIR    a run to show first (its Monitor page)
+  --compare RUN_DIR a run to show on the Compare page; give it 2 to 20 times
   --screenshot DIR  save each page as DIR/<page>.png after WAIT ms (--screenshot-wait, default
                     1500) and quit: for documentation and checking the look
   --help, -h        this text
@@ -70,6 +71,8 @@ int main(int argc, char** argv) {
   parser.addOption(configOption);
   parser.addOption(runsRootOption);
   parser.addOption(openOption);
+  QCommandLineOption compareOption("compare", "A run to compare (repeat).", "RUN_DIR");
+  parser.addOption(compareOption);
   QCommandLineOption screenshotOption("screenshot", "Save each page and quit.", "DIR");
   QCommandLineOption screenshotWaitOption("screenshot-wait", "Milliseconds before the screenshots.", "MS", "1500");
   parser.addOption(screenshotOption);
@@ -89,6 +92,7 @@ int main(int argc, char** argv) {
   options.runsRoot =
       parser.isSet(runsRootOption) ? QDir(parser.value(runsRootOption)).absolutePath() : defaultRunsRoot();
   options.openRun = parser.isSet(openOption) ? QDir(parser.value(openOption)).absolutePath() : QString();
+  for (const QString& run : parser.values(compareOption)) options.compareRuns << QDir(run).absolutePath();
   options.trainBinary = QDir(QApplication::applicationDirPath()).filePath("traindeck-train");
   traindeck::MainWindow window(options);
   window.resize(1400, 900);

@@ -7,10 +7,13 @@
 #include <QFile>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "compare_chart.h"
+#include "compare_page.h"
 #include "jobs/local_job.h"
 #include "logs_page.h"
 #include "main_window.h"
@@ -85,6 +88,23 @@ class MainWindowTest : public QObject {
     QTRY_VERIFY(loss->graph(0)->dataCount() > 10);
     QTRY_VERIFY(window.logsPage()->visibleText().contains("rank 1 of 2"));
     QVERIFY(window.logsPage()->visibleText().startsWith("── last lines of rank 1"));  // the failed rank first
+  }
+
+  void comparesTheSelectedRuns() {
+    makeRecordedRun("20261130-090000-tiny-a");
+    makeRecordedRun("20261130-100000-tiny-b");
+    MainWindow window(options());
+    QTRY_VERIFY(window.runList()->rowCount() >= 2);
+    auto* table = window.findChild<QTableView*>("runList");
+    QAction* compare = window.findChild<QAction*>("compareAction");
+    table->selectRow(0);
+    QVERIFY(!compare->isEnabled());  // one run is not a comparison
+    table->selectAll();
+    QVERIFY(compare->isEnabled());
+    compare->trigger();
+    QCOMPARE(window.findChild<QTabWidget*>("pages")->currentWidget(), window.comparePage());
+    QTRY_COMPARE(window.comparePage()->overlayCharts().front()->lines().size(), window.runList()->rowCount());
+    QTRY_VERIFY(window.comparePage()->overlayCharts().front()->lines().front().x.size() > 10);
   }
 
   void startsFollowsAndStopsAJob() {

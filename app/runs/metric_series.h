@@ -1,0 +1,23 @@
+// One metric of one run as x/y vectors for a chart: what the Compare page overlays. The x axis
+// is the step, the tokens seen, the seconds since the run's start, or the wall-clock time
+// (unix seconds). Values the run did not record are NaN (a gap in the line).
+#pragma once
+
+#include <QVector>
+
+#include "metrics_store.h"
+
+namespace traindeck {
+
+enum class CompareMetric { TrainLoss, ValLoss, LearningRate, TokensPerSecond, GradNorm };
+enum class CompareX { Step, Tokens, Elapsed, WallClock };
+
+struct MetricSeries {
+  QVector<double> x, y;
+};
+
+MetricSeries metricSeries(const MetricsStore& store, CompareMetric metric, CompareX axis);
+// The run's start in unix seconds: its header's time, else its first record's; NaN if neither.
+double runStartTime(const MetricsStore& store);
+
+}  // namespace traindeck

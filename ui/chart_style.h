@@ -1,0 +1,16 @@
+// What every chart of the app shares: colours from the widget's palette (light or dark), so
+// that the Monitor and Compare pages look alike and follow palette changes.
+#pragma once
+
+class QCPAxis;
+class QCustomPlot;
+class QCPTextElement;
+
+namespace traindeck {
+
+// Background, axes, grid, legend and the heading (may be null) in the plot's palette colours.
+void applyChartPalette(QCustomPlot* plot, QCPTextElement* heading);
+// A logarithmic axis with log ticks, or a linear one.
+void setLogAxis(QCPAxis* axis, bool on);
+
+}  // namespace traindeck

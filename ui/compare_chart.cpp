@@ -1,0 +1,201 @@
+#include "compare_chart.h"
+
+#include <QDateTime>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+
+#include "chart_style.h"
+
+namespace traindeck {
+
+namespace {
+
+// The index of the point of `xs` (ascending) nearest to x; -1 when xs is empty.
+int nearestIndex(const QVector<double>& xs, double x) {
+  if (xs.isEmpty()) return -1;
+  const auto it = std::lower_bound(xs.begin(), xs.end(), x);
+  if (it == xs.begin()) return 0;
+  if (it == xs.end()) return static_cast<int>(xs.size() - 1);
+  const auto before = it - 1;
+  return static_cast<int>((x - *before <= *it - x ? before : it) - xs.begin());
+}
+
+QCPRange rangeOf(const QVector<CompareLine>& lines, bool useX, bool& found) {
+  found = false;
+  double lo = INFINITY, hi = -INFINITY;
+  for (const CompareLine& line : lines)
+    for (int i = 0; i < line.x.size(); ++i) {
+      const double v = useX ? line.x[i] : line.y[i];
+      if (!std::isfinite(v) || !std::isfinite(line.y[i])) continue;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      found = true;
+    }
+  return found ? QCPRange(lo, hi) : QCPRange(0, 1);
+}
+
+}  // namespace
+
+CompareChart::CompareChart(const QString& title, const QString& valueLabel, QWidget* parent) : QCustomPlot(parent) {
+  setObjectName("compareChart:" + title);
+  yAxis->setLabel(valueLabel);
+  plotLayout()->insertRow(0);
+  m_heading = new QCPTextElement(this, title, QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+  plotLayout()->addElement(0, 0, m_heading);
+  m_cursor = new QCPItemStraightLine(this);
+  m_cursor->setPen(QPen(QColor(128, 128, 128), 1, Qt::DashLine));
+  m_cursor->setVisible(false);
+  applyChartPalette(this, m_heading);
+  legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
+  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
+  connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& range) {
+    if (!m_userInput) return;
+    m_following = false;
+    emit xRangeChangedByUser(range);
+  });
+  setMinimumHeight(150);
+}
+
+void CompareChart::setTitle(const QString& title, const QColor& color) {
+  m_heading->setText(title);
+  if (color.isValid()) m_heading->setTextColor(color);
+}
+
+void CompareChart::setLines(const QVector<CompareLine>& lines) {
+  m_lines = lines;
+  while (m_main.size() > lines.size()) {
+    removeGraph(m_main.takeLast());
+    removeGraph(m_raw.takeLast());
+  }
+  while (m_main.size() < lines.size()) {
+    m_raw.push_back(addGraph());
+    m_raw.back()->removeFromLegend();
+    m_main.push_back(addGraph());
+  }
+  for (int i = 0; i < lines.size(); ++i) {
+    const CompareLine& line = lines[i];
+    const bool thin = line.x.size() > 5000;  // wide strokes cost ~100x per point
+    m_main[i]->setName(line.name);
+    m_main[i]->setPen(QPen(line.color, thin ? 1.0 : 2.0));
+    m_main[i]->setData(line.x, line.y, /*alreadySorted=*/true);
+    m_main[i]->setScatterStyle(
+        QCPScatterStyle(line.x.size() <= 60 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssNone, 4));
+    QColor faint = line.color;
+    faint.setAlpha(60);
+    m_raw[i]->setPen(QPen(faint, 1));
+    m_raw[i]->setData(line.rawY.isEmpty() ? QVector<double>() : line.x, line.rawY, true);
+    m_raw[i]->setVisible(!line.rawY.isEmpty());
+  }
+}
+
+void CompareChart::setShowLegend(bool on) {
+  legend->setVisible(on);
+}
+
+void CompareChart::setLogScale(bool on) {
+  setLogAxis(yAxis, on);
+}
+
+void CompareChart::setWallClockX(bool on, const QString& label) {
+  xAxis->setLabel(label);
+  if (on == m_wallClock) return;
+  m_wallClock = on;
+  if (on) {
+    auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
+    ticker->setDateTimeFormat("MMM d\nHH:mm");
+    xAxis->setTicker(ticker);
+  } else {
+    xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  }
+}
+
+QCPRange CompareChart::dataXRange(bool& found) const {
+  return rangeOf(m_lines, true, found);
+}
+
+QCPRange CompareChart::dataYRange(bool& found) const {
+  return rangeOf(m_lines, false, found);
+}
+
+QVector<CrosshairValue> CompareChart::valuesAt(double x) const {
+  QVector<CrosshairValue> values;
+  for (int i = 0; i < m_lines.size(); ++i) {
+    const int at = nearestIndex(m_lines[i].x, x);
+    if (at >= 0) values.push_back({i, m_lines[i].x[at], m_lines[i].y[at]});
+  }
+  return values;
+}
+
+QString CompareChart::xText(double x) const {
+  if (m_wallClock) return QDateTime::fromMSecsSinceEpoch(std::llround(x * 1000)).toString("yyyy-MM-dd HH:mm:ss");
+  return QStringLiteral("%1 %2").arg(xAxis->label().toLower()).arg(x, 0, 'g', 8);
+}
+
+QString CompareChart::crosshairText(double x) const {
+  QString text = QStringLiteral("<b>%1</b>").arg(xText(x).toHtmlEscaped());
+  for (const CrosshairValue& v : valuesAt(x)) {
+    const CompareLine& line = m_lines[v.line];
+    text += QStringLiteral("<br><span style=\"color:%1\">&#9632;</span> %2: %3")
+                .arg(line.color.name(), line.name.toHtmlEscaped(),
+                     std::isfinite(v.y) ? QString::number(v.y, 'g', 5) : QStringLiteral("—"));
+  }
+  return text;
+}
+
+void CompareChart::showCrosshair(double x) {
+  m_cursor->point1->setCoords(x, 0);
+  m_cursor->point2->setCoords(x, 1);
+  m_cursor->setVisible(true);
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CompareChart::hideCrosshair() {
+  if (!m_cursor->visible()) return;
+  m_cursor->setVisible(false);
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CompareChart::mouseMoveEvent(QMouseEvent* event) {
+  m_userInput = true;
+  QCustomPlot::mouseMoveEvent(event);
+  m_userInput = false;
+  const QPointF pos = event->position();
+  if (!axisRect()->rect().contains(pos.toPoint()) || m_lines.isEmpty()) {
+    emit crosshairLeft();
+    QToolTip::hideText();
+    return;
+  }
+  const double x = xAxis->pixelToCoord(pos.x());
+  emit crosshairMoved(x);
+  QToolTip::showText(event->globalPosition().toPoint(), crosshairText(x), this);
+}
+
+void CompareChart::wheelEvent(QWheelEvent* event) {
+  m_userInput = true;
+  QCustomPlot::wheelEvent(event);
+  m_userInput = false;
+}
+
+void CompareChart::mouseDoubleClickEvent(QMouseEvent* event) {
+  QCustomPlot::mouseDoubleClickEvent(event);
+  m_following = true;
+  emit followingRequested();
+}
+
+void CompareChart::leaveEvent(QEvent* event) {
+  QCustomPlot::leaveEvent(event);
+  emit crosshairLeft();
+}
+
+void CompareChart::changeEvent(QEvent* event) {
+  QCustomPlot::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) {
+    applyChartPalette(this, m_heading);
+    replot(QCustomPlot::rpQueuedReplot);
+  }
+}
+
+}  // namespace traindeck

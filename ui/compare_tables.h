@@ -1,0 +1,40 @@
+// The Compare page's tables, under its charts: the summary (sortable, CSV export; a double-click
+// opens the run) and the config diff (differing keys, or all of them). Views over the models
+// that app/runs keeps for a Comparison.
+#pragma once
+
+#include <QTabWidget>
+
+class QCheckBox;
+class QTableView;
+
+namespace traindeck {
+
+class Comparison;
+class ComparisonSummaryModel;
+class ConfigDiffModel;
+
+class CompareTables : public QTabWidget {
+  Q_OBJECT
+ public:
+  CompareTables(const Comparison* comparison, QWidget* parent = nullptr);
+
+  ComparisonSummaryModel* summaryModel() const { return m_summary; }
+  ConfigDiffModel* diffModel() const { return m_diff; }
+  QTableView* summaryView() const { return m_summaryView; }
+  QTableView* diffView() const { return m_diffView; }
+  bool exportSummaryCsv(const QString& path);  // false (and a message box) when not written
+
+ signals:
+  void runActivated(const QString& runDir);
+
+ private:
+  const Comparison* m_comparison;
+  ComparisonSummaryModel* m_summary;
+  ConfigDiffModel* m_diff;
+  QTableView* m_summaryView;
+  QTableView* m_diffView;
+  QCheckBox* m_showAll;
+};
+
+}  // namespace traindeck
