@@ -183,7 +183,7 @@ std::vector<FieldCodec> makeTable() {
   t.push_back(field("strategy.nproc_per_node", [](auto& c) -> auto& { return c.strategy.nproc_per_node; }, "Ranks (processes) per machine, usually one per GPU.", between<std::int64_t>(1, 1024)));
   t.push_back(field("strategy.nnodes", [](auto& c) -> auto& { return c.strategy.nnodes; }, "Machines taking part in the job.", between<std::int64_t>(1, 4096)));
   t.push_back(field("strategy.backend", [](auto& c) -> auto& { return c.strategy.backend; }, "Collective communication: auto picks nccl on CUDA and gloo on CPU."));
-  t.push_back(field("strategy.precision", [](auto& c) -> auto& { return c.strategy.precision; }, "Compute precision: fp32, or bf16/fp16 autocast with fp32 master weights (CUDA only)."));
+  t.push_back(field("strategy.precision", [](auto& c) -> auto& { return c.strategy.precision; }, "Compute precision: fp32, or bf16/fp16 autocast with fp32 master weights (CUDA only; fp16 with dynamic loss scaling)."));
   t.push_back(field("strategy.micro_batch", [](auto& c) -> auto& { return c.strategy.micro_batch; }, "Sequences per rank per forward/backward pass.", between<std::int64_t>(1, 1 << 20)));
   t.push_back(field("strategy.grad_accum", [](auto& c) -> auto& { return c.strategy.grad_accum; }, "Micro-batches accumulated before each optimizer step.", between<std::int64_t>(1, 1 << 20)));
   t.push_back(field("strategy.activation_checkpointing", [](auto& c) -> auto& { return c.strategy.activation_checkpointing; }, "Recompute each block's activations in the backward pass: much less memory, about a third more compute."));

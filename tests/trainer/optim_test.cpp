@@ -1,10 +1,11 @@
 // AdamW against torch::optim::AdamW, a cancelled step that changes nothing, weight decay on
-// 2-D weights only, and the learning-rate schedule's shape.
+// 2-D weights only, the learning-rate schedule's shape, and fp16's dynamic loss scaling.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "trainer/optim/adamw.h"
+#include "trainer/optim/loss_scaler.h"
 #include "trainer/optim/lr_schedule.h"
 #include "trainer/train/train_job.h"
 
@@ -111,6 +112,86 @@ TEST(TotalSteps, TheFirstLimitReachedEndsTheRun) {
   EXPECT_EQ(totalSteps(c), 21);
   c.schedule.max_steps = 10;
   EXPECT_EQ(totalSteps(c), 10);
+}
+
+}  // namespace
+}  // namespace traindeck
+
+namespace traindeck {
+namespace {
+
+// Ten AdamW steps on a small least-squares problem, with or without a loss scaler.
+torch::Tensor trainWith(LossScaler* scaler) {
+  torch::manual_seed(3);
+  auto w = torch::randn({6, 4}).requires_grad_(true);
+  AdamW optimizer({{"w", w, true, {}}}, {});
+  for (int step = 0; step < 10; ++step) {
+    const auto x = torch::randn({8, 6}), y = torch::randn({8, 4});
+    w.mutable_grad() = torch::Tensor();
+    const auto loss = (torch::matmul(x, w) - y).pow(2).mean();
+    (scaler ? scaler->scaled(loss) : loss).backward();
+    if (scaler) scaler->unscale({w});
+    const auto finite = torch::isfinite(w.grad()).all();
+    optimizer.step(1e-2, finite);
+    if (scaler) scaler->update(finite);
+  }
+  return w.detach();
+}
+
+TEST(LossScaler, ScalingByAPowerOfTwoChangesNoBit) {
+  LossScaler scaler(torch::kCPU, 1024.0);
+  EXPECT_TRUE(torch::equal(trainWith(&scaler), trainWith(nullptr)));
+  EXPECT_EQ(scaler.finiteSteps(), 10);
+  EXPECT_EQ(scaler.scale(), 1024.0);
+}
+
+TEST(LossScaler, KeepsSmallGradientsThatFp16WouldLose) {
+  // 1e-8 is below fp16's smallest subnormal (6e-8): it flushes to zero unless scaled first.
+  const auto gradient = torch::full({}, 1e-8);
+  EXPECT_EQ(gradient.to(torch::kHalf).item<float>(), 0.0f);
+  const float kept = (gradient * LossScaler::kInitialScale).to(torch::kHalf).to(torch::kFloat).item<float>() /
+                     static_cast<float>(LossScaler::kInitialScale);
+  EXPECT_NEAR(kept, 1e-8, 1e-11);
+}
+
+TEST(LossScaler, AnOverflowHalvesTheScaleAndFiniteStepsDoubleIt) {
+  LossScaler scaler(torch::kCPU, 65536.0, /*growthInterval=*/3);
+  scaler.update(torch::full({}, false));
+  EXPECT_EQ(scaler.scale(), 32768.0);
+  EXPECT_EQ(scaler.finiteSteps(), 0);
+  scaler.update(torch::full({}, true));
+  scaler.update(torch::full({}, true));
+  EXPECT_EQ(scaler.scale(), 32768.0);
+  EXPECT_EQ(scaler.finiteSteps(), 2);
+  scaler.update(torch::full({}, true));  // the third finite step in a row
+  EXPECT_EQ(scaler.scale(), 65536.0);
+  EXPECT_EQ(scaler.finiteSteps(), 0);
+  scaler.update(torch::full({}, true));
+  scaler.update(torch::full({}, false));  // an overflow resets the count
+  EXPECT_EQ(scaler.scale(), 32768.0);
+  EXPECT_EQ(scaler.finiteSteps(), 0);
+
+  // An overflowing gradient: unscaled it is still not finite, so the step is skipped.
+  auto w = torch::ones({2}).requires_grad_(true);
+  w.mutable_grad() = torch::tensor({1.0f, INFINITY});
+  scaler.unscale({w});
+  EXPECT_FALSE(torch::isfinite(w.grad()).all().item<bool>());
+  EXPECT_EQ(w.grad()[0].item<float>(), 1.0f / 32768.0f);
+}
+
+TEST(LossScaler, ItsStateResumes) {
+  LossScaler before(torch::kCPU, 65536.0, 5);
+  before.update(torch::full({}, false));
+  before.update(torch::full({}, true));
+  std::map<std::string, torch::Tensor> saved;
+  for (const auto& [name, tensor] : before.state()) saved[name] = tensor.clone();
+  LossScaler after(torch::kCPU);
+  after.loadState(saved);
+  EXPECT_EQ(after.scale(), 32768.0);
+  EXPECT_EQ(after.finiteSteps(), 1);
+  LossScaler untouched(torch::kCPU);
+  untouched.loadState({});  // a checkpoint from an fp32 run
+  EXPECT_EQ(untouched.scale(), LossScaler::kInitialScale);
 }
 
 }  // namespace

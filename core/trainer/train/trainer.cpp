@@ -95,8 +95,6 @@ TrainResult Trainer::run() {
       m_metrics = std::make_unique<MetricsWriter>(m_options.paths.metrics());
     }
     logRuntime();
-    if (m_config.strategy.precision == Precision::Fp16)
-      throw std::runtime_error("fp16 training (loss scaling) is not implemented yet; use bf16 or fp32");
     if (m_config.strategy.activation_checkpointing && m_device.is_cuda() && m_config.model.dropout > 0)
       throw std::runtime_error(
           "activation checkpointing with dropout on CUDA is not implemented yet: its recomputed "
@@ -208,7 +206,8 @@ void Trainer::trainStep() {
     if (distributed() && micro == accum - 1) m_sync->arm();  // only the last micro-step communicates
     const compat::AutocastGuard autocast(m_device, m_config.strategy.precision);
     const auto loss = m_model->loss(batch.narrow(1, 0, T), batch.narrow(1, 1, T));
-    (loss / static_cast<double>(accum)).backward();
+    const auto share = loss / static_cast<double>(accum);
+    (m_scaler ? m_scaler->scaled(share) : share).backward();
     lossSum += loss.detach().to(torch::kFloat) / static_cast<double>(accum);
   }
   double exposed = 0;
@@ -219,6 +218,7 @@ void Trainer::trainStep() {
     m_comm->allreduce(lossSum);
     lossSum.div_(m_comm->worldSize());
   }
+  if (m_scaler) m_scaler->unscale(m_model->parameters());  // before the norm, clipping and the step
   auto squares = torch::zeros({}, lossSum.options());
   for (const auto& p : m_model->parameters())
     if (p.grad().defined()) squares += p.grad().to(torch::kFloat).pow(2).sum();
@@ -234,6 +234,7 @@ void Trainer::trainStep() {
     m_sharded->step(lr, applied);
   else
     m_optimizer->step(lr, applied);
+  if (m_scaler) m_scaler->update(applied);
   ++m_step;
   m_tokens += m_tokensPerStep;
   m_pending.push_back({m_step, m_tokens, lr, lossSum, gradNorm, applied, exposed});
@@ -273,8 +274,13 @@ void Trainer::flush() {
     if (distributed()) r.field("comm_ms", 1000.0 * p.exposedCommSeconds);
     write(r);
     if (!p.applied.item<bool>()) {
-      event("warn", "non-finite loss or gradient norm: step " + std::to_string(p.step) + " skipped", p.step);
-      m_log.warn("step " + std::to_string(p.step) + ": non-finite loss or gradient norm, optimizer step skipped");
+      // Under fp16 a few skipped steps at the start are normal: the loss scale comes down
+      // from 65536 until the gradients fit.
+      const std::string scale =
+          m_scaler ? "; fp16 loss scale now " + std::to_string(static_cast<long long>(m_scaler->scale())) : "";
+      event("warn", "non-finite loss or gradient norm: step " + std::to_string(p.step) + " skipped" + scale, p.step);
+      m_log.warn("step " + std::to_string(p.step) + ": non-finite loss or gradient norm, optimizer step skipped" +
+                 scale);
     } else {
       m_lastLoss = loss;
     }

@@ -14,6 +14,7 @@
 #include "config/run_config.h"
 #include "gpu_stats.h"
 #include "optim/adamw.h"
+#include "optim/loss_scaler.h"
 #include "optim/lr_schedule.h"
 #include "rank_log.h"
 #include "runlog/metrics_writer.h"
@@ -72,6 +73,7 @@ class Trainer {
   Gpt2 m_model{nullptr};
   std::unique_ptr<AdamW> m_optimizer;       // single and ddp: the whole state on every rank
   std::unique_ptr<ShardedAdamW> m_sharded;  // zero1: this rank's shard
+  std::unique_ptr<LossScaler> m_scaler;     // fp16 only
   LrSchedule m_schedule;
   BatchSources m_data;
   Checkpointer m_checkpointer;
@@ -86,7 +88,7 @@ class Trainer {
   std::int64_t m_lastCheckpointStep = -1;
   std::int64_t m_stopAt = 0;
   double m_flopsPerToken = 0;  // the planner's, for MFU
-  double m_peakFlops = 0;      // every device of the job together; 0: unknown  // a stop agreed on by every rank (0: none)
+  double m_peakFlops = 0;  // every device of the job together; 0: unknown  // a stop agreed on by every rank (0: none)
   std::vector<PendingStep> m_pending;
   std::vector<std::int64_t> m_batch;  // reused host buffer
   std::chrono::steady_clock::time_point m_lastFlush, m_lastSystem, m_started, m_lastProgressLog;

@@ -69,6 +69,7 @@ void Trainer::setUpModelAndOptimizer() {
   m_model->to(m_device);
   const AdamWSettings settings{m_config.optimizer.betas[0], m_config.optimizer.betas[1], m_config.optimizer.eps,
                                m_config.optimizer.weight_decay};
+  if (m_config.strategy.precision == Precision::Fp16) m_scaler = std::make_unique<LossScaler>(m_device);
   if (!distributed()) {
     m_optimizer = std::make_unique<AdamW>(AdamW::withDecayOn2dWeights(m_model->namedWeights()), settings);
     return;
@@ -113,6 +114,8 @@ NamedTensors Trainer::optimizerState() {
 void Trainer::saveCheckpoint() {
   CheckpointContents contents;
   contents.optimizer = optimizerState();  // a collective under zero1
+  if (m_scaler)
+    for (auto& named : m_scaler->state()) contents.optimizer.push_back(std::move(named));
   const torch::Tensor rng = at::detail::getDefaultCPUGenerator().get_state();
   if (distributed()) {
     std::vector<torch::Tensor> states;
@@ -151,6 +154,7 @@ void Trainer::resumeFromCheckpoint() {
           m_sharded->loadState(loaded->optimizer);
         else
           m_optimizer->loadState(loaded->optimizer);
+        if (m_scaler) m_scaler->loadState(loaded->optimizer);
         verdict = "ok";
       } else {
         m_log.info("no complete checkpoint in " + m_options.paths.checkpoints() + ": starting from step 0");
@@ -215,6 +219,8 @@ void Trainer::shareCheckpoint(std::optional<LoadedCheckpoint>& loaded) {
     whole["step"] = step;
     if (!isRank0()) m_sharded->loadState(whole);
   }
+  if (m_scaler)  // the same on every rank: its updates follow the all-reduced gradients
+    for (torch::Tensor& live : m_scaler->liveTensors()) m_comm->broadcast(live);
   // Each rank's random state, where the checkpoint has one for it.
   const torch::Tensor ownRng = at::detail::getDefaultCPUGenerator().get_state();
   for (int r = 1; r < m_comm->worldSize(); ++r) {
