@@ -32,6 +32,29 @@ TEST(AdamW, MatchesTorchAdamW) {
   EXPECT_TRUE(torch::allclose(ours, theirs, 1e-6, 1e-7)) << (ours - theirs).abs().max().item<float>();
 }
 
+TEST(AdamW, TheFusedCpuUpdateMatchesTheTensorOps) {
+  // A transposed (non-contiguous) parameter takes the tensor-op path; its contiguous twin the
+  // fused one. Same values, same gradients, a NaN among them: the same result.
+  torch::manual_seed(4);
+  const auto start = torch::randn({7, 5});
+  auto fused = start.clone().requires_grad_(true);
+  auto storage = start.t().contiguous().requires_grad_(true);  // (5, 7)
+  auto strided = storage.t();                                  // (7, 5) view, not contiguous
+  ASSERT_FALSE(strided.is_contiguous());
+  AdamW a({{"w", fused, true, {}}}, {0.9, 0.95, 1e-8, 0.1});
+  AdamW b({{"w", strided, true, torch::Tensor()}}, {0.9, 0.95, 1e-8, 0.1});
+  for (int step = 0; step < 5; ++step) {
+    auto grad = torch::randn({7, 5});
+    if (step == 2) grad[3][1] = NAN;
+    fused.mutable_grad() = grad.clone();
+    strided.mutable_grad() = grad.clone().t().contiguous().t();  // same values, strided too
+    a.step(1e-2, torch::ones({}));
+    b.step(1e-2, torch::ones({}));
+  }
+  EXPECT_TRUE(torch::isfinite(fused).all().item<bool>());
+  EXPECT_TRUE(torch::allclose(fused, strided, 1e-6, 1e-7)) << (fused - strided).abs().max().item<float>();
+}
+
 TEST(AdamW, ACancelledStepChangesNothing) {
   torch::manual_seed(1);
   auto w = torch::randn({4, 4}).requires_grad_(true);

@@ -3,6 +3,9 @@
 // bias-corrected with t (at least 1). With a = 1 this is torch.optim.AdamW exactly.
 #include "adamw.h"
 
+#include <ATen/Parallel.h>
+#include <cmath>
+
 #include <stdexcept>
 
 namespace traindeck {
@@ -17,6 +20,37 @@ AdamW::AdamW(std::vector<OptimizedParameter> parameters, AdamWSettings settings)
   m_step = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat).device(device));
 }
 
+namespace {
+
+struct UpdateFactors {  // the per-step scalars of the update, as host numbers
+  float w1, w2, decayFactor, stepSize, sqrtCorrection2, eps;
+};
+
+bool fusable(const torch::Tensor& p, const torch::Tensor& g, const torch::Tensor& m, const torch::Tensor& v) {
+  for (const torch::Tensor* t : {&p, &g, &m, &v})
+    if (!t->device().is_cpu() || t->scalar_type() != torch::kFloat || !t->is_contiguous()) return false;
+  return g.numel() == p.numel();
+}
+
+// The whole update of one parameter in one pass over its four arrays (the tensor-op version
+// makes about 25 passes; on a CPU the optimizer is memory-bound, so this is ~3x faster).
+// Element by element it does the tensor version's arithmetic in the same order.
+void fusedUpdate(float* p, float* g, float* m, float* v, std::int64_t n, const UpdateFactors& f, bool decay) {
+  at::parallel_for(0, n, 1 << 15, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      const float gi = std::isfinite(g[i]) ? g[i] : 0.0f;
+      g[i] = gi;
+      m[i] = m[i] + f.w1 * (gi - m[i]);
+      v[i] = v[i] + f.w2 * (gi * gi - v[i]);
+      float pi = decay ? p[i] * f.decayFactor : p[i];
+      const float denom = std::sqrt(v[i]) / f.sqrtCorrection2 + f.eps;
+      p[i] = pi + (m[i] * f.stepSize) / denom;
+    }
+  });
+}
+
+}  // namespace
+
 void AdamW::step(double lr, const torch::Tensor& apply) {
   torch::NoGradGuard noGrad;
   const auto a = apply.to(torch::kFloat);
@@ -24,19 +58,34 @@ void AdamW::step(double lr, const torch::Tensor& apply) {
   const auto t = m_step.clamp_min(1.0);
   const auto correction1 = 1.0 - torch::pow(m_settings.beta1, t);
   const auto correction2 = 1.0 - torch::pow(m_settings.beta2, t);
-  const auto stepSize = (a * (-lr)) / correction1;   // −lr·a / (1 − β1ᵗ)
+  const auto stepSize = (a * (-lr)) / correction1;  // −lr·a / (1 − β1ᵗ)
   const auto sqrtCorrection2 = correction2.sqrt();
   const auto decayFactor = 1.0 - a * (lr * m_settings.weightDecay);
   const auto w1 = a * (1.0 - m_settings.beta1);
   const auto w2 = a * (1.0 - m_settings.beta2);
+  // On the CPU the factors can be read without a device sync, and the update fused.
+  const bool onCpu = m_step.device().is_cpu();
+  const UpdateFactors host = onCpu ? UpdateFactors{w1.item<float>(),
+                                                   w2.item<float>(),
+                                                   decayFactor.item<float>(),
+                                                   stepSize.item<float>(),
+                                                   sqrtCorrection2.item<float>(),
+                                                   static_cast<float>(m_settings.eps)}
+                                   : UpdateFactors{};
   for (std::size_t i = 0; i < m_params.size(); ++i) {
     torch::Tensor& p = m_params[i].tensor;
     auto g = m_params[i].grad.defined() ? m_params[i].grad : p.grad();
     if (!g.defined()) continue;
+    const bool decay = m_params[i].decay && m_settings.weightDecay != 0;
+    if (onCpu && fusable(p, g, m_expAvg[i], m_expAvgSq[i])) {
+      fusedUpdate(p.data_ptr<float>(), g.data_ptr<float>(), m_expAvg[i].data_ptr<float>(),
+                  m_expAvgSq[i].data_ptr<float>(), p.numel(), host, decay);
+      continue;
+    }
     g.nan_to_num_(0.0, 0.0, 0.0);
     m_expAvg[i].lerp_(g, w1);
     m_expAvgSq[i].lerp_(g * g, w2);
-    if (m_params[i].decay && m_settings.weightDecay != 0) p.mul_(decayFactor);
+    if (decay) p.mul_(decayFactor);
     const auto denom = (m_expAvgSq[i].sqrt() / sqrtCorrection2).add_(m_settings.eps);
     p.addcdiv_(m_expAvg[i] * stepSize, denom);
   }
@@ -70,8 +119,7 @@ void AdamW::loadState(const std::map<std::string, torch::Tensor>& tensors) {
 
 std::int64_t AdamW::stateBytes() const {
   std::int64_t bytes = 0;
-  for (std::size_t i = 0; i < m_params.size(); ++i)
-    bytes += m_expAvg[i].nbytes() + m_expAvgSq[i].nbytes();
+  for (std::size_t i = 0; i < m_params.size(); ++i) bytes += m_expAvg[i].nbytes() + m_expAvgSq[i].nbytes();
   return bytes;
 }
 
