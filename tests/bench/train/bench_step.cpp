@@ -1,6 +1,7 @@
 // Where a training step's time goes: forward, backward and optimizer of the benchmark model
 // (4 layers x 256 wide, block 256, micro-batch 8, GPT-2 vocabulary) on this machine's CPU.
 // Prints milliseconds per phase (median of a few steps); no assertions.
+// Usage: bench_step [STEPS [THREADS]].
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -14,7 +15,8 @@ using namespace traindeck;
 
 int main(int argc, char** argv) {
   const int steps = argc > 1 ? std::atoi(argv[1]) : 5;
-  at::set_num_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  const int threads = argc > 2 ? std::atoi(argv[2]) : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  at::set_num_threads(threads);
   ModelConfig m;
   m.n_layer = 4;
   m.n_head = 4;
