@@ -1,7 +1,11 @@
 // GradientSync on a real one-rank Gloo group: an unarmed backward (an accumulation micro-step)
 // launches no all-reduce; an armed one launches every bucket once, and each parameter's .grad
-// ends up as its slice of the flat buffer holding everything accumulated.
+// ends up as its slice of the flat buffer holding everything accumulated. The overlap figure
+// counts how long all-reduces ran while backward still did: long with buckets, none with one.
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
 
 #include "launcher/supervisor.h"
 #include "trainer/dist/communicator.h"
@@ -42,6 +46,32 @@ TEST(GradientSync, OnlyTheArmedBackwardCommunicates) {
     EXPECT_TRUE(at >= flat.data_ptr<float>() && at < flat.data_ptr<float>() + flat.numel())
         << named[i].first << " is not a view of the flat buffer";
   }
+}
+
+// Backward of a two-layer net that spends `pause` between the last layer's gradients and the
+// first's (a hook on the hidden activation), with buckets of `bucketMb`; returns the overlap.
+double overlapWithPause(double bucketMb, std::chrono::milliseconds pause) {
+  DistEnv env;
+  env.masterPort = pickFreePort("127.0.0.1");
+  Communicator comm(env, torch::Device(torch::kCPU), {});
+  torch::nn::Linear first(64, 64), second(64, 8);
+  std::vector<std::pair<std::string, torch::Tensor>> named;
+  for (auto& item : first->named_parameters()) named.emplace_back("first." + item.key(), item.value());
+  for (auto& item : second->named_parameters()) named.emplace_back("second." + item.key(), item.value());
+  GradientSync sync(comm, makeFlatLayout(named, 1), bucketMb, torch::Device(torch::kCPU));
+  auto hidden = torch::relu(first(torch::randn({4, 64})));
+  hidden.register_hook([pause](const torch::Tensor&) { std::this_thread::sleep_for(pause); });
+  sync.arm();
+  second(hidden).pow(2).sum().backward();
+  sync.finish();
+  return sync.lastOverlapSeconds();
+}
+
+TEST(GradientSync, BucketsOverlapBackwardAndOneBucketDoesNot) {
+  // 0.001 MB: the last layer (520 floats) fills the first bucket, which goes out before the
+  // pause; a single bucket goes out only after it.
+  EXPECT_GE(overlapWithPause(/*bucketMb=*/0.001, std::chrono::milliseconds(200)), 0.2);
+  EXPECT_LT(overlapWithPause(/*bucketMb=*/4096, std::chrono::milliseconds(200)), 0.1);
 }
 
 }  // namespace

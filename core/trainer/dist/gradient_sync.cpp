@@ -29,6 +29,7 @@ GradientSync::GradientSync(Communicator& communicator, FlatLayout layout, double
 void GradientSync::arm() {
   m_armed = true;
   m_nextToLaunch = 0;
+  m_firstLaunch = {};
   for (Bucket& b : m_buckets) {
     b.slotsLeft = b.slotCount;
     b.work.reset();
@@ -55,6 +56,7 @@ void GradientSync::launchReadyBuckets() {
 }
 
 void GradientSync::launch(Bucket& bucket) {
+  if (m_firstLaunch == std::chrono::steady_clock::time_point{}) m_firstLaunch = std::chrono::steady_clock::now();
   auto view = m_flat.narrow(0, bucket.begin, bucket.end - bucket.begin);
   bucket.work = m_comm.allreduceAsync(view);
   ++m_launched;
@@ -62,6 +64,10 @@ void GradientSync::launch(Bucket& bucket) {
 
 void GradientSync::finish() {
   torch::NoGradGuard noGrad;
+  const auto backwardEnded = std::chrono::steady_clock::now();
+  m_overlapSeconds = m_firstLaunch == std::chrono::steady_clock::time_point{}
+                         ? 0.0
+                         : std::chrono::duration<double>(backwardEnded - m_firstLaunch).count();
   // A parameter that got no gradient this time (unused in the forward) counts as zero, so
   // every rank still launches every bucket in the same order.
   for (std::size_t i = 0; i < m_layout.slots.size(); ++i) {

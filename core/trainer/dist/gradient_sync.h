@@ -31,6 +31,10 @@ class GradientSync {
   int bucketCount() const { return static_cast<int>(m_buckets.size()); }
   // Time finish() spent waiting for communication that backward did not hide.
   double lastExposedSeconds() const { return m_exposedSeconds; }
+  // Time from the first bucket's all-reduce to the end of backward: how long communication was
+  // under way while backward still ran (0 when every bucket started after backward, as with one
+  // bucket). With lastExposedSeconds, this shows the overlap.
+  double lastOverlapSeconds() const { return m_overlapSeconds; }
   std::int64_t allReducesLaunched() const { return m_launched; }  // since construction
 
  private:
@@ -54,6 +58,8 @@ class GradientSync {
   std::size_t m_nextToLaunch = 0;
   bool m_armed = false;
   double m_exposedSeconds = 0;
+  double m_overlapSeconds = 0;
+  std::chrono::steady_clock::time_point m_firstLaunch;  // of this backward; epoch: none yet
   std::int64_t m_launched = 0;
 };
 

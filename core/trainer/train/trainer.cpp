@@ -210,10 +210,11 @@ void Trainer::trainStep() {
     (m_scaler ? m_scaler->scaled(share) : share).backward();
     lossSum += loss.detach().to(torch::kFloat) / static_cast<double>(accum);
   }
-  double exposed = 0;
+  double exposed = 0, overlap = 0;
   if (distributed()) {
     m_sync->finish();
     exposed = m_sync->lastExposedSeconds();
+    overlap = m_sync->lastOverlapSeconds();
     // Every rank must agree on skipping a step, so the finiteness test uses the mean loss.
     m_comm->allreduce(lossSum);
     lossSum.div_(m_comm->worldSize());
@@ -237,7 +238,7 @@ void Trainer::trainStep() {
   if (m_scaler) m_scaler->update(applied);
   ++m_step;
   m_tokens += m_tokensPerStep;
-  m_pending.push_back({m_step, m_tokens, lr, lossSum, gradNorm, applied, exposed});
+  m_pending.push_back({m_step, m_tokens, lr, lossSum, gradNorm, applied, exposed, overlap});
 }
 
 bool Trainer::shouldStop(bool last) {
@@ -271,7 +272,8 @@ void Trainer::flush() {
     r.field("step", p.step).field("tokens", p.tokens).field("loss", loss).field("lr", p.lr);
     r.field("grad_norm", norm).field("tokens_per_s", tokensPerSecond).field("step_ms", stepMs);
     if (m_peakFlops > 0) r.field("mfu", tokensPerSecond * m_flopsPerToken / m_peakFlops);
-    if (distributed()) r.field("comm_ms", 1000.0 * p.exposedCommSeconds);
+    if (distributed())
+      r.field("comm_ms", 1000.0 * p.exposedCommSeconds).field("comm_overlap_ms", 1000.0 * p.overlapCommSeconds);
     write(r);
     if (!p.applied.item<bool>()) {
       // Under fp16 a few skipped steps at the start are normal: the loss scale comes down

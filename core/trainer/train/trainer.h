@@ -40,6 +40,7 @@ class Trainer {
     double lr;
     torch::Tensor loss, gradNorm, applied;  // loss: the mean over every rank's batches
     double exposedCommSeconds;              // gradient all-reduce time backward did not hide
+    double overlapCommSeconds;              // time all-reduces ran alongside backward
   };
 
   void logRuntime();
