@@ -10,8 +10,10 @@ packages=(
   libyaml-cpp-dev
   libtorch-dev libgloo-dev libopenblas0-openmp
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libssh-dev
-  # tests: GoogleTest, the libFuzzer target, a display for widget tests
+  # tests: GoogleTest, the libFuzzer target, a display for widget tests, and a loopback SSH
+  # server with socat as a ProxyCommand that the SSH tests can kill
   libgtest-dev clang libclang-rt-14-dev xvfb xauth
+  openssh-server openssh-client socat
   # the demo corpus (fortune cookies, generated into token shards, never committed)
   fortunes-min fortunes
 )

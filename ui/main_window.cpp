@@ -23,6 +23,7 @@
 
 #include "compare_page.h"
 #include "config/validate.h"
+#include "hosts_dialog.h"
 #include "jobs/local_job.h"
 #include "logs_page.h"
 #include "monitor_page.h"
@@ -163,6 +164,13 @@ void MainWindow::buildActions() {
   m_compareAction = add(tr("Compare"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
                         tr("Show the selected runs side by side"), [this] { compareRuns(); });
   m_compareAction->setObjectName("compareAction");
+  bar->addSeparator();
+  QAction* hosts = bar->addAction(tr("Hosts…"), this, [this] {
+    QSettings settings;
+    HostsDialog(settings, this).exec();
+  });
+  hosts->setObjectName("hostsAction");
+  hosts->setToolTip(tr("SSH hosts for remote runs: add, edit, test a connection"));
 }
 
 void MainWindow::updateActions() {

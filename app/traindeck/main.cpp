@@ -1,5 +1,5 @@
-// traindeck: the desktop app. --help and --version answer without a display; everything
-// else opens the main window on the chosen job (the demo preset by default).
+// traindeck: the desktop app. --help, --version and --check-ssh answer without a display;
+// everything else opens the main window on the chosen job (the demo preset by default).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "check_ssh_cli.h"
 #include "config/preset_files.h"
 #include "main_window.h"
 
@@ -17,6 +18,8 @@ namespace {
 const char* kHelp = R"(traindeck: set up, launch and watch GPT-2 training jobs.
 
 usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open RUN_DIR] [--compare RUN_DIR ...]
+       traindeck --check-ssh [user@]host[:port] [--identity FILE] [--proxy-command CMD]
+                 [--known-hosts FILE] [--ssh-config FILE] [--batch]
 
 options:
   --config FILE     the job to open on the Setup page: a YAML file or a preset name
@@ -27,6 +30,15 @@ options:
   --compare RUN_DIR a run to show on the Compare page; give it 2 to 20 times
   --screenshot DIR  save each page as DIR/<page>.png after WAIT ms (--screenshot-wait, default
                     1500) and quit: for documentation and checking the look
+  --check-ssh HOST  test an SSH connection without a display: resolve HOST (also an alias from
+                    ~/.ssh/config), verify its host key, authenticate, run `true`, print one
+                    line (with the key's SHA256 fingerprint, and the known_hosts line when a
+                    key is refused) and exit 0 only on success. With it:
+                      --identity FILE        a private key to try first
+                      --proxy-command CMD    reach the host through CMD (%h %p %r expanded)
+                      --known-hosts FILE     instead of ~/.ssh/known_hosts
+                      --ssh-config FILE      instead of ~/.ssh/config
+                      --batch                ask nothing: unknown host keys are refused
   --help, -h        this text
   --version         the version
 
@@ -53,6 +65,8 @@ int main(int argc, char** argv) {
       std::fputs(kHelp, stdout);
       return 0;
     }
+    if (std::strcmp(argv[i], "--check-ssh") == 0 || std::strncmp(argv[i], "--check-ssh=", 12) == 0)
+      return traindeck::runCheckSshCli(argc, argv);
     if (std::strcmp(argv[i], "--version") == 0) {
       std::printf("traindeck %s (Qt %s)\n", TRAINDECK_VERSION, qVersion());
       return 0;

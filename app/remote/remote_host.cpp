@@ -1,0 +1,134 @@
+// RemoteHost: thread setup, prompt forwarding and queued calls into the SshWorker.
+#include "remote_host.h"
+
+#include <QMetaObject>
+#include <QSet>
+#include <memory>
+
+#include "ask_and_wait.h"
+#include "ssh_worker.h"
+
+namespace traindeck {
+
+RemoteHost::RemoteHost(const SshTarget& target, QObject* parent) : QObject(parent), m_target(target) {
+  qRegisterMetaType<traindeck::LinkState>();
+  qRegisterMetaType<traindeck::TransferResult>();
+  qRegisterMetaType<traindeck::HostKeyInfo>();
+  m_thread.setObjectName("ssh:" + target.display());
+}
+
+RemoteHost::~RemoteHost() {
+  if (m_worker != nullptr) {
+    m_worker->stopping = true;  // a prompt waiting on us gives up instead of deadlocking
+    QMetaObject::invokeMethod(m_worker, &SshWorker::stop, Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+    delete m_worker;  // its thread has ended: nothing else can touch it now
+  }
+}
+
+void RemoteHost::setKeepalive(int intervalMs, int timeoutMs) {
+  m_keepaliveMs = intervalMs;
+  m_linkTimeoutMs = timeoutMs;
+}
+
+void RemoteHost::ensureWorker() {
+  if (m_worker != nullptr) return;
+  ConnectCallbacks callbacks;
+  if (m_hostKeyPrompt) {
+    // Runs on the worker thread. Keys accepted once are remembered here (that thread only) so
+    // that a reconnect does not ask again.
+    auto acceptedOnce = std::make_shared<QSet<QString>>();
+    callbacks.confirmHostKey = [this, acceptedOnce](const HostKeyInfo& info) {
+      if (acceptedOnce->contains(info.fingerprint)) return HostKeyDecision::AcceptOnce;
+      const HostKeyDecision d = askAndWait<HostKeyDecision>(
+          this, [this, info] { return m_hostKeyPrompt(info); }, m_worker->stopping, HostKeyDecision::Reject);
+      if (d == HostKeyDecision::AcceptOnce) acceptedOnce->insert(info.fingerprint);
+      return d;
+    };
+  }
+  if (m_secretPrompt) {
+    callbacks.askSecret = [this](const QString& prompt) {
+      return askAndWait<std::optional<QByteArray>>(
+          this, [this, prompt] { return m_secretPrompt(prompt); }, m_worker->stopping, std::nullopt);
+    };
+  }
+  m_worker = new SshWorker(m_target, callbacks, m_keepaliveMs, m_linkTimeoutMs);
+  m_worker->moveToThread(&m_thread);
+  connect(m_worker, &SshWorker::stateChanged, this, &RemoteHost::onStateChanged);
+  connect(m_worker, &SshWorker::connectionFailed, this, &RemoteHost::connectionFailed);
+  connect(m_worker, &SshWorker::connectionAvailable, this, &RemoteHost::connectionAvailable);
+  connect(m_worker, &SshWorker::linkLost, this, &RemoteHost::linkLost);
+  connect(m_worker, &SshWorker::reconnected, this, &RemoteHost::reconnected);
+  connect(m_worker, &SshWorker::execOutputAvailable, this, &RemoteHost::execOutputAvailable);
+  connect(m_worker, &SshWorker::execFinished, this, &RemoteHost::execFinished);
+  connect(m_worker, &SshWorker::operationFailed, this, &RemoteHost::operationFailed);
+  connect(m_worker, &SshWorker::transferProgressChanged, this, &RemoteHost::transferProgressChanged);
+  connect(m_worker, &SshWorker::transferFinished, this, &RemoteHost::transferFinished);
+  connect(m_worker, &SshWorker::tunnelAvailable, this, &RemoteHost::tunnelAvailable);
+  connect(m_worker, &SshWorker::tunnelChannelClosed, this, &RemoteHost::tunnelChannelClosed);
+  m_thread.start();
+}
+
+bool RemoteHost::refuseUnconnected(int id) {
+  if (m_worker != nullptr) return false;
+  QMetaObject::invokeMethod(
+      this,
+      [this, id] { emit operationFailed(id, QString("Not connected to %1: connect first.").arg(m_target.display())); },
+      Qt::QueuedConnection);
+  return true;
+}
+
+void RemoteHost::onStateChanged(LinkState state) {
+  const bool wasReady = isReady();
+  m_state = state;
+  emit stateChanged(state);
+  if (wasReady != isReady()) emit readyChanged(isReady());
+}
+
+void RemoteHost::connectToHost() {
+  ensureWorker();
+  QMetaObject::invokeMethod(m_worker, &SshWorker::start, Qt::QueuedConnection);
+}
+
+int RemoteHost::exec(const QString& command) {
+  const int id = m_nextId++;
+  if (refuseUnconnected(id)) return id;
+  QMetaObject::invokeMethod(
+      m_worker, [w = m_worker, id, command] { w->exec(id, command); }, Qt::QueuedConnection);
+  return id;
+}
+
+int RemoteHost::upload(const QString& localPath, const QString& remotePath) {
+  const int id = m_nextId++;
+  if (refuseUnconnected(id)) return id;
+  QMetaObject::invokeMethod(
+      m_worker, [w = m_worker, id, localPath, remotePath] { w->upload(id, localPath, remotePath); },
+      Qt::QueuedConnection);
+  return id;
+}
+
+int RemoteHost::download(const QString& remotePath, const QString& localPath) {
+  const int id = m_nextId++;
+  if (refuseUnconnected(id)) return id;
+  QMetaObject::invokeMethod(
+      m_worker, [w = m_worker, id, remotePath, localPath] { w->download(id, remotePath, localPath); },
+      Qt::QueuedConnection);
+  return id;
+}
+
+int RemoteHost::openTunnel(quint16 remotePort, quint16 localPort, const QString& remoteHost) {
+  const int id = m_nextId++;
+  if (refuseUnconnected(id)) return id;
+  QMetaObject::invokeMethod(
+      m_worker, [=, w = m_worker] { w->openTunnel(id, remoteHost, remotePort, localPort); }, Qt::QueuedConnection);
+  return id;
+}
+
+void RemoteHost::closeTunnel(int id) {
+  if (m_worker == nullptr) return;
+  QMetaObject::invokeMethod(
+      m_worker, [w = m_worker, id] { w->closeTunnel(id); }, Qt::QueuedConnection);
+}
+
+}  // namespace traindeck

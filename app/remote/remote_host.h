@@ -1,0 +1,84 @@
+// RemoteHost: the GUI-side handle on one SSH host. It starts a thread that owns the libssh
+// session (SshWorker) and talks to it only through queued calls and signals, so it can be used
+// from the GUI thread without blocking it. `ready` gates actions; after a lost link it turns
+// false, the worker reconnects with backoff, and `reconnected` tells how long it took.
+#pragma once
+
+#include <QObject>
+#include <QThread>
+#include <functional>
+#include <optional>
+
+#include "host_key.h"
+#include "link_state.h"
+#include "sftp_transfer.h"
+#include "ssh_target.h"
+
+namespace traindeck {
+
+class SshWorker;
+
+class RemoteHost : public QObject {
+  Q_OBJECT
+  Q_PROPERTY(bool ready READ isReady NOTIFY readyChanged)
+  Q_PROPERTY(traindeck::LinkState state READ state NOTIFY stateChanged)
+ public:
+  using HostKeyPrompt = std::function<HostKeyDecision(const HostKeyInfo&)>;
+  using SecretPrompt = std::function<std::optional<QByteArray>(const QString& prompt)>;
+
+  explicit RemoteHost(const SshTarget& target, QObject* parent = nullptr);
+  ~RemoteHost() override;
+
+  // Prompts run on this object's thread (a dialog may be shown) while the worker waits. Without
+  // a host key prompt unknown keys are refused. "Accept once" holds for this RemoteHost's
+  // reconnects. Set before connectToHost().
+  void setHostKeyPrompt(HostKeyPrompt prompt) { m_hostKeyPrompt = std::move(prompt); }
+  void setSecretPrompt(SecretPrompt prompt) { m_secretPrompt = std::move(prompt); }
+  // How often the link is probed and how long an answer may take. Set before connectToHost().
+  void setKeepalive(int intervalMs, int timeoutMs);
+
+  void connectToHost();
+  bool isReady() const { return m_state == LinkState::Ready; }
+  LinkState state() const { return m_state; }
+  const SshTarget& target() const { return m_target; }
+
+  // Each returns an id that the result signals carry.
+  int exec(const QString& command);  // quote words with shellQuote
+  int upload(const QString& localPath, const QString& remotePath);
+  int download(const QString& remotePath, const QString& localPath);
+  int openTunnel(quint16 remotePort, quint16 localPort = 0, const QString& remoteHost = "127.0.0.1");
+  void closeTunnel(int id);
+
+ signals:
+  void readyChanged(bool ready);
+  void stateChanged(traindeck::LinkState state);
+  void connectionFailed(const QString& message);
+  void connectionAvailable(const QString& summary);
+  void linkLost(const QString& reason);
+  void reconnected(double seconds);
+  void execOutputAvailable(int id, const QByteArray& data, bool isStderr);
+  void execFinished(int id, int exitStatus);
+  void operationFailed(int id, const QString& message);
+  void transferProgressChanged(int id, qint64 done, qint64 total);
+  void transferFinished(int id, const traindeck::TransferResult& result);
+  void tunnelAvailable(int id, quint16 localPort);
+  void tunnelChannelClosed(int id, const QString& reason);
+
+ private:
+  void ensureWorker();
+  // For calls made before connectToHost(): fails them (queued, so the id is known first).
+  bool refuseUnconnected(int id);
+  void onStateChanged(LinkState state);
+
+  SshTarget m_target;
+  HostKeyPrompt m_hostKeyPrompt;
+  SecretPrompt m_secretPrompt;
+  int m_keepaliveMs = 3000;
+  int m_linkTimeoutMs = 5000;
+  QThread m_thread;
+  SshWorker* m_worker = nullptr;  // lives on m_thread; deleted after the thread ends
+  LinkState m_state = LinkState::Disconnected;
+  int m_nextId = 1;
+};
+
+}  // namespace traindeck

@@ -1,0 +1,53 @@
+// SftpTransfer: upload and download over one SshConnection's SFTP channel, on its owning
+// thread. Data goes to "<target>.part" and is renamed over the target only after its SHA-256
+// matches the source, so a reader never sees half a file; a .part left by an interrupted
+// transfer is continued from its size (the final checksum covers the whole file).
+#pragma once
+
+#include <QByteArray>
+#include <QMetaType>
+#include <QString>
+#include <functional>
+
+struct sftp_session_struct;
+using sftp_session = sftp_session_struct*;
+
+namespace traindeck {
+
+class SshConnection;
+
+struct TransferResult {
+  qint64 bytes = 0;        // size of the whole file
+  qint64 resumedFrom = 0;  // bytes already there from an earlier attempt
+  QByteArray sha256;       // hex
+  double seconds = 0;      // time spent moving bytes in this attempt
+};
+
+class SftpTransfer {
+ public:
+  using ProgressFn = std::function<void(qint64 done, qint64 total)>;
+
+  explicit SftpTransfer(SshConnection& connection);
+  ~SftpTransfer();
+  SftpTransfer(const SftpTransfer&) = delete;
+  SftpTransfer& operator=(const SftpTransfer&) = delete;
+
+  // Both throw SshError: LinkLost (retry after reconnecting: it resumes), Remote, Checksum.
+  TransferResult upload(const QString& localPath, const QString& remotePath, const ProgressFn& progress = {});
+  TransferResult download(const QString& remotePath, const QString& localPath, const ProgressFn& progress = {});
+
+  static QString partName(const QString& path) { return path + ".part"; }
+  // sha256sum on the remote side (hex), or throws SshError(Remote).
+  QByteArray remoteSha256(const QString& remotePath);
+
+ private:
+  sftp_session sftp();
+  [[noreturn]] void fail(const QString& what, const QString& path);
+
+  SshConnection& m_connection;
+  sftp_session m_sftp = nullptr;
+};
+
+}  // namespace traindeck
+
+Q_DECLARE_METATYPE(traindeck::TransferResult)

@@ -1,0 +1,368 @@
+// The libssh calls behind SshConnection: connect through an optional proxy, host key check,
+// authentication (agent, key files, passphrase and password through callbacks), exec, probe.
+#include "ssh_connection.h"
+
+#include <libssh/libssh.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+#include "proxy_process.h"
+#include "ssh_error.h"
+
+namespace traindeck {
+
+namespace {
+
+constexpr int kConnectTimeoutS = 15;
+constexpr int kReadBuffer = 256 * 1024;
+// AES-GCM first: with AES-NI it is several times faster than chacha20 for bulk transfers.
+constexpr const char* kCiphers =
+    "aes128-gcm@openssh.com,aes256-gcm@openssh.com,chacha20-poly1305@openssh.com,aes128-ctr,aes256-ctr";
+
+void wipe(QByteArray& secret) {
+  secret.fill('\0');
+  secret.clear();
+}
+
+}  // namespace
+
+SshConnection::SshConnection() = default;
+
+SshConnection::~SshConnection() {
+  if (m_session != nullptr) disconnect();
+}
+
+void SshConnection::checkOwner() const {
+  if (m_owner != std::thread::id() && m_owner != std::this_thread::get_id())
+    qFatal("SshConnection used from a thread that does not own it (libssh sessions are single-threaded)");
+}
+
+ssh_session SshConnection::session() const {
+  checkOwner();
+  return m_session;
+}
+
+pid_t SshConnection::proxyPid() const {
+  return m_proxy ? m_proxy->pid() : -1;
+}
+
+void SshConnection::setLinkTimeoutMs(int ms) {
+  m_linkTimeoutMs = ms;
+  if (m_session != nullptr) {
+    // libssh adds the two: seconds + microseconds.
+    long sec = ms / 1000, usec = static_cast<long>(ms % 1000) * 1000;
+    ssh_options_set(m_session, SSH_OPTIONS_TIMEOUT, &sec);
+    ssh_options_set(m_session, SSH_OPTIONS_TIMEOUT_USEC, &usec);
+  }
+}
+
+QString SshConnection::errorDetail() const {
+  QString detail = m_session != nullptr ? QString::fromUtf8(ssh_get_error(m_session)) : QString();
+  if (m_proxy) {
+    const QString said = m_proxy->stderrText();
+    const QString exit = m_proxy->exitDescription();
+    if (!exit.isEmpty()) detail += QString("; the ProxyCommand %1").arg(exit);
+    if (!said.isEmpty()) detail += QString("; the ProxyCommand said: %1").arg(said);
+  }
+  return detail;
+}
+
+void SshConnection::drainProxy() {
+  if (!m_proxy || (m_lastDrain.isValid() && m_lastDrain.elapsed() < 200)) return;
+  m_lastDrain.start();
+  m_proxy->stderrText();  // keeps the last 4 KiB for messages
+}
+
+void SshConnection::throwLinkLost(const QString& during) const {
+  throw SshError(SshError::Kind::LinkLost,
+                 QString("The link to %1 was lost %2: %3.").arg(m_target.display(), during, errorDetail()));
+}
+
+void SshConnection::connect(const SshTarget& target, const ConnectCallbacks& callbacks) {
+  if (m_session != nullptr) disconnect();
+  m_owner = std::this_thread::get_id();
+  m_target = target;
+  m_target.applyDefaults();
+  m_session = ssh_new();
+  if (m_session == nullptr)
+    throw SshError(SshError::Kind::Network, "libssh could not create a session (out of memory?).");
+  const QByteArray host = m_target.host.toUtf8(), user = m_target.user.toUtf8();
+  const QByteArray knownHosts = QDir::cleanPath(m_target.knownHostsFile).toUtf8();
+  unsigned int port = static_cast<unsigned int>(m_target.port);
+  long timeout = kConnectTimeoutS;
+  int no = 0;
+  ssh_options_set(m_session, SSH_OPTIONS_HOST, host.constData());
+  ssh_options_set(m_session, SSH_OPTIONS_USER, user.constData());
+  ssh_options_set(m_session, SSH_OPTIONS_PORT, &port);
+  ssh_options_set(m_session, SSH_OPTIONS_KNOWNHOSTS, knownHosts.constData());
+  ssh_options_set(m_session, SSH_OPTIONS_TIMEOUT, &timeout);
+  // SshConfig has already applied ~/.ssh/config; libssh must not apply it again (it would
+  // start its own ProxyCommand).
+  ssh_options_set(m_session, SSH_OPTIONS_PROCESS_CONFIG, &no);
+  // Without TCP_NODELAY each small request (SFTP writes, probes) waits out delayed ACKs.
+  int yes = 1;
+  ssh_options_set(m_session, SSH_OPTIONS_NODELAY, &yes);
+  ssh_options_set(m_session, SSH_OPTIONS_CIPHERS_C_S, kCiphers);
+  ssh_options_set(m_session, SSH_OPTIONS_CIPHERS_S_C, kCiphers);
+  if (!m_target.proxyCommand.isEmpty()) {
+    m_proxy = std::make_unique<ProxyProcess>(m_target.proxyCommand);
+    socket_t fd = m_proxy->duplicateSocket();  // libssh closes it on disconnect
+    ssh_options_set(m_session, SSH_OPTIONS_FD, &fd);
+  }
+  if (ssh_connect(m_session) != SSH_OK) {
+    const QString detail = errorDetail();
+    disconnect();
+    throw SshError(
+        m_target.proxyCommand.isEmpty() ? SshError::Kind::Network : SshError::Kind::Proxy,
+        QString("Cannot connect to %1: %2. Check the host name, the port and that sshd runs there%3.")
+            .arg(m_target.display(), detail, m_target.proxyCommand.isEmpty() ? "" : " and the ProxyCommand"));
+  }
+  try {
+    checkHostKey(callbacks);
+    authenticate(callbacks);
+  } catch (...) {
+    disconnect();
+    throw;
+  }
+  setLinkTimeoutMs(m_linkTimeoutMs);
+}
+
+void SshConnection::disconnect() {
+  checkOwner();
+  if (m_session != nullptr) {
+    if (ssh_is_connected(m_session)) ssh_disconnect(m_session);
+    ssh_free(m_session);
+    m_session = nullptr;
+  }
+  m_proxy.reset();
+  m_authenticated = false;
+}
+
+void SshConnection::checkHostKey(const ConnectCallbacks& callbacks) {
+  ssh_key key = nullptr;
+  if (ssh_get_server_publickey(m_session, &key) != SSH_OK)
+    throw SshError(SshError::Kind::Network, QString("%1 sent no host key: %2.").arg(m_target.display(), errorDetail()));
+  unsigned char* hash = nullptr;
+  size_t hashLen = 0;
+  m_hostKey = HostKeyInfo{};
+  m_hostKey.hostName = m_target.knownHostsName();
+  m_hostKey.knownHostsFile = QDir::cleanPath(m_target.knownHostsFile);
+  m_hostKey.keyType = QString::fromLatin1(ssh_key_type_to_char(ssh_key_type(key)));
+  if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hashLen) == 0) {
+    char* fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hashLen);
+    m_hostKey.fingerprint = QString::fromLatin1(fp);
+    ssh_string_free_char(fp);
+    ssh_clean_pubkey_hash(&hash);
+  }
+  ssh_key_free(key);
+
+  const ssh_known_hosts_e state = ssh_session_is_known_server(m_session);
+  m_hostKeyWasKnown = state == SSH_KNOWN_HOSTS_OK;
+  if (state == SSH_KNOWN_HOSTS_OK) return;
+  const QString offered = QString("%1 %2").arg(m_hostKey.keyType, m_hostKey.fingerprint);
+  if (state == SSH_KNOWN_HOSTS_CHANGED || state == SSH_KNOWN_HOSTS_OTHER) {
+    m_hostKey.knownHostsLine =
+        findKnownHostsLine(m_hostKey.knownHostsFile, m_hostKey.hostName, &m_hostKey.knownKeyType);
+    throw SshError(SshError::Kind::HostKeyChanged,
+                   QString("The host key of %1 does not match known_hosts: the server offers %2, but %3:%4 holds "
+                           "a different %5 key for it. This may be an attack. If the server was reinstalled, "
+                           "remove that line (ssh-keygen -R '%1' -f %3) and connect again.")
+                       .arg(m_hostKey.hostName, offered, m_hostKey.knownHostsFile)
+                       .arg(m_hostKey.knownHostsLine)
+                       .arg(m_hostKey.knownKeyType));
+  }
+  if (state == SSH_KNOWN_HOSTS_ERROR)
+    throw SshError(SshError::Kind::Config, QString("Cannot check the host key of %1 against %2: %3.")
+                                               .arg(m_hostKey.hostName, m_hostKey.knownHostsFile, errorDetail()));
+  // Unknown host (or no known_hosts file yet).
+  if (m_target.batch || !callbacks.confirmHostKey)
+    throw SshError(SshError::Kind::HostKeyUnknown,
+                   QString("Unknown host key for %1: %2 is not in %3, and batch mode accepts no new keys. Check the "
+                           "fingerprint with the server's owner, then connect once interactively to accept it.")
+                       .arg(m_hostKey.hostName, offered, m_hostKey.knownHostsFile));
+  const HostKeyDecision decision = callbacks.confirmHostKey(m_hostKey);
+  if (decision == HostKeyDecision::Reject)
+    throw SshError(SshError::Kind::HostKeyUnknown,
+                   QString("The host key of %1 (%2) was not accepted.").arg(m_hostKey.hostName, offered));
+  if (decision == HostKeyDecision::AcceptAndRemember) {
+    QDir().mkpath(QFileInfo(m_hostKey.knownHostsFile).absolutePath());
+    if (ssh_session_update_known_hosts(m_session) != SSH_OK)
+      throw SshError(SshError::Kind::Config, QString("Cannot add the host key of %1 to %2: %3. Check that file's "
+                                                     "permissions.")
+                                                 .arg(m_hostKey.hostName, m_hostKey.knownHostsFile, errorDetail()));
+  }
+}
+
+bool SshConnection::tryKeyFile(const QString& path, bool explicitFile, const ConnectCallbacks& callbacks,
+                               QStringList& tried) {
+  if (!QFileInfo::exists(path)) {
+    if (explicitFile) tried << QString("key %1 (no such file)").arg(path);
+    return false;
+  }
+  const QByteArray file = path.toLocal8Bit();
+  // With a .pub beside it, ask the server first: no passphrase prompt for a key it refuses.
+  ssh_key pub = nullptr;
+  if (ssh_pki_import_pubkey_file((file + ".pub").constData(), &pub) == SSH_OK) {
+    const int rc = ssh_userauth_try_publickey(m_session, nullptr, pub);
+    ssh_key_free(pub);
+    if (rc != SSH_AUTH_SUCCESS) {
+      tried << QString("key %1 (refused by the server)").arg(path);
+      return false;
+    }
+  }
+  ssh_key key = nullptr;
+  if (ssh_pki_import_privkey_file(file.constData(), nullptr, nullptr, nullptr, &key) != SSH_OK) {
+    key = nullptr;
+    for (int attempt = 0; attempt < 3 && key == nullptr && callbacks.askSecret && !m_target.batch; ++attempt) {
+      std::optional<QByteArray> secret =
+          callbacks.askSecret(QString("Passphrase for the key %1%2:").arg(path, attempt > 0 ? " (try again)" : ""));
+      if (!secret) break;
+      if (ssh_pki_import_privkey_file(file.constData(), secret->constData(), nullptr, nullptr, &key) != SSH_OK)
+        key = nullptr;
+      wipe(*secret);
+    }
+    if (key == nullptr) {
+      tried << QString("key %1 (cannot be read, or its passphrase was not given)").arg(path);
+      return false;
+    }
+  }
+  const int rc = ssh_userauth_publickey(m_session, nullptr, key);
+  ssh_key_free(key);
+  if (rc == SSH_AUTH_SUCCESS) {
+    m_authDescription = QString("publickey %1").arg(path);
+    return true;
+  }
+  tried << QString("key %1 (refused by the server)").arg(path);
+  return false;
+}
+
+void SshConnection::authenticate(const ConnectCallbacks& callbacks) {
+  if (ssh_userauth_none(m_session, nullptr) == SSH_AUTH_SUCCESS) {
+    m_authenticated = true;
+    m_authDescription = "none";
+    return;
+  }
+  if (!ssh_is_connected(m_session)) throwLinkLost("during authentication");
+  const int methods = ssh_userauth_list(m_session, nullptr);
+  QStringList tried;
+  if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
+    if (!qEnvironmentVariable("SSH_AUTH_SOCK").isEmpty()) {
+      if (ssh_userauth_agent(m_session, nullptr) == SSH_AUTH_SUCCESS) {
+        m_authenticated = true;
+        m_authDescription = "ssh-agent";
+        return;
+      }
+      tried << "ssh-agent";
+    }
+    const bool explicitFiles = !m_target.identityFiles.isEmpty();
+    QStringList files = m_target.identityFiles;
+    if (!explicitFiles)
+      for (const char* name : {"id_ed25519", "id_ecdsa", "id_rsa"}) files << QDir::homePath() + "/.ssh/" + name;
+    for (const QString& f : files) {
+      if (tryKeyFile(f, explicitFiles, callbacks, tried)) {
+        m_authenticated = true;
+        return;
+      }
+    }
+  }
+  if ((methods & SSH_AUTH_METHOD_PASSWORD) && callbacks.askSecret && !m_target.batch) {
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      std::optional<QByteArray> secret = callbacks.askSecret(QString("Password for %1:").arg(m_target.display()));
+      if (!secret) break;
+      const int rc = ssh_userauth_password(m_session, nullptr, secret->constData());
+      wipe(*secret);
+      if (rc == SSH_AUTH_SUCCESS) {
+        m_authenticated = true;
+        m_authDescription = "password";
+        return;
+      }
+    }
+    tried << "password";
+  }
+  QStringList offered;
+  if (methods & SSH_AUTH_METHOD_PUBLICKEY) offered << "publickey";
+  if (methods & SSH_AUTH_METHOD_PASSWORD) offered << "password";
+  if (methods & SSH_AUTH_METHOD_INTERACTIVE) offered << "keyboard-interactive";
+  throw SshError(SshError::Kind::Auth,
+                 QString("Authentication failed for %1 (the server accepts: %2; tried: %3). Add your public key to "
+                         "~/.ssh/authorized_keys on the server, or give the right key with --identity FILE.")
+                     .arg(m_target.display(), offered.isEmpty() ? "nothing" : offered.join(", "),
+                          tried.isEmpty() ? "nothing" : tried.join(", ")));
+}
+
+int SshConnection::exec(const QString& command, const OutputFn& out, const OutputFn& err) {
+  checkOwner();
+  if (!isConnected()) throw SshError(SshError::Kind::LinkLost, QString("Not connected to %1.").arg(m_target.display()));
+  ssh_channel channel = ssh_channel_new(m_session);
+  if (channel == nullptr || ssh_channel_open_session(channel) != SSH_OK) {
+    if (channel != nullptr) ssh_channel_free(channel);
+    throwLinkLost("opening a channel");
+  }
+  const QByteArray cmd = command.toUtf8();
+  if (ssh_channel_request_exec(channel, cmd.constData()) != SSH_OK) {
+    ssh_channel_free(channel);
+    throwLinkLost("starting a command");
+  }
+  std::unique_ptr<char[]> buf(new char[kReadBuffer]);
+  QElapsedTimer idle;
+  idle.start();
+  bool eof = false;
+  while (!eof) {
+    drainProxy();
+    if (isCancelled()) {
+      ssh_channel_close(channel);
+      ssh_channel_free(channel);
+      throw SshError(SshError::Kind::Cancelled, "Cancelled.");
+    }
+    const int n = ssh_channel_read_timeout(channel, buf.get(), kReadBuffer, 0, 100);
+    if (n == SSH_ERROR) {
+      ssh_channel_free(channel);
+      throwLinkLost("reading a command's output");
+    }
+    if (n > 0 && out) out(QByteArrayView(buf.get(), n));
+    int m = 0;
+    while ((m = ssh_channel_read_nonblocking(channel, buf.get(), kReadBuffer, 1)) > 0)
+      if (err) err(QByteArrayView(buf.get(), m));
+    eof = ssh_channel_is_eof(channel) && ssh_channel_poll(channel, 0) <= 0 && ssh_channel_poll(channel, 1) <= 0;
+    if (n > 0 || m > 0) {
+      idle.restart();
+    } else if (!eof && idle.elapsed() > m_linkTimeoutMs) {
+      if (!probe()) {
+        ssh_channel_free(channel);
+        throwLinkLost("while a command ran");
+      }
+      idle.restart();
+    }
+  }
+  const int status = ssh_channel_get_exit_status(channel);
+  ssh_channel_close(channel);
+  ssh_channel_free(channel);
+  return status;
+}
+
+QByteArray SshConnection::execCapture(const QString& command, int* exitStatus, QByteArray* errText) {
+  QByteArray out;
+  const int status = exec(
+      command, [&](QByteArrayView b) { out.append(b); },
+      [&](QByteArrayView b) {
+        if (errText != nullptr) errText->append(b);
+      });
+  if (exitStatus != nullptr) *exitStatus = status;
+  return out;
+}
+
+bool SshConnection::probe() {
+  checkOwner();
+  if (m_session == nullptr || !ssh_is_connected(m_session)) return false;
+  drainProxy();
+  ssh_channel channel = ssh_channel_new(m_session);
+  if (channel == nullptr) return false;
+  const bool ok = ssh_channel_open_session(channel) == SSH_OK;
+  if (ok) ssh_channel_close(channel);
+  ssh_channel_free(channel);
+  return ok && ssh_is_connected(m_session);
+}
+
+}  // namespace traindeck

@@ -1,0 +1,102 @@
+// SshConnection: one libssh session and the operations on it, all blocking. libssh forbids
+// using a session from two threads, so the first thread that calls connect() owns it and
+// every later call from another thread is a fatal programming error (checked, not assumed).
+// RemoteHost's worker thread is the owner in the app; tests and --check-ssh use it directly.
+#pragma once
+
+#include <sys/types.h>
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QElapsedTimer>
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "host_key.h"
+#include "ssh_target.h"
+
+struct ssh_session_struct;
+using ssh_session = ssh_session_struct*;
+
+namespace traindeck {
+
+class ProxyProcess;
+
+// Called on the owning thread while connect() waits. Unset callbacks mean "no one to ask":
+// unknown host keys are refused and no passphrase or password is tried.
+struct ConnectCallbacks {
+  std::function<HostKeyDecision(const HostKeyInfo&)> confirmHostKey;
+  // A passphrase or password for the prompt; nullopt when the user cancels. The caller wipes
+  // nothing: SshConnection overwrites the returned bytes once they are used.
+  std::function<std::optional<QByteArray>(const QString& prompt)> askSecret;
+};
+
+class SshConnection {
+ public:
+  using OutputFn = std::function<void(QByteArrayView)>;
+
+  SshConnection();
+  ~SshConnection();
+  SshConnection(const SshConnection&) = delete;
+  SshConnection& operator=(const SshConnection&) = delete;
+
+  // Connects, checks the host key before any authentication, authenticates. Throws SshError.
+  void connect(const SshTarget& target, const ConnectCallbacks& callbacks);
+  void disconnect();
+  bool isConnected() const { return m_session != nullptr && m_authenticated; }
+
+  const SshTarget& target() const { return m_target; }
+  const HostKeyInfo& hostKey() const { return m_hostKey; }
+  bool hostKeyWasKnown() const { return m_hostKeyWasKnown; }
+  QString authDescription() const { return m_authDescription; }
+
+  // Runs command (already quoted: see shellQuote) and streams its output; returns the exit
+  // status. Throws SshError(LinkLost) if the link dies on the way.
+  int exec(const QString& command, const OutputFn& out, const OutputFn& err);
+  // exec() collecting stdout; stderr goes to *errText when given.
+  QByteArray execCapture(const QString& command, int* exitStatus, QByteArray* errText = nullptr);
+
+  // A round trip to the server (opening and closing a channel). False when the link is dead or
+  // does not answer within linkTimeoutMs().
+  bool probe();
+  int linkTimeoutMs() const { return m_linkTimeoutMs; }
+  void setLinkTimeoutMs(int ms);
+
+  // For the helpers that work on this session (Tunnel, SftpTransfer) on the owning thread.
+  ssh_session session() const;
+  pid_t proxyPid() const;
+  // Throws SshError(LinkLost) describing why, with libssh's error and the proxy's stderr.
+  [[noreturn]] void throwLinkLost(const QString& during) const;
+  // Reads what the proxy wrote to stderr so far (at most every 200 ms), so that a chatty proxy
+  // never blocks on a full pipe. Called by every loop that runs for long on this connection.
+  void drainProxy();
+  // libssh's last error plus what the proxy said, for messages.
+  QString errorDetail() const;
+  void checkOwner() const;
+  // When *flag turns true (set from any thread), exec and SFTP transfers stop with
+  // SshError(Cancelled). For shutting down while a long operation runs.
+  void setCancelFlag(const std::atomic<bool>* flag) { m_cancel = flag; }
+  bool isCancelled() const { return m_cancel != nullptr && m_cancel->load(); }
+
+ private:
+  void checkHostKey(const ConnectCallbacks& callbacks);
+  void authenticate(const ConnectCallbacks& callbacks);
+  bool tryKeyFile(const QString& path, bool explicitFile, const ConnectCallbacks& callbacks, QStringList& tried);
+
+  ssh_session m_session = nullptr;
+  std::unique_ptr<ProxyProcess> m_proxy;
+  SshTarget m_target;
+  HostKeyInfo m_hostKey;
+  bool m_hostKeyWasKnown = false;
+  bool m_authenticated = false;
+  QString m_authDescription;
+  int m_linkTimeoutMs = 4000;
+  const std::atomic<bool>* m_cancel = nullptr;
+  QElapsedTimer m_lastDrain;
+  std::thread::id m_owner;
+};
+
+}  // namespace traindeck

@@ -1,0 +1,30 @@
+// SshTarget: everything needed to reach one host, after parsing "[user@]host[:port]" and
+// applying ~/.ssh/config (see SshConfig). A plain value: copied freely between threads.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace traindeck {
+
+struct SshTarget {
+  QString alias;  // the host as the user typed it (what Host patterns match)
+  QString host;   // where to connect (HostName from the config, else alias)
+  QString user;   // empty until resolved: resolve() falls back to the local user
+  int port = 0;   // 0 until resolved: resolve() falls back to 22
+  QStringList identityFiles;
+  QString proxyCommand;  // already expanded (%h %p %r); empty for a direct connection
+  QString knownHostsFile;
+  bool batch = false;  // never ask anything: unknown host keys and missing secrets fail
+
+  // "[user@]host[:port]", also "[user@][v6addr]:port". Throws SshError(Config).
+  static SshTarget parse(const QString& spec);
+  // Fills what is still empty with defaults (local user, port 22, ~/.ssh/known_hosts).
+  void applyDefaults();
+  // "user@host:port" for messages.
+  QString display() const;
+  // How known_hosts names this host: "host" on port 22, else "[host]:port".
+  QString knownHostsName() const;
+};
+
+}  // namespace traindeck

@@ -1,0 +1,203 @@
+// SshWorker: connect, keepalive probes, reconnect with exponential backoff (0.25 s doubling
+// to 15 s), and the operations queued by RemoteHost. Runs on its own thread only.
+#include "ssh_worker.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include "ssh_error.h"
+#include "ssh_tunnel.h"
+
+namespace traindeck {
+
+namespace {
+constexpr int kFirstBackoffMs = 250;
+constexpr int kMaxBackoffMs = 15000;
+}  // namespace
+
+SshWorker::SshWorker(const SshTarget& target, const ConnectCallbacks& callbacks, int keepaliveMs, int linkTimeoutMs)
+    : m_target(target), m_callbacks(callbacks), m_keepaliveMs(keepaliveMs), m_linkTimeoutMs(linkTimeoutMs) {}
+
+SshWorker::~SshWorker() = default;
+
+void SshWorker::setState(LinkState state) {
+  if (m_state == state) return;
+  m_state = state;
+  emit stateChanged(state);
+}
+
+void SshWorker::start() {
+  if (m_keepalive == nullptr) {
+    m_keepalive = new QTimer(this);
+    connect(m_keepalive, &QTimer::timeout, this, &SshWorker::keepalive);
+    m_reconnect = new QTimer(this);
+    m_reconnect->setSingleShot(true);
+    connect(m_reconnect, &QTimer::timeout, this, [this] {
+      if (tryConnect(false)) {
+        const double seconds = (QDateTime::currentMSecsSinceEpoch() - m_lostAtMs) / 1000.0;
+        emit reconnected(seconds);
+        auto resume = std::move(m_interrupted);
+        m_interrupted.clear();
+        for (const auto& [id, t] : resume) runTransfer(id, t);
+      }
+    });
+  }
+  // Reconnecting: the backoff timer is already on it.
+  if (m_state == LinkState::Ready || m_state == LinkState::Connecting || m_state == LinkState::Reconnecting) return;
+  tryConnect(true);
+}
+
+bool SshWorker::tryConnect(bool first) {
+  setState(first ? LinkState::Connecting : LinkState::Reconnecting);
+  auto connection = std::make_unique<SshConnection>();
+  connection->setLinkTimeoutMs(m_linkTimeoutMs);
+  connection->setCancelFlag(&stopping);  // RemoteHost's destructor must not wait for a long transfer
+  try {
+    connection->connect(m_target, m_callbacks);
+  } catch (const SshError& e) {
+    const bool retry = !first && !stopping &&
+                       (e.kind() == SshError::Kind::Network || e.kind() == SshError::Kind::Proxy ||
+                        e.kind() == SshError::Kind::LinkLost);
+    if (retry) {
+      scheduleReconnect();
+    } else {
+      setState(LinkState::Failed);
+      emit connectionFailed(e.message());
+    }
+    return false;
+  }
+  m_connection = std::move(connection);
+  m_sftp = std::make_unique<SftpTransfer>(*m_connection);
+  for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(m_connection.get());
+  m_attempt = 0;
+  m_keepalive->start(m_keepaliveMs);
+  emit connectionAvailable(QString("%1, host key %2 %3, %4")
+                               .arg(m_connection->target().display(), m_connection->hostKey().keyType,
+                                    m_connection->hostKey().fingerprint, m_connection->authDescription()));
+  setState(LinkState::Ready);
+  return true;
+}
+
+void SshWorker::scheduleReconnect() {
+  const int delay = std::min(kMaxBackoffMs, kFirstBackoffMs << std::min(m_attempt, 10));
+  ++m_attempt;
+  m_reconnect->start(delay);
+}
+
+void SshWorker::onLinkLost(const QString& reason) {
+  if (m_state != LinkState::Ready) return;
+  m_lostAtMs = QDateTime::currentMSecsSinceEpoch();
+  m_keepalive->stop();
+  // Tunnels first: they hold the old session's channels and its socket notifier.
+  for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(nullptr);
+  m_sftp.reset();
+  m_connection.reset();
+  setState(LinkState::Reconnecting);
+  emit linkLost(reason);
+  m_attempt = 0;
+  scheduleReconnect();
+}
+
+void SshWorker::keepalive() {
+  if (m_state != LinkState::Ready || !m_connection) return;
+  QElapsedTimer t;
+  t.start();
+  if (!m_connection->probe())
+    onLinkLost(QString("No answer from %1 within %2 s (%3).")
+                   .arg(m_target.display())
+                   .arg(t.elapsed() / 1000.0, 0, 'f', 1)
+                   .arg(m_connection->errorDetail()));
+}
+
+void SshWorker::stop() {
+  stopping = true;
+  if (m_keepalive != nullptr) m_keepalive->stop();
+  if (m_reconnect != nullptr) m_reconnect->stop();
+  for (auto& [id, tunnel] : m_tunnels) delete tunnel;
+  m_tunnels.clear();
+  m_sftp.reset();
+  m_connection.reset();
+  m_interrupted.clear();
+  setState(LinkState::Disconnected);
+}
+
+void SshWorker::exec(int id, const QString& command) {
+  if (m_state != LinkState::Ready) {
+    emit operationFailed(id, QString("Not connected to %1 (%2).").arg(m_target.display(), linkStateName(m_state)));
+    return;
+  }
+  try {
+    const int status = m_connection->exec(
+        command, [&](QByteArrayView b) { emit execOutputAvailable(id, b.toByteArray(), false); },
+        [&](QByteArrayView b) { emit execOutputAvailable(id, b.toByteArray(), true); });
+    emit execFinished(id, status);
+  } catch (const SshError& e) {
+    emit operationFailed(id, e.message());
+    if (e.kind() == SshError::Kind::LinkLost) onLinkLost(e.message());
+  }
+}
+
+void SshWorker::upload(int id, const QString& localPath, const QString& remotePath) {
+  runTransfer(id, Transfer{true, localPath, remotePath});
+}
+
+void SshWorker::download(int id, const QString& remotePath, const QString& localPath) {
+  runTransfer(id, Transfer{false, remotePath, localPath});
+}
+
+void SshWorker::runTransfer(int id, const Transfer& t) {
+  if (m_state != LinkState::Ready) {
+    if (m_state == LinkState::Reconnecting) {
+      m_interrupted[id] = t;  // runs once the link is back
+    } else {
+      emit operationFailed(id, QString("Not connected to %1 (%2).").arg(m_target.display(), linkStateName(m_state)));
+    }
+    return;
+  }
+  QElapsedTimer sinceEmit;  // invalid until the first report, which goes out at once
+  const auto progress = [&](qint64 done, qint64 total) {
+    if (done == total || !sinceEmit.isValid() || sinceEmit.elapsed() >= 100) {  // <= 10 signals a second
+      emit transferProgressChanged(id, done, total);
+      sinceEmit.restart();
+    }
+  };
+  try {
+    const TransferResult r =
+        t.upload ? m_sftp->upload(t.from, t.to, progress) : m_sftp->download(t.from, t.to, progress);
+    emit transferFinished(id, r);
+  } catch (const SshError& e) {
+    if (e.kind() == SshError::Kind::LinkLost) {
+      m_interrupted[id] = t;
+      onLinkLost(e.message());
+    } else {
+      emit operationFailed(id, e.message());
+    }
+  }
+}
+
+void SshWorker::openTunnel(int id, const QString& remoteHost, quint16 remotePort, quint16 localPort) {
+  auto* tunnel =
+      new SshTunnel(m_state == LinkState::Ready ? m_connection.get() : nullptr, remoteHost, remotePort, this);
+  try {
+    const quint16 port = tunnel->listen(localPort);
+    connect(tunnel, &SshTunnel::channelClosed, this,
+            [this, id](int, const QString& reason) { emit tunnelChannelClosed(id, reason); });
+    connect(
+        tunnel, &SshTunnel::linkFailed, this, [this](const QString& why) { onLinkLost(why); }, Qt::QueuedConnection);
+    m_tunnels[id] = tunnel;
+    emit tunnelAvailable(id, port);
+  } catch (const SshError& e) {
+    delete tunnel;
+    emit operationFailed(id, e.message());
+  }
+}
+
+void SshWorker::closeTunnel(int id) {
+  auto it = m_tunnels.find(id);
+  if (it == m_tunnels.end()) return;
+  delete it->second;
+  m_tunnels.erase(it);
+}
+
+}  // namespace traindeck

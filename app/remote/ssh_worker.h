@@ -1,0 +1,83 @@
+// SshWorker: the QObject that lives on a RemoteHost's own thread and owns everything libssh
+// touches there: the SshConnection, its SFTP channel, the tunnels, the keepalive timer and the
+// reconnect schedule. It is driven by queued slot calls and answers by signals; nothing else
+// may call it directly. A transfer cut by a lost link is resumed after the reconnect.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <map>
+#include <memory>
+
+#include "link_state.h"
+#include "sftp_transfer.h"
+#include "ssh_connection.h"
+#include "ssh_target.h"
+
+class QTimer;
+
+namespace traindeck {
+
+class SshTunnel;
+
+class SshWorker : public QObject {
+  Q_OBJECT
+ public:
+  // Callbacks are invoked on the worker thread; RemoteHost's hop to the GUI thread.
+  SshWorker(const SshTarget& target, const ConnectCallbacks& callbacks, int keepaliveMs, int linkTimeoutMs);
+  ~SshWorker() override;
+  // Set from any thread to make a waiting prompt give up (RemoteHost's destructor).
+  std::atomic<bool> stopping{false};
+
+ public slots:
+  void start();
+  void stop();  // closes everything; the last call before the thread ends
+  void exec(int id, const QString& command);
+  void upload(int id, const QString& localPath, const QString& remotePath);
+  void download(int id, const QString& remotePath, const QString& localPath);
+  void openTunnel(int id, const QString& remoteHost, quint16 remotePort, quint16 localPort);
+  void closeTunnel(int id);
+
+ signals:
+  void stateChanged(traindeck::LinkState state);
+  void connectionFailed(const QString& message);
+  void linkLost(const QString& reason);
+  void reconnected(double seconds);                  // from the loss to ready again
+  void connectionAvailable(const QString& summary);  // host key, auth method: after each connect
+  void execOutputAvailable(int id, const QByteArray& data, bool isStderr);
+  void execFinished(int id, int exitStatus);
+  void operationFailed(int id, const QString& message);
+  void transferProgressChanged(int id, qint64 done, qint64 total);
+  void transferFinished(int id, const traindeck::TransferResult& result);
+  void tunnelAvailable(int id, quint16 localPort);
+  void tunnelChannelClosed(int id, const QString& reason);
+
+ private:
+  struct Transfer {
+    bool upload = true;
+    QString from, to;
+  };
+  void setState(LinkState state);
+  bool tryConnect(bool first);
+  void onLinkLost(const QString& reason);
+  void scheduleReconnect();
+  void keepalive();
+  void runTransfer(int id, const Transfer& t);
+
+  SshTarget m_target;
+  ConnectCallbacks m_callbacks;
+  int m_keepaliveMs;
+  int m_linkTimeoutMs;
+  LinkState m_state = LinkState::Disconnected;
+  std::unique_ptr<SshConnection> m_connection;
+  std::unique_ptr<SftpTransfer> m_sftp;
+  std::map<int, SshTunnel*> m_tunnels;    // children of this object
+  std::map<int, Transfer> m_interrupted;  // transfers to resume after the reconnect
+  QTimer* m_keepalive = nullptr;
+  QTimer* m_reconnect = nullptr;
+  int m_attempt = 0;
+  qint64 m_lostAtMs = 0;
+};
+
+}  // namespace traindeck

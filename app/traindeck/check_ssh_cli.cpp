@@ -1,0 +1,87 @@
+// The terminal side of --check-ssh: arguments, prompts on stderr/stdin (echo off for secrets),
+// and the one-line answer on stdout. The work itself is checkSsh(), shared with the GUI.
+#include "check_ssh_cli.h"
+
+#include <termios.h>
+#include <unistd.h>
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <cstdio>
+#include <string>
+
+#include "check_ssh.h"
+
+namespace traindeck {
+
+namespace {
+
+std::string readLine(bool echo) {
+  termios saved{};
+  const bool tty = ::isatty(STDIN_FILENO) && ::tcgetattr(STDIN_FILENO, &saved) == 0;
+  if (tty && !echo) {
+    termios quiet = saved;
+    quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+    ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+  }
+  std::string line;
+  int c;
+  while ((c = std::fgetc(stdin)) != EOF && c != '\n') line += static_cast<char>(c);
+  if (tty && !echo) {
+    ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+    std::fputc('\n', stderr);
+  }
+  return line;
+}
+
+}  // namespace
+
+int runCheckSshCli(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  QCommandLineParser parser;
+  const QCommandLineOption check("check-ssh", "Test an SSH connection.", "[user@]host[:port]");
+  const QCommandLineOption identity("identity", "Private key file.", "FILE");
+  const QCommandLineOption proxy("proxy-command", "ProxyCommand (%h %p %r expanded).", "CMD");
+  const QCommandLineOption knownHosts("known-hosts", "known_hosts file.", "FILE");
+  const QCommandLineOption sshConfig("ssh-config", "SSH config file (default ~/.ssh/config).", "FILE");
+  const QCommandLineOption batch("batch", "Ask nothing; refuse unknown host keys.");
+  parser.addOptions({check, identity, proxy, knownHosts, sshConfig, batch});
+  if (!parser.parse(QCoreApplication::arguments()) || parser.value(check).isEmpty()) {
+    std::fprintf(stderr,
+                 "traindeck: %s\nusage: traindeck --check-ssh [user@]host[:port] [--identity FILE] "
+                 "[--proxy-command CMD] [--known-hosts FILE] [--ssh-config FILE] [--batch]\n",
+                 qPrintable(parser.errorText().isEmpty() ? "--check-ssh needs a host" : parser.errorText()));
+    return 2;
+  }
+  CheckSshOptions options;
+  options.spec = parser.value(check);
+  options.identityFile = parser.value(identity);
+  options.proxyCommand = parser.value(proxy);
+  options.knownHostsFile = parser.value(knownHosts);
+  options.configFile = parser.value(sshConfig);
+  options.batch = parser.isSet(batch);
+
+  ConnectCallbacks callbacks;
+  callbacks.confirmHostKey = [](const HostKeyInfo& key) {
+    std::fprintf(
+        stderr, "The host key of %s is not known.\n  %s %s\nAccept it? [y]es and remember in %s / [o]nce / [N]o: ",
+        qPrintable(key.hostName), qPrintable(key.keyType), qPrintable(key.fingerprint), qPrintable(key.knownHostsFile));
+    const std::string answer = readLine(true);
+    if (answer == "y" || answer == "yes") return HostKeyDecision::AcceptAndRemember;
+    if (answer == "o" || answer == "once") return HostKeyDecision::AcceptOnce;
+    return HostKeyDecision::Reject;
+  };
+  callbacks.askSecret = [](const QString& prompt) -> std::optional<QByteArray> {
+    std::fprintf(stderr, "%s ", qPrintable(prompt));
+    std::string secret = readLine(false);
+    if (std::feof(stdin) && secret.empty()) return std::nullopt;
+    QByteArray bytes(secret.data(), static_cast<qsizetype>(secret.size()));
+    std::fill(secret.begin(), secret.end(), '\0');
+    return bytes;
+  };
+  const CheckSshResult result = checkSsh(options, callbacks);
+  std::printf("%s\n", qPrintable(result.line));
+  return result.ok ? 0 : 1;
+}
+
+}  // namespace traindeck

@@ -1,0 +1,119 @@
+// The test sshd: config, keys, start/stop, readiness by connecting to its port.
+#include "sshd_server.h"
+
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <QDir>
+#include <QFile>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QThread>
+#include <csignal>
+
+namespace traindeck::test {
+
+SshdServer::SshdServer() = default;
+
+SshdServer::~SshdServer() {
+  stop();
+}
+
+QString SshdServer::missingPackage() {
+  if (!QFile::exists("/usr/sbin/sshd")) return "openssh-server (for /usr/sbin/sshd)";
+  if (QStandardPaths::findExecutable("ssh-keygen").isEmpty()) return "openssh-client (for ssh-keygen)";
+  if (QStandardPaths::findExecutable("socat").isEmpty()) return "socat";
+  return QString();
+}
+
+QString SshdServer::user() const {
+  QString u = qEnvironmentVariable("USER");
+  if (u.isEmpty()) u = ::geteuid() == 0 ? "root" : qEnvironmentVariable("LOGNAME");
+  return u;
+}
+
+QString SshdServer::spec() const {
+  return QString("%1@127.0.0.1:%2").arg(user()).arg(m_port);
+}
+
+QString SshdServer::keygen(const QString& name) {
+  QFile::remove(path(name));
+  QFile::remove(path(name + ".pub"));
+  QProcess p;
+  p.start("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path(name)});
+  if (!p.waitForFinished(10000) || p.exitCode() != 0)
+    return "ssh-keygen failed: " + QString::fromUtf8(p.readAllStandardError());
+  return QString();
+}
+
+QString SshdServer::start() {
+  if (!m_dir.isValid()) return "no temporary directory";
+  if (m_port == 0) {
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0)) return "no free port";
+    m_port = probe.serverPort();
+    for (const char* key : {"host_key", "client_key", "wrong_key"})
+      if (QString e = keygen(key); !e.isEmpty()) return e;
+    QFile::copy(path("client_key.pub"), path("authorized_keys"));
+  }
+  if (::geteuid() == 0) QDir().mkpath("/run/sshd");  // sshd's privilege separation directory
+  QFile config(path("sshd_config"));
+  if (!config.open(QIODevice::WriteOnly)) return "cannot write sshd_config";
+  config.write(QString("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nPidFile %3\nAuthorizedKeysFile %4\n"
+                       "StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                       "PermitRootLogin prohibit-password\nSubsystem sftp internal-sftp\nAllowTcpForwarding yes\n"
+                       "MaxSessions 100\nMaxStartups 100\nUseDNS no\nPrintMotd no\nLogLevel VERBOSE\n")
+                   .arg(m_port)
+                   .arg(path("host_key"), path("sshd.pid"), path("authorized_keys"))
+                   .toUtf8());
+  config.close();
+  m_sshd.setProcessChannelMode(QProcess::MergedChannels);
+  m_sshd.setStandardOutputFile(path("sshd.log"), QIODevice::Append);
+  // If the test dies without running destructors (an abort, an uncaught exception), sshd goes too.
+  m_sshd.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+  m_sshd.start("/usr/sbin/sshd", {"-D", "-e", "-f", path("sshd_config")});
+  if (!m_sshd.waitForStarted(5000)) return "sshd did not start: " + m_sshd.errorString();
+  for (int i = 0; i < 100; ++i) {
+    QTcpSocket s;
+    s.connectToHost(QHostAddress::LocalHost, m_port);
+    if (s.waitForConnected(200)) return QString();
+    if (m_sshd.state() == QProcess::NotRunning) break;
+    QThread::msleep(50);
+  }
+  return "sshd did not come up: " + log();
+}
+
+void SshdServer::stop() {
+  if (m_sshd.state() == QProcess::NotRunning) return;
+  m_sshd.terminate();
+  if (!m_sshd.waitForFinished(5000)) {
+    m_sshd.kill();
+    m_sshd.waitForFinished(5000);
+  }
+}
+
+QString SshdServer::restartWithNewHostKey() {
+  stop();
+  if (QString e = keygen("host_key"); !e.isEmpty()) return e;
+  return start();
+}
+
+QString SshdServer::log() const {
+  QFile f(m_dir.filePath("sshd.log"));
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+QString SshdServer::proxyCommand(const QString& pidFile) const {
+  return QString("echo $$ > %1; exec socat - TCP:127.0.0.1:%2").arg(pidFile).arg(m_port);
+}
+
+qint64 SshdServer::readPid(const QString& pidFile) {
+  QFile f(pidFile);
+  if (!f.open(QIODevice::ReadOnly)) return -1;
+  bool ok = false;
+  const qint64 pid = f.readAll().trimmed().toLongLong(&ok);
+  return ok ? pid : -1;
+}
+
+}  // namespace traindeck::test

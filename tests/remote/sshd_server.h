@@ -1,0 +1,47 @@
+// SshdServer: a private OpenSSH server for tests, on 127.0.0.1 and a free port, with a host
+// key, an authorized client key and a second (unauthorized) key made by ssh-keygen in a
+// temporary directory; sshd -e writes its log (LogLevel VERBOSE) to log(). Stopped on
+// destruction. Needs openssh-server, openssh-client (ssh-keygen) and socat for the proxy path.
+#pragma once
+
+#include <QProcess>
+#include <QString>
+#include <QTemporaryDir>
+
+namespace traindeck::test {
+
+class SshdServer {
+ public:
+  SshdServer();
+  ~SshdServer();
+
+  // Which package is missing, or empty when the tools are all there.
+  static QString missingPackage();
+  // Starts sshd; returns an error text (empty on success).
+  QString start();
+  void stop();
+  // Stops, makes a new host key, starts again on the same port (a "changed" key).
+  QString restartWithNewHostKey();
+
+  quint16 port() const { return m_port; }
+  QString dir() const { return m_dir.path(); }
+  QString path(const QString& name) const { return m_dir.filePath(name); }
+  QString clientKey() const { return path("client_key"); }
+  QString wrongKey() const { return path("wrong_key"); }
+  QString knownHosts() const { return path("known_hosts"); }
+  QString user() const;
+  QString spec() const;  // user@127.0.0.1:port
+  QString log() const;   // what sshd -e wrote so far
+  // A ProxyCommand through socat that writes its shell's pid to pidFile (to kill or freeze it).
+  QString proxyCommand(const QString& pidFile) const;
+  // The pid of the socat-based proxy written by proxyCommand(pidFile), or -1.
+  static qint64 readPid(const QString& pidFile);
+
+ private:
+  QString keygen(const QString& name);
+  QTemporaryDir m_dir;
+  QProcess m_sshd;
+  quint16 m_port = 0;
+};
+
+}  // namespace traindeck::test
