@@ -2,6 +2,7 @@
 // as they are made when valid. The Test button runs checkSsh on a QThread.
 #include "hosts_dialog.h"
 
+#include <QApplication>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -11,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPointer>
 #include <QPushButton>
 #include <QThread>
 #include <QVBoxLayout>
@@ -74,6 +76,7 @@ HostsDialog::HostsDialog(QSettings& settings, QWidget* parent) : QDialog(parent)
   m_result = new QLabel;
   m_result->setObjectName("testResult");
   m_result->setWordWrap(true);
+  m_result->setTextFormat(Qt::PlainText);  // it shows what the server and the proxy said
   m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
   right->addWidget(m_result);
   right->addStretch(1);
@@ -99,11 +102,7 @@ HostsDialog::HostsDialog(QSettings& settings, QWidget* parent) : QDialog(parent)
 }
 
 HostsDialog::~HostsDialog() {
-  m_closing = true;  // a prompt the test thread is waiting for gives up
-  if (m_testThread != nullptr) {
-    m_testThread->wait();
-    delete m_testThread;
-  }
+  *m_closing = true;  // a prompt the test thread is waiting for gives up; its result is dropped
 }
 
 void HostsDialog::showHost(int row) {
@@ -169,35 +168,42 @@ void HostsDialog::testHost() {
   options.identityFile = m_hosts[row].identityFile;
   options.proxyCommand = m_hosts[row].proxyCommand;
   ConnectCallbacks callbacks;
-  // These run on the test thread and wait for the GUI thread, where the dialogs are shown.
-  callbacks.confirmHostKey = [this](const HostKeyInfo& key) {
+  // These run on the test thread and wait for the GUI thread, where the dialogs are shown. The
+  // application object is their context and `self` is checked there, so a closed dialog is
+  // never touched.
+  const QPointer<HostsDialog> self(this);
+  const std::shared_ptr<std::atomic<bool>> closing = m_closing;
+  callbacks.confirmHostKey = [self, closing](const HostKeyInfo& key) {
     return askAndWait<HostKeyDecision>(
-        this, [this, key] { return HostKeyPrompt::ask(key, this); }, m_closing, HostKeyDecision::Reject);
+        qApp, [self, key] { return self ? HostKeyPrompt::ask(key, self) : HostKeyDecision::Reject; }, *closing,
+        HostKeyDecision::Reject);
   };
-  callbacks.askSecret = [this](const QString& prompt) {
+  callbacks.askSecret = [self, closing](const QString& prompt) {
     return askAndWait<std::optional<QByteArray>>(
-        this,
-        [this, prompt]() -> std::optional<QByteArray> {
+        qApp,
+        [self, prompt]() -> std::optional<QByteArray> {
+          if (!self) return std::nullopt;
           bool ok = false;
-          const QString text = QInputDialog::getText(this, tr("SSH"), prompt, QLineEdit::Password, QString(), &ok);
+          const QString text = QInputDialog::getText(self, tr("SSH"), prompt, QLineEdit::Password, QString(), &ok);
           return ok ? std::optional<QByteArray>(text.toUtf8()) : std::nullopt;
         },
-        m_closing, std::nullopt);
+        *closing, std::nullopt);
   };
+  m_testing = true;
   m_testButton->setEnabled(false);
   m_result->setText(tr("Connecting to %1…").arg(options.spec));
-  m_testThread = QThread::create([this, options, callbacks] {
+  QThread* thread = QThread::create([self, options, callbacks] {
     const CheckSshResult r = checkSsh(options, callbacks);
-    QMetaObject::invokeMethod(this, [this, r] {
-      m_testThread->wait();
-      delete m_testThread;
-      m_testThread = nullptr;
-      m_result->setText(r.line);
-      m_testButton->setEnabled(m_list->currentRow() >= 0);
-      emit testFinished(r.ok, r.line);
+    QMetaObject::invokeMethod(qApp, [self, r] {
+      if (!self) return;
+      self->m_testing = false;
+      self->m_result->setText(r.line);
+      self->m_testButton->setEnabled(self->m_list->currentRow() >= 0);
+      emit self->testFinished(r.ok, r.line);
     });
   });
-  m_testThread->start();
+  connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+  thread->start();
 }
 
 }  // namespace traindeck

@@ -1,12 +1,15 @@
 // HostsDialog: the saved SSH hosts (add, edit, remove) and a connection test that does what
 // `traindeck --check-ssh` does. The test runs on its own thread (libssh blocks); the host key
 // prompt and password prompts it needs are shown on the GUI thread while that thread waits.
+// Closing the dialog never waits for a test: the thread finishes on its own (libssh's connect
+// may block for its timeout) and its prompts and result find the dialog gone.
 #pragma once
 
 #include <QDialog>
 #include <QList>
 #include <QSettings>
 #include <atomic>
+#include <memory>
 
 #include "host_store.h"
 
@@ -14,7 +17,6 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
-class QThread;
 
 namespace traindeck {
 
@@ -26,7 +28,7 @@ class HostsDialog : public QDialog {
   ~HostsDialog() override;
 
   const QList<HostEntry>& hosts() const { return m_hosts; }
-  bool isTesting() const { return m_testThread != nullptr; }
+  bool isTesting() const { return m_testing; }
 
  public slots:
   void addHost();
@@ -51,9 +53,10 @@ class HostsDialog : public QDialog {
   QLabel* m_problem;
   QLabel* m_result;
   QPushButton* m_testButton;
-  QThread* m_testThread = nullptr;
+  bool m_testing = false;
   bool m_loading = false;
-  std::atomic<bool> m_closing{false};
+  // Shared with the test thread, which may outlive the dialog: true once the dialog closes.
+  std::shared_ptr<std::atomic<bool>> m_closing = std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace traindeck

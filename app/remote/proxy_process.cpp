@@ -22,9 +22,18 @@ constexpr qsizetype kStderrKeep = 4096;
 ProxyProcess::ProxyProcess(const QString& command) {
   int sv[2];
   int err[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
-    throw SshError(SshError::Kind::Proxy,
-                   QString("Cannot start the ProxyCommand: %1.").arg(QString::fromLocal8Bit(std::strerror(errno))));
+  const auto fail = [] {
+    return SshError(SshError::Kind::Proxy, QString("Cannot start the ProxyCommand: %1 (too many open files? close "
+                                                   "some connections).")
+                                               .arg(QString::fromLocal8Bit(std::strerror(errno))));
+  };
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) throw fail();
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    const SshError error = fail();
+    ::close(sv[0]);
+    ::close(sv[1]);
+    throw error;
+  }
   const QByteArray cmd = command.toLocal8Bit();
   m_pid = ::fork();
   if (m_pid == 0) {

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 
 #include "proxy_process.h"
@@ -187,7 +188,10 @@ void SshConnection::checkHostKey(const ConnectCallbacks& callbacks) {
     throw SshError(SshError::Kind::HostKeyUnknown,
                    QString("The host key of %1 (%2) was not accepted.").arg(m_hostKey.hostName, offered));
   if (decision == HostKeyDecision::AcceptAndRemember) {
-    QDir().mkpath(QFileInfo(m_hostKey.knownHostsFile).absolutePath());
+    // A new ~/.ssh is private, as OpenSSH makes it.
+    const QString folder = QFileInfo(m_hostKey.knownHostsFile).absolutePath();
+    if (!QFileInfo::exists(folder) && QDir().mkpath(folder))
+      QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     if (ssh_session_update_known_hosts(m_session) != SSH_OK)
       throw SshError(SshError::Kind::Config, QString("Cannot add the host key of %1 to %2: %3. Check that file's "
                                                      "permissions.")
@@ -285,11 +289,13 @@ void SshConnection::authenticate(const ConnectCallbacks& callbacks) {
   if (methods & SSH_AUTH_METHOD_PUBLICKEY) offered << "publickey";
   if (methods & SSH_AUTH_METHOD_PASSWORD) offered << "password";
   if (methods & SSH_AUTH_METHOD_INTERACTIVE) offered << "keyboard-interactive";
-  throw SshError(SshError::Kind::Auth,
-                 QString("Authentication failed for %1 (the server accepts: %2; tried: %3). Add your public key to "
-                         "~/.ssh/authorized_keys on the server, or give the right key with --identity FILE.")
-                     .arg(m_target.display(), offered.isEmpty() ? "nothing" : offered.join(", "),
-                          tried.isEmpty() ? "nothing" : tried.join(", ")));
+  throw SshError(
+      SshError::Kind::Auth,
+      QString("Authentication failed for %1 (the server accepts: %2; tried: %3). Add your public key to "
+              "~/.ssh/authorized_keys on the server, or give the right key file (--identity FILE, or the Key "
+              "file field under Hosts…).")
+          .arg(m_target.display(), offered.isEmpty() ? "nothing" : offered.join(", "),
+               tried.isEmpty() ? "nothing" : tried.join(", ")));
 }
 
 int SshConnection::exec(const QString& command, const OutputFn& out, const OutputFn& err) {

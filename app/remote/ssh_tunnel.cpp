@@ -5,6 +5,8 @@
 
 #include <libssh/libssh.h>
 
+#include <algorithm>
+
 #include <QSocketNotifier>
 #include <QTcpSocket>
 #include <QTimer>
@@ -150,6 +152,14 @@ void SshTunnel::pump() {
   // Dropped pipes are removed here, outside the loops that hold references to them.
   std::erase_if(m_pipes, [](const std::unique_ptr<Pipe>& p) { return p->dead; });
   if (m_pipes.empty()) m_poll->stop();
+  // The session socket's notifier fires for as long as unread bytes wait there. When no pipe
+  // can take data (none open, or every local reader is behind), nothing here would read them,
+  // so it is switched off until one can: the poll timer, a socket's bytesWritten or a new
+  // connection brings pump() back, and the keepalive probe reads the session meanwhile.
+  const bool canRead = std::any_of(m_pipes.begin(), m_pipes.end(), [](const std::unique_ptr<Pipe>& p) {
+    return !p->dead && p->socket->bytesToWrite() < kMaxQueued;
+  });
+  if (m_notifier != nullptr) m_notifier->setEnabled(canRead);
   m_pumping = false;
 }
 

@@ -64,6 +64,13 @@ bool SshWorker::tryConnect(bool first) {
     } else {
       setState(LinkState::Failed);
       emit connectionFailed(e.message());
+      // Transfers waiting for the link will not get it back: say so, and do not run them on a
+      // later connection the caller no longer expects them on.
+      auto waiting = std::move(m_interrupted);
+      m_interrupted.clear();
+      for (const auto& [id, t] : waiting)
+        emit operationFailed(id, QString("The transfer of %1 stopped: the link was lost and reconnecting failed: %2")
+                                     .arg(t.from, e.message()));
     }
     return false;
   }

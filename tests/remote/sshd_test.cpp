@@ -1,6 +1,7 @@
 // SshConnection, SshTunnel and SftpTransfer against a real OpenSSH server on loopback:
 // host keys (unknown, changed, batch), authentication, exec (10 MB, quoting), a 100 MB tunnel
 // and concurrent channels, 50 MB SFTP both ways with checksums, and resumed transfers.
+#include <sys/resource.h>
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QFile>
@@ -37,6 +38,13 @@ ConnectCallbacks acceptOnce() {
 }
 
 }  // namespace
+
+// CPU time of this process (every thread) so far, in seconds.
+static double cpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
 
 class SshdTest : public QObject {
   Q_OBJECT
@@ -272,6 +280,12 @@ class SshdTest : public QObject {
     QVERIFY(intact);
     QTRY_COMPARE_WITH_TIMEOUT(closed.count(), 1, 5000);  // the remote side closed: reported
     QVERIFY(closed.first().at(1).toString().contains("remote side closed"));
+    // With nothing left to carry the tunnel must idle, not spin on the session socket where the
+    // server's last packets wait unread.
+    const double before = cpuSeconds();
+    QTest::qWait(1000);
+    const double used = cpuSeconds() - before;
+    QVERIFY2(used < 0.3, qPrintable(QString("an idle tunnel used %1 s of CPU in 1 s").arg(used)));
   }
 
   void tunnelSeveralConnectionsAtOnce() {
