@@ -1,7 +1,7 @@
 // GradientSync on a real one-rank Gloo group: an unarmed backward (an accumulation micro-step)
 // launches no all-reduce; an armed one launches every bucket once, and each parameter's .grad
 // ends up as its slice of the flat buffer holding everything accumulated. The overlap figure
-// counts how long all-reduces ran while backward still did: long with buckets, none with one.
+// counts how long all-reduces ran while backward still did, on two real ranks in two threads.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -48,30 +48,57 @@ TEST(GradientSync, OnlyTheArmedBackwardCommunicates) {
   }
 }
 
-// Backward of a two-layer net that spends `pause` between the last layer's gradients and the
-// first's (a hook on the hidden activation), with buckets of `bucketMb`; returns the overlap.
-double overlapWithPause(double bucketMb, std::chrono::milliseconds pause) {
-  DistEnv env;
-  env.masterPort = pickFreePort("127.0.0.1");
-  Communicator comm(env, torch::Device(torch::kCPU), {});
-  torch::nn::Linear first(64, 64), second(64, 8);
-  std::vector<std::pair<std::string, torch::Tensor>> named;
-  for (auto& item : first->named_parameters()) named.emplace_back("first." + item.key(), item.value());
-  for (auto& item : second->named_parameters()) named.emplace_back("second." + item.key(), item.value());
-  GradientSync sync(comm, makeFlatLayout(named, 1), bucketMb, torch::Device(torch::kCPU));
-  auto hidden = torch::relu(first(torch::randn({4, 64})));
-  hidden.register_hook([pause](const torch::Tensor&) { std::this_thread::sleep_for(pause); });
-  sync.arm();
-  second(hidden).pow(2).sum().backward();
-  sync.finish();
-  return sync.lastOverlapSeconds();
+TEST(GradientSync, CoveredTimeIsTheUnionBeforeTheCutoff) {
+  // [0, 1] and [0.5, 2] overlap: 2 s; [3, 4] is cut at 3.5: 0.5 s; [5, 6] comes after.
+  EXPECT_DOUBLE_EQ(coveredBefore({{3, 4}, {0, 1}, {0.5, 2}, {5, 6}}, 3.5), 2.5);
+  EXPECT_DOUBLE_EQ(coveredBefore({{1, 1.5}, {1.2, 1.3}}, 10), 0.5);  // one inside another
+  EXPECT_DOUBLE_EQ(coveredBefore({}, 1), 0.0);
+}
+
+// Two ranks in two threads, each a two-layer net with buckets of `bucketMb`. Rank 1 starts its
+// backward `lateBy` after rank 0, so each all-reduce rank 0 launches runs until rank 1 joins;
+// rank 0's backward pauses `pause` between the last layer's gradients and the first's.
+// Returns rank 0's overlap.
+double rankZeroOverlap(double bucketMb, std::chrono::milliseconds lateBy, std::chrono::milliseconds pause) {
+  const int port = pickFreePort("127.0.0.1");
+  double overlap = -1;
+  const auto rank = [&](int r) {
+    DistEnv env;
+    env.rank = r;
+    env.worldSize = 2;
+    env.localRank = r;
+    env.localWorldSize = 2;
+    env.masterPort = port;
+    Communicator comm(env, torch::Device(torch::kCPU), {});
+    torch::manual_seed(5);
+    torch::nn::Linear first(64, 64), second(64, 8);
+    std::vector<std::pair<std::string, torch::Tensor>> named;
+    for (auto& item : first->named_parameters()) named.emplace_back("first." + item.key(), item.value());
+    for (auto& item : second->named_parameters()) named.emplace_back("second." + item.key(), item.value());
+    GradientSync sync(comm, makeFlatLayout(named, 2), bucketMb, torch::Device(torch::kCPU));
+    auto hidden = torch::relu(first(torch::randn({4, 64})));
+    if (r == 0) hidden.register_hook([pause](const torch::Tensor&) { std::this_thread::sleep_for(pause); });
+    if (r == 1) std::this_thread::sleep_for(lateBy);
+    sync.arm();
+    second(hidden).pow(2).sum().backward();
+    sync.finish();
+    if (r == 0) overlap = sync.lastOverlapSeconds();
+  };
+  std::thread one(rank, 1);
+  rank(0);
+  one.join();
+  return overlap;
 }
 
 TEST(GradientSync, BucketsOverlapBackwardAndOneBucketDoesNot) {
-  // 0.001 MB: the last layer (520 floats) fills the first bucket, which goes out before the
-  // pause; a single bucket goes out only after it.
-  EXPECT_GE(overlapWithPause(/*bucketMb=*/0.001, std::chrono::milliseconds(200)), 0.2);
-  EXPECT_LT(overlapWithPause(/*bucketMb=*/4096, std::chrono::milliseconds(200)), 0.1);
+  // 0.001 MB: the last layer (520 floats) fills the first bucket, launched before rank 0's
+  // 400 ms pause; it completes when rank 1 joins, 200 ms in: about 200 ms hidden. A single
+  // bucket is launched only after the pause, when rank 1 has long been waiting: nothing hidden.
+  const auto late = std::chrono::milliseconds(200), pause = std::chrono::milliseconds(400);
+  const double buckets = rankZeroOverlap(0.001, late, pause);
+  EXPECT_GT(buckets, 0.1);
+  EXPECT_LT(buckets, 0.4);
+  EXPECT_LT(rankZeroOverlap(4096, late, pause), 0.05);
 }
 
 }  // namespace

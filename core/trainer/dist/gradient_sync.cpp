@@ -3,7 +3,31 @@
 // then the average. The padding at the end of the flat buffer stays zero.
 #include "gradient_sync.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace traindeck {
+
+namespace {
+
+double steadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+double coveredBefore(std::vector<std::pair<double, double>> intervals, double cutoff) {
+  std::sort(intervals.begin(), intervals.end());
+  double covered = 0, reach = -INFINITY;
+  for (auto [start, end] : intervals) {
+    end = std::min(end, cutoff);
+    start = std::max(start, reach);
+    if (end <= start) continue;
+    covered += end - start;
+    reach = end;
+  }
+  return covered;
+}
 
 GradientSync::GradientSync(Communicator& communicator, FlatLayout layout, double bucketMb, const torch::Device& device)
     : m_comm(communicator), m_layout(std::move(layout)) {
@@ -12,7 +36,7 @@ GradientSync::GradientSync(Communicator& communicator, FlatLayout layout, double
   for (std::size_t i = 0; i < m_layout.slots.size(); ++i) {
     const FlatSlot& slot = m_layout.slots[i];
     if (m_buckets.empty() || m_buckets.back().end - m_buckets.back().begin >= bucketElements)
-      m_buckets.push_back({slot.offset, slot.offset, 0, 0, {}});
+      m_buckets.emplace_back().begin = slot.offset;
     Bucket& bucket = m_buckets.back();
     bucket.end = slot.offset + slot.numel;
     ++bucket.slotCount;
@@ -29,7 +53,6 @@ GradientSync::GradientSync(Communicator& communicator, FlatLayout layout, double
 void GradientSync::arm() {
   m_armed = true;
   m_nextToLaunch = 0;
-  m_firstLaunch = {};
   for (Bucket& b : m_buckets) {
     b.slotsLeft = b.slotCount;
     b.work.reset();
@@ -56,18 +79,18 @@ void GradientSync::launchReadyBuckets() {
 }
 
 void GradientSync::launch(Bucket& bucket) {
-  if (m_firstLaunch == std::chrono::steady_clock::time_point{}) m_firstLaunch = std::chrono::steady_clock::now();
   auto view = m_flat.narrow(0, bucket.begin, bucket.end - bucket.begin);
+  bucket.launchedAt = steadySeconds();
+  bucket.doneAt = std::make_shared<std::atomic<double>>(0.0);
   bucket.work = m_comm.allreduceAsync(view);
+  // Runs on the communication thread when the data has arrived (or at once if it already has).
+  bucket.work->getFuture()->addCallback([done = bucket.doneAt](c10::ivalue::Future&) { *done = steadySeconds(); });
   ++m_launched;
 }
 
 void GradientSync::finish() {
   torch::NoGradGuard noGrad;
-  const auto backwardEnded = std::chrono::steady_clock::now();
-  m_overlapSeconds = m_firstLaunch == std::chrono::steady_clock::time_point{}
-                         ? 0.0
-                         : std::chrono::duration<double>(backwardEnded - m_firstLaunch).count();
+  const double backwardEnded = steadySeconds();
   // A parameter that got no gradient this time (unused in the forward) counts as zero, so
   // every rank still launches every bucket in the same order.
   for (std::size_t i = 0; i < m_layout.slots.size(); ++i) {
@@ -85,6 +108,11 @@ void GradientSync::finish() {
   const auto started = std::chrono::steady_clock::now();
   for (Bucket& b : m_buckets) m_comm.wait(b.work, "gradient all-reduce");
   m_exposedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double waited = steadySeconds();
+  std::vector<std::pair<double, double>> running;
+  for (const Bucket& b : m_buckets)
+    if (b.doneAt) running.emplace_back(b.launchedAt, *b.doneAt > 0 ? b.doneAt->load() : waited);
+  m_overlapSeconds = coveredBefore(std::move(running), backwardEnded);
   for (const FlatSlot& slot : m_layout.slots) {
     torch::Tensor parameter = slot.parameter;
     parameter.mutable_grad() = m_flat.narrow(0, slot.offset, slot.numel).view(parameter.sizes());

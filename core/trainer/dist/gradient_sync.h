@@ -4,7 +4,9 @@
 // backward. Only the last micro-step of an accumulation is armed: earlier ones just accumulate.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <vector>
 
 #include <torch/torch.h>
@@ -13,6 +15,10 @@
 #include "flat_layout.h"
 
 namespace traindeck {
+
+// The length of the union of the intervals [start, min(end, cutoff)] (seconds): how long at
+// least one of them was under way before `cutoff`.
+double coveredBefore(std::vector<std::pair<double, double>> intervals, double cutoff);
 
 class GradientSync {
  public:
@@ -31,9 +37,11 @@ class GradientSync {
   int bucketCount() const { return static_cast<int>(m_buckets.size()); }
   // Time finish() spent waiting for communication that backward did not hide.
   double lastExposedSeconds() const { return m_exposedSeconds; }
-  // Time from the first bucket's all-reduce to the end of backward: how long communication was
-  // under way while backward still ran (0 when every bucket started after backward, as with one
-  // bucket). With lastExposedSeconds, this shows the overlap.
+  // Communication hidden behind backward: the time during which at least one bucket's
+  // all-reduce was running (launched and not yet complete) before backward ended. With
+  // lastExposedSeconds, this shows the overlap. Completion times come from the work's future,
+  // which the CPU backend (Gloo) completes when the data has arrived; NCCL completes it when
+  // the work is queued, so on CUDA this figure is not meaningful.
   double lastOverlapSeconds() const { return m_overlapSeconds; }
   std::int64_t allReducesLaunched() const { return m_launched; }  // since construction
 
@@ -43,6 +51,8 @@ class GradientSync {
     int slotsLeft = 0;                // gradients still to arrive this backward
     int slotCount = 0;
     c10::intrusive_ptr<c10d::Work> work;
+    double launchedAt = 0;                        // seconds on the steady clock
+    std::shared_ptr<std::atomic<double>> doneAt;  // set by the communication thread; 0: not yet
   };
 
   void onGradient(std::size_t slot, const torch::Tensor& grad);
@@ -59,7 +69,6 @@ class GradientSync {
   bool m_armed = false;
   double m_exposedSeconds = 0;
   double m_overlapSeconds = 0;
-  std::chrono::steady_clock::time_point m_firstLaunch;  // of this backward; epoch: none yet
   std::int64_t m_launched = 0;
 };
 

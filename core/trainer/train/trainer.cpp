@@ -272,8 +272,9 @@ void Trainer::flush() {
     r.field("step", p.step).field("tokens", p.tokens).field("loss", loss).field("lr", p.lr);
     r.field("grad_norm", norm).field("tokens_per_s", tokensPerSecond).field("step_ms", stepMs);
     if (m_peakFlops > 0) r.field("mfu", tokensPerSecond * m_flopsPerToken / m_peakFlops);
-    if (distributed())
-      r.field("comm_ms", 1000.0 * p.exposedCommSeconds).field("comm_overlap_ms", 1000.0 * p.overlapCommSeconds);
+    if (distributed()) r.field("comm_ms", 1000.0 * p.exposedCommSeconds);
+    // NCCL completes a work's future when it is queued, so the overlap is measured on the CPU only.
+    if (distributed() && m_device.is_cpu()) r.field("comm_overlap_ms", 1000.0 * p.overlapCommSeconds);
     write(r);
     if (!p.applied.item<bool>()) {
       // Under fp16 a few skipped steps at the start are normal: the loss scale comes down

@@ -7,9 +7,10 @@ pass hides. Prints figures; asserts nothing.
 
 Each configuration runs `rounds` times, alternating, and the median over rounds of each run's
 median step is reported. "exposed" (comm_ms) is the all-reduce time left after backward;
-"overlapped" (comm_overlap_ms) is how long all-reduces were already under way while backward
-still ran. With one bucket (bucket_mb huge) nothing starts before backward ends, so the
-overlapped column is the overlap, and the exposed columns of the two ddp rows show what it saves.
+"overlapped" (comm_overlap_ms) is the time at least one all-reduce was running (launched, not
+yet complete) before backward ended: the communication backward hid. With one bucket
+(bucket_mb huge) nothing starts before backward ends, so the exposed columns of the two ddp
+rows show what the overlap saves.
 """
 import argparse
 import json
