@@ -42,10 +42,13 @@ RunFigures summarizeRun(const MetricsStore& store, const QString& status, const 
   std::vector<float> rates;
   for (float r : train.tokensPerSecond)
     if (std::isfinite(r)) rates.push_back(r);
-  if (!rates.empty()) {
-    std::sort(rates.begin(), rates.end());
+  if (!rates.empty()) {  // a selection, not a sort: this runs again whenever a live run grows
     const std::size_t n = rates.size();
-    f.medianTokensPerSecond = n % 2 ? rates[n / 2] : (static_cast<double>(rates[n / 2 - 1]) + rates[n / 2]) / 2;
+    const auto middle = rates.begin() + static_cast<std::ptrdiff_t>(n / 2);
+    std::nth_element(rates.begin(), middle, rates.end());
+    const double upper = *middle;
+    f.medianTokensPerSecond =
+        n % 2 ? upper : (static_cast<double>(*std::max_element(rates.begin(), middle)) + upper) / 2;
   }
   double first = INFINITY, last = -INFINITY;
   for (const auto* times : {&train.time, &eval.time})
