@@ -135,6 +135,7 @@ TransferResult SftpTransfer::download(const QString& remotePath, const QString& 
   sftp_attributes attrs = sftp_stat(s, source.constData());
   if (attrs == nullptr) fail("reading", remotePath);
   result.bytes = static_cast<qint64>(attrs->size);
+  const std::uint64_t startMtime = attrs->mtime64;
   sftp_attributes_free(attrs);
 
   const QString partPath = partName(localPath);
@@ -193,6 +194,15 @@ TransferResult SftpTransfer::download(const QString& remotePath, const QString& 
   result.sha256 = localSha256(partPath);
   if (remoteSha256(remotePath) != result.sha256) {
     QFile::remove(partPath);
+    // A file that is still being written (a live run's log) differs for another reason.
+    sftp_attributes now = sftp_stat(s, source.constData());
+    const bool changed = now == nullptr || static_cast<qint64>(now->size) != result.bytes || now->mtime64 != startMtime;
+    if (now != nullptr) sftp_attributes_free(now);
+    if (changed)
+      throw SshError(SshError::Kind::Checksum, QString("%1 changed while it was being downloaded; the partial file was "
+                                                       "removed. Download it once it is no longer written to, or "
+                                                       "copy a snapshot on the remote side first.")
+                                                   .arg(remotePath));
     throw SshError(SshError::Kind::Checksum, QString("The download of %1 arrived damaged (checksum differs); the "
                                                      "partial file was removed, download again.")
                                                  .arg(remotePath));

@@ -1,4 +1,5 @@
-// The terminal side of --check-ssh: arguments, prompts on stderr/stdin (echo off for secrets),
+// The terminal side of --check-ssh: arguments, prompts on stderr/stdin (echo off for secrets;
+// Ctrl-C there cancels the prompt and leaves the terminal as it was),
 // and the one-line answer on stdout. The work itself is checkSsh(), shared with the GUI.
 #include "check_ssh_cli.h"
 
@@ -8,6 +9,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "check_ssh.h"
@@ -16,20 +18,34 @@ namespace traindeck {
 
 namespace {
 
-std::string readLine(bool echo) {
+// A line from stdin; nullopt at end of input, or when Ctrl-C is pressed at a secret prompt.
+// For secrets on a terminal, echo and signal keys are off while reading (Ctrl-C arrives as a
+// character and cancels the prompt), so the terminal is always given back as it was.
+std::optional<std::string> readLine(bool echo) {
   termios saved{};
-  const bool tty = ::isatty(STDIN_FILENO) && ::tcgetattr(STDIN_FILENO, &saved) == 0;
-  if (tty && !echo) {
-    termios quiet = saved;
-    quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
-    ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+  const bool quiet = !echo && ::isatty(STDIN_FILENO) && ::tcgetattr(STDIN_FILENO, &saved) == 0;
+  if (quiet) {
+    termios noEcho = saved;
+    noEcho.c_lflag &= ~static_cast<tcflag_t>(ECHO | ISIG);
+    ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &noEcho);
   }
   std::string line;
   int c;
-  while ((c = std::fgetc(stdin)) != EOF && c != '\n') line += static_cast<char>(c);
-  if (tty && !echo) {
+  bool cancelled = false;
+  while ((c = std::fgetc(stdin)) != EOF && c != '\n') {
+    if (quiet && c == 0x03) {  // Ctrl-C
+      cancelled = true;
+      break;
+    }
+    line += static_cast<char>(c);
+  }
+  if (quiet) {
     ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
     std::fputc('\n', stderr);
+  }
+  if (cancelled || (c == EOF && line.empty())) {
+    std::fill(line.begin(), line.end(), '\0');
+    return std::nullopt;
   }
   return line;
 }
@@ -66,17 +82,17 @@ int runCheckSshCli(int argc, char** argv) {
     std::fprintf(
         stderr, "The host key of %s is not known.\n  %s %s\nAccept it? [y]es and remember in %s / [o]nce / [N]o: ",
         qPrintable(key.hostName), qPrintable(key.keyType), qPrintable(key.fingerprint), qPrintable(key.knownHostsFile));
-    const std::string answer = readLine(true);
+    const std::string answer = readLine(true).value_or("");
     if (answer == "y" || answer == "yes") return HostKeyDecision::AcceptAndRemember;
     if (answer == "o" || answer == "once") return HostKeyDecision::AcceptOnce;
     return HostKeyDecision::Reject;
   };
   callbacks.askSecret = [](const QString& prompt) -> std::optional<QByteArray> {
     std::fprintf(stderr, "%s ", qPrintable(prompt));
-    std::string secret = readLine(false);
-    if (std::feof(stdin) && secret.empty()) return std::nullopt;
-    QByteArray bytes(secret.data(), static_cast<qsizetype>(secret.size()));
-    std::fill(secret.begin(), secret.end(), '\0');
+    std::optional<std::string> secret = readLine(false);
+    if (!secret) return std::nullopt;
+    QByteArray bytes(secret->data(), static_cast<qsizetype>(secret->size()));
+    std::fill(secret->begin(), secret->end(), '\0');
     return bytes;
   };
   const CheckSshResult result = checkSsh(options, callbacks);

@@ -359,6 +359,30 @@ class SshdTest : public QObject {
     QCOMPARE(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex(), sha);
   }
 
+  void aFileWrittenDuringItsDownloadIsSaidToHaveChanged() {
+    SshConnection c;
+    c.connect(target(), acceptOnce());
+    SftpTransfer sftp(c);
+    const QString source = m_server.path("growing_log"), dest = m_server.path("growing_copy");
+    test::writeRandomFile(source, 4 << 20, 17);
+    bool appended = false;
+    try {
+      sftp.download(source, dest, [&](qint64, qint64) {
+        if (appended) return;
+        QFile log(source);  // the run writes on while we download
+        QVERIFY(log.open(QIODevice::Append));
+        log.write("one more line\n");
+        appended = true;
+      });
+      QFAIL("a download of a file that grew meanwhile passed its checksum");
+    } catch (const SshError& e) {
+      QVERIFY2(e.message().contains("changed while it was being downloaded"), qPrintable(e.message()));
+    }
+    QVERIFY(appended);
+    QVERIFY(!QFile::exists(dest));
+    QVERIFY(!QFile::exists(SftpTransfer::partName(dest)));
+  }
+
   void interruptedTransfersResumeFromTheirOffset() {
     SshConnection c;
     c.connect(target(), acceptOnce());
