@@ -65,30 +65,36 @@ void CompareChart::setTitle(const QString& title, const QColor& color) {
 }
 
 void CompareChart::setLines(const QVector<CompareLine>& lines) {
-  m_lines = lines;
-  while (m_main.size() > lines.size()) {
+  setLineCount(static_cast<int>(lines.size()));
+  for (int i = 0; i < lines.size(); ++i) setLine(i, lines[i]);
+}
+
+void CompareChart::setLineCount(int count) {
+  m_lines.resize(count);
+  while (m_main.size() > count) {
     removeGraph(m_main.takeLast());
     removeGraph(m_raw.takeLast());
   }
-  while (m_main.size() < lines.size()) {
+  while (m_main.size() < count) {
     m_raw.push_back(addGraph());
     m_raw.back()->removeFromLegend();
     m_main.push_back(addGraph());
   }
-  for (int i = 0; i < lines.size(); ++i) {
-    const CompareLine& line = lines[i];
-    const bool thin = line.x.size() > 5000;  // wide strokes cost ~100x per point
-    m_main[i]->setName(line.name);
-    m_main[i]->setPen(QPen(line.color, thin ? 1.0 : 2.0));
-    m_main[i]->setData(line.x, line.y, /*alreadySorted=*/true);
-    m_main[i]->setScatterStyle(
-        QCPScatterStyle(line.x.size() <= 60 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssNone, 4));
-    QColor faint = line.color;
-    faint.setAlpha(60);
-    m_raw[i]->setPen(QPen(faint, 1));
-    m_raw[i]->setData(line.rawY.isEmpty() ? QVector<double>() : line.x, line.rawY, true);
-    m_raw[i]->setVisible(!line.rawY.isEmpty());
-  }
+}
+
+void CompareChart::setLine(int index, const CompareLine& line) {
+  m_lines[index] = line;
+  const bool thin = line.x.size() > 5000;  // wide strokes cost ~100x per point
+  m_main[index]->setName(line.name);
+  m_main[index]->setPen(QPen(line.color, thin ? 1.0 : 2.0));
+  m_main[index]->setData(line.x, line.y, /*alreadySorted=*/true);
+  m_main[index]->setScatterStyle(
+      QCPScatterStyle(line.x.size() <= 60 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssNone, 4));
+  QColor faint = line.color;
+  faint.setAlpha(60);
+  m_raw[index]->setPen(QPen(faint, 1));
+  m_raw[index]->setData(line.rawY.isEmpty() ? QVector<double>() : line.x, line.rawY, true);
+  m_raw[index]->setVisible(!line.rawY.isEmpty());
 }
 
 void CompareChart::setShowLegend(bool on) {

@@ -31,6 +31,9 @@ class CompareChart : public QCustomPlot {
 
   void setTitle(const QString& title, const QColor& color = {});
   void setLines(const QVector<CompareLine>& lines);
+  // The same, a line at a time: a redraw after one run grew replaces only that run's line.
+  void setLineCount(int count);
+  void setLine(int index, const CompareLine& line);  // index < the line count
   const QVector<CompareLine>& lines() const { return m_lines; }
   void setShowLegend(bool on);
   void setLogScale(bool on);

@@ -140,9 +140,12 @@ ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* 
     rebuildGrid();
     refreshLegend();
     for (CompareChart* c : m_overlay) c->setFollowing(true);
+    markAllDirty();
+  });
+  connect(m_comparison, &Comparison::metricsChanged, this, [this](int run) {
+    m_dirtyRuns.insert(run);
     scheduleRedraw();
   });
-  connect(m_comparison, &Comparison::metricsChanged, this, &ComparePage::scheduleRedraw);
   connect(m_comparison, &Comparison::summaryChanged, this, &ComparePage::refreshLegend);
   connect(m_tables, &CompareTables::runActivated, this, &ComparePage::runActivated);
   refreshSetChooser();
@@ -246,7 +249,7 @@ void ComparePage::setMode(Mode mode) {
   m_stack->setCurrentIndex(static_cast<int>(mode));
   m_gridMetricChooser->setEnabled(mode == Mode::SmallMultiples);
   if (m_modeChooser->currentIndex() != static_cast<int>(mode)) m_modeChooser->setCurrentIndex(static_cast<int>(mode));
-  scheduleRedraw();
+  markAllDirty();
 }
 
 void ComparePage::setXAxis(CompareX axis) {
@@ -256,21 +259,21 @@ void ComparePage::setXAxis(CompareX axis) {
     c->setWallClockX(axis == CompareX::WallClock, xLabel(axis));
     c->setFollowing(true);  // the old range means nothing on the new axis
   }
-  scheduleRedraw();
+  markAllDirty();
 }
 
 void ComparePage::setSmoothing(double weight) {
   m_smoothingWeight = std::clamp(weight, 0.0, 0.99);
   const int slider = static_cast<int>(std::lround(m_smoothingWeight * 100));
   if (m_smoothing->value() != slider) m_smoothing->setValue(slider);
-  scheduleRedraw();
+  markAllDirty();
 }
 
 void ComparePage::setLogScale(bool on) {
   m_log = on;
   if (m_logScale->isChecked() != on) m_logScale->setChecked(on);
   for (CompareChart* c : m_overlay + m_grid) c->setLogScale(on);
-  scheduleRedraw();
+  markAllDirty();
 }
 
 void ComparePage::setGridMetric(CompareMetric metric) {
@@ -278,7 +281,7 @@ void ComparePage::setGridMetric(CompareMetric metric) {
   if (m_gridMetricChooser->currentIndex() != static_cast<int>(metric))
     m_gridMetricChooser->setCurrentIndex(static_cast<int>(metric));
   for (CompareChart* c : m_grid) c->setFollowing(true);
-  scheduleRedraw();
+  markAllDirty();
 }
 
 QString ComparePage::saveSet(const QString& name) {
@@ -347,41 +350,58 @@ void ComparePage::scheduleRedraw() {
   if (!m_redrawTimer.isActive()) m_redrawTimer.start();
 }
 
+void ComparePage::markAllDirty() {
+  m_allDirty = true;
+  scheduleRedraw();
+}
+
+CompareLine ComparePage::lineFor(int run, CompareMetric metric) const {
+  const ComparedRun& r = m_comparison->run(run);
+  MetricSeries series = metricSeries(m_comparison->store(run), metric, m_x);
+  CompareLine line{r.label, comparisonColor(r.colorSlot), std::move(series.x), std::move(series.y), {}};
+  if (infoOf(metric).smoothed && m_smoothingWeight > 0) {
+    const std::vector<double> smoothed =
+        debiasedEma(std::vector<double>(line.y.begin(), line.y.end()), m_smoothingWeight);
+    line.rawY = std::move(line.y);
+    line.y = QVector<double>(smoothed.begin(), smoothed.end());
+  }
+  return line;
+}
+
 QVector<CompareLine> ComparePage::linesFor(CompareMetric metric) const {
   QVector<CompareLine> lines;
-  const bool smooth = infoOf(metric).smoothed && m_smoothingWeight > 0;
-  for (int i = 0; i < m_comparison->size(); ++i) {
-    const ComparedRun& run = m_comparison->run(i);
-    MetricSeries series = metricSeries(m_comparison->store(i), metric, m_x);
-    CompareLine line{run.label, comparisonColor(run.colorSlot), std::move(series.x), std::move(series.y), {}};
-    if (smooth) {
-      const std::vector<double> smoothed =
-          debiasedEma(std::vector<double>(line.y.begin(), line.y.end()), m_smoothingWeight);
-      line.rawY = std::move(line.y);
-      line.y = QVector<double>(smoothed.begin(), smoothed.end());
-    }
-    lines.push_back(std::move(line));
-  }
+  for (int i = 0; i < m_comparison->size(); ++i) lines.push_back(lineFor(i, metric));
   return lines;
 }
 
 void ComparePage::redrawNow() {
   m_redrawTimer.stop();
+  // Only what changed is rebuilt: with long runs, copying every line at each batch of a live
+  // run would cost more than drawing.
+  QList<int> runs;
+  for (int i = 0; i < m_comparison->size(); ++i)
+    if (m_allDirty || m_dirtyRuns.contains(i)) runs << i;
   if (m_mode == Mode::Overlay) {
-    for (int i = 0; i < m_overlay.size(); ++i) {
-      m_overlay[i]->setLines(linesFor(m_overlayMetrics[i]));
-      m_overlay[i]->setShowLegend(false);  // the legend beside the charts names every run once
+    for (int c = 0; c < m_overlay.size(); ++c) {
+      m_overlay[c]->setLineCount(m_comparison->size());
+      for (int run : runs) m_overlay[c]->setLine(run, lineFor(run, m_overlayMetrics[c]));
+      m_overlay[c]->setShowLegend(false);  // the legend beside the charts names every run once
     }
     fitCharts(m_overlay, /*shareY=*/false);
   } else {
-    const QVector<CompareLine> lines = linesFor(m_gridMetric);
-    for (int i = 0; i < m_grid.size() && i < lines.size(); ++i) {
-      m_grid[i]->setTitle(QStringLiteral("%1 · %2").arg(lines[i].name, tr(infoOf(m_gridMetric).title)), lines[i].color);
-      m_grid[i]->yAxis->setLabel(infoOf(m_gridMetric).unit);
-      m_grid[i]->setLines({lines[i]});
+    const MetricInfo& info = infoOf(m_gridMetric);
+    for (int run : runs) {
+      if (run >= m_grid.size()) continue;
+      const CompareLine line = lineFor(run, m_gridMetric);
+      m_grid[run]->setTitle(QStringLiteral("%1 · %2").arg(line.name, tr(info.title)), line.color);
+      m_grid[run]->yAxis->setLabel(info.unit);
+      m_grid[run]->setLines({line});
     }
     fitCharts(m_grid, /*shareY=*/true);
   }
+  // The other mode's charts were not updated: they are rebuilt when shown.
+  m_allDirty = false;
+  m_dirtyRuns.clear();
 }
 
 void ComparePage::fitCharts(const QList<CompareChart*>& charts, bool shareY) {

@@ -6,6 +6,7 @@
 // Holds no run data: it draws what the Comparison (owned by the window) holds, at most every 40 ms.
 #pragma once
 
+#include <QSet>
 #include <QTimer>
 #include <QWidget>
 
@@ -64,6 +65,8 @@ class ComparePage : public QWidget {
   void refreshLegend();
   void refreshSetChooser(const QString& current = {});
   QVector<CompareLine> linesFor(CompareMetric metric) const;
+  CompareLine lineFor(int run, CompareMetric metric) const;
+  void markAllDirty();
   void fitCharts(const QList<CompareChart*>& charts, bool shareY);
   void syncX(CompareChart* source, const QCPRange& range);
   void showMessage(const QString& text);
@@ -93,6 +96,10 @@ class ComparePage : public QWidget {
   double m_smoothingWeight = 0.6;
   bool m_log = false;
   bool m_syncing = false;
+  // What the next redraw must rebuild: every line (a setting or the runs changed), or only the
+  // lines of the runs whose metrics grew.
+  bool m_allDirty = true;
+  QSet<int> m_dirtyRuns;
 };
 
 }  // namespace traindeck

@@ -224,11 +224,14 @@ class ComparePageTest : public QObject {
     m_page->compareRuns({m_runs[0], live});
     QTRY_COMPARE(m_comparison->store(1).train().size(), std::size_t(90));
     m_page->redrawNow();
+    const double* untouched = overlay(CompareMetric::TrainLoss)->lines()[0].x.constData();
     QFile file(live + "/metrics.jsonl");
     QVERIFY(file.open(QIODevice::Append));
     file.write("{\"kind\":\"train\",\"time\":1764334900,\"step\":91,\"tokens\":372736,\"loss\":1.7}\n");
     file.close();
     QTRY_COMPARE(trainPoints(overlay(CompareMetric::TrainLoss), 1), 91);
+    // Only the run that grew was rebuilt: the other run's line is the same data as before.
+    QCOMPARE(overlay(CompareMetric::TrainLoss)->lines()[0].x.constData(), untouched);
   }
 
   void screenshotsOfBothModes() {
