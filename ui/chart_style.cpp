@@ -20,6 +20,10 @@ void applyChartPalette(QCustomPlot* plot, QCPTextElement* heading) {
   plot->legend->setTextColor(pal.color(QPalette::Text));
 }
 
+double lineWidthFor(long long points) {
+  return points > 5000 ? 1.0 : 2.0;
+}
+
 void setLogAxis(QCPAxis* axis, bool on) {
   axis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
   if (on)

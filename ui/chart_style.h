@@ -10,6 +10,9 @@ namespace traindeck {
 
 // Background, axes, grid, legend and the heading (may be null) in the plot's palette colours.
 void applyChartPalette(QCustomPlot* plot, QCPTextElement* heading);
+// Pen width for a line of `points` points: lines wider than one pixel are stroked as filled
+// outlines, which costs ~100x more per point, so long series get thin lines.
+double lineWidthFor(long long points);
 // A logarithmic axis with log ticks, or a linear one.
 void setLogAxis(QCPAxis* axis, bool on);
 

@@ -84,9 +84,8 @@ void CompareChart::setLineCount(int count) {
 
 void CompareChart::setLine(int index, const CompareLine& line) {
   m_lines[index] = line;
-  const bool thin = line.x.size() > 5000;  // wide strokes cost ~100x per point
   m_main[index]->setName(line.name);
-  m_main[index]->setPen(QPen(line.color, thin ? 1.0 : 2.0));
+  m_main[index]->setPen(QPen(line.color, lineWidthFor(line.x.size())));
   m_main[index]->setData(line.x, line.y, /*alreadySorted=*/true);
   m_main[index]->setScatterStyle(
       QCPScatterStyle(line.x.size() <= 60 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssNone, 4));

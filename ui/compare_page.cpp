@@ -18,6 +18,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <cmath>
+#include <optional>
 
 #include "compare_chart.h"
 #include "compare_tables.h"
@@ -405,27 +406,29 @@ void ComparePage::redrawNow() {
 }
 
 void ComparePage::fitCharts(const QList<CompareChart*>& charts, bool shareY) {
-  // One x range for all (the union of their data), so the charts line up.
-  bool anyX = false, anyY = false;
-  QCPRange x, y;
+  // One x range for all (the union of their data), so the charts line up; y per chart, or the
+  // union of all with shared axes. Each chart's data is scanned once.
+  const auto unite = [](std::optional<QCPRange>& into, const QCPRange& r) {
+    into = into ? QCPRange(std::min(into->lower, r.lower), std::max(into->upper, r.upper)) : r;
+  };
+  std::optional<QCPRange> x, y;
+  QVector<std::optional<QCPRange>> own;
   for (CompareChart* c : charts) {
     bool found = false;
-    const QCPRange r = c->dataXRange(found);
-    if (found) x = anyX ? QCPRange(std::min(x.lower, r.lower), std::max(x.upper, r.upper)) : r;
-    anyX = anyX || found;
+    const QCPRange rx = c->dataXRange(found);
+    if (found) unite(x, rx);
     const QCPRange ry = c->dataYRange(found);
-    if (found) y = anyY ? QCPRange(std::min(y.lower, ry.lower), std::max(y.upper, ry.upper)) : ry;
-    anyY = anyY || found;
+    own.push_back(found ? std::optional<QCPRange>(ry) : std::nullopt);
+    if (found) unite(y, ry);
   }
-  if (x.size() < 1) x = QCPRange(x.lower - 1, x.upper + 1);
-  for (CompareChart* c : charts) {
-    if (c->following() && anyX) {
-      c->xAxis->setRange(x);
-      bool found = false;
-      QCPRange own = shareY ? y : c->dataYRange(found);
-      if (shareY ? anyY : found) {
-        if (m_log) own.lower = std::max(own.lower, own.upper * 1e-6);
-        c->yAxis->setRange(padded(own, m_log));
+  if (x && x->size() < 1) x = QCPRange(x->lower - 1, x->upper + 1);
+  for (int i = 0; i < charts.size(); ++i) {
+    CompareChart* c = charts[i];
+    if (c->following() && x) {
+      c->xAxis->setRange(*x);
+      if (std::optional<QCPRange> range = shareY ? y : own[i]) {
+        if (m_log) range->lower = std::max(range->lower, range->upper * 1e-6);
+        c->yAxis->setRange(padded(*range, m_log));
       }
     }
     c->replot(QCustomPlot::rpQueuedReplot);

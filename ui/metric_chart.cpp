@@ -19,12 +19,6 @@ QColor markerColor(const QString& level) {
   return QColor(120, 120, 120);
 }
 
-// Lines wider than one pixel are stroked as filled outlines, which costs ~100x more per point;
-// long series get thin lines so that a replot stays fast.
-double lineWidth(qsizetype points) {
-  return points > 5000 ? 1.0 : 2.0;
-}
-
 }  // namespace
 
 MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidget* parent) : QCustomPlot(parent) {
@@ -85,7 +79,7 @@ void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw
   QColor faint = kLineColors[0];
   faint.setAlpha(smoothed.isEmpty() ? 255 : 70);
   m_raw->setPen(QPen(faint, 1));
-  m_smooth->setPen(QPen(kLineColors[0], lineWidth(x.size())));
+  m_smooth->setPen(QPen(kLineColors[0], lineWidthFor(x.size())));
 }
 
 void MetricChart::setExtraLines(const QVector<QString>& names, const QVector<QVector<double>>& xs,
@@ -99,7 +93,7 @@ void MetricChart::setExtraLines(const QVector<QString>& names, const QVector<QVe
   for (int i = 0; i < names.size(); ++i) {
     m_extra[i]->setName(names[i]);
     m_extra[i]->setData(xs[i], ys[i], true);
-    m_extra[i]->setPen(QPen(kLineColors[(i + 1) % kLineColors.size()], lineWidth(ys[i].size())));
+    m_extra[i]->setPen(QPen(kLineColors[(i + 1) % kLineColors.size()], lineWidthFor(ys[i].size())));
     // Dots mark sparse series (eval points); on long ones they would only cost drawing time.
     m_extra[i]->setScatterStyle(
         QCPScatterStyle(ys[i].size() <= 500 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssNone, 4));

@@ -178,15 +178,7 @@ void MonitorPage::redraw() {
 
   const double t0 = train.size() ? train.time.front() : (eval.size() ? eval.time.front() : 0);
   const auto xOf = [&](std::int64_t step, std::int64_t tokens, double time) {
-    switch (m_xAxis) {
-      case XAxis::Step:
-        return static_cast<double>(step);
-      case XAxis::Tokens:
-        return static_cast<double>(tokens);
-      case XAxis::Elapsed:
-        return time - t0;
-    }
-    return static_cast<double>(step);
+    return axisValue(m_xAxis, step, tokens, time, t0);
   };
   QVector<double> x;
   x.reserve(static_cast<int>(train.size()));
@@ -231,10 +223,7 @@ void MonitorPage::redraw() {
   QVector<ChartMarker> markers;
   for (const EventPoint& e : events) {
     if (e.step < 0 && m_xAxis != XAxis::Elapsed) continue;
-    const double ex = m_xAxis == XAxis::Elapsed
-                          ? e.time - t0
-                          : (m_xAxis == XAxis::Step ? static_cast<double>(e.step)
-                                                    : static_cast<double>(e.step * m_view.header.tokensPerStep));
+    const double ex = xOf(e.step, e.step * m_view.header.tokensPerStep, e.time);
     markers.push_back({ex, QString::fromStdString(e.level), QString::fromStdString(e.message)});
   }
   m_loss->setMarkers(markers);

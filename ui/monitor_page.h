@@ -9,6 +9,7 @@
 #include <map>
 #include <vector>
 
+#include "runs/metric_series.h"
 #include "runs/metrics_batch.h"
 
 class QComboBox;
@@ -34,7 +35,7 @@ struct MetricsView {
 class MonitorPage : public QWidget {
   Q_OBJECT
  public:
-  enum class XAxis { Step, Tokens, Elapsed };
+  using XAxis = CompareX;  // the axes of app/runs' metric series; this page offers the first three
 
   explicit MonitorPage(QWidget* parent = nullptr);
 

@@ -91,38 +91,28 @@ void RemoteHost::connectToHost() {
   QMetaObject::invokeMethod(m_worker, &SshWorker::start, Qt::QueuedConnection);
 }
 
-int RemoteHost::exec(const QString& command) {
+int RemoteHost::post(const std::function<void(SshWorker*, int)>& call) {
   const int id = m_nextId++;
   if (refuseUnconnected(id)) return id;
   QMetaObject::invokeMethod(
-      m_worker, [w = m_worker, id, command] { w->exec(id, command); }, Qt::QueuedConnection);
+      m_worker, [w = m_worker, id, call] { call(w, id); }, Qt::QueuedConnection);
   return id;
+}
+
+int RemoteHost::exec(const QString& command) {
+  return post([command](SshWorker* w, int id) { w->exec(id, command); });
 }
 
 int RemoteHost::upload(const QString& localPath, const QString& remotePath) {
-  const int id = m_nextId++;
-  if (refuseUnconnected(id)) return id;
-  QMetaObject::invokeMethod(
-      m_worker, [w = m_worker, id, localPath, remotePath] { w->upload(id, localPath, remotePath); },
-      Qt::QueuedConnection);
-  return id;
+  return post([localPath, remotePath](SshWorker* w, int id) { w->upload(id, localPath, remotePath); });
 }
 
 int RemoteHost::download(const QString& remotePath, const QString& localPath) {
-  const int id = m_nextId++;
-  if (refuseUnconnected(id)) return id;
-  QMetaObject::invokeMethod(
-      m_worker, [w = m_worker, id, remotePath, localPath] { w->download(id, remotePath, localPath); },
-      Qt::QueuedConnection);
-  return id;
+  return post([remotePath, localPath](SshWorker* w, int id) { w->download(id, remotePath, localPath); });
 }
 
 int RemoteHost::openTunnel(quint16 remotePort, quint16 localPort, const QString& remoteHost) {
-  const int id = m_nextId++;
-  if (refuseUnconnected(id)) return id;
-  QMetaObject::invokeMethod(
-      m_worker, [=, w = m_worker] { w->openTunnel(id, remoteHost, remotePort, localPort); }, Qt::QueuedConnection);
-  return id;
+  return post([=](SshWorker* w, int id) { w->openTunnel(id, remoteHost, remotePort, localPort); });
 }
 
 void RemoteHost::closeTunnel(int id) {

@@ -68,6 +68,8 @@ class RemoteHost : public QObject {
   void ensureWorker();
   // For calls made before connectToHost(): fails them (queued, so the id is known first).
   bool refuseUnconnected(int id);
+  // Gives the operation an id and queues it on the worker thread (or fails it, unconnected).
+  int post(const std::function<void(SshWorker*, int)>& call);
   void onStateChanged(LinkState state);
 
   SshTarget m_target;

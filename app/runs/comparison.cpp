@@ -28,12 +28,16 @@ FlatConfig readConfig(const QString& runDir) {
   return flattenYaml(file.readAll().toStdString());
 }
 
+QString labelOf(const RunSummary& summary) {
+  return summary.name.isEmpty() ? summary.id : summary.name;
+}
+
 ComparedRun readRun(const QString& runDir, int colorSlot) {
   ComparedRun run;
   run.runDir = runDir;
   run.colorSlot = colorSlot;
   run.summary = readRunSummary(runDir);
-  run.label = run.summary.name.isEmpty() ? run.summary.id : run.summary.name;
+  run.label = labelOf(run.summary);
   run.config = readConfig(runDir);
   return run;
 }
@@ -124,7 +128,7 @@ void Comparison::refreshLiveSummaries() {
     RunSummary fresh = readRunSummary(run.runDir);
     if (fresh.sameContent(run.summary)) continue;
     run.summary = std::move(fresh);
-    run.label = run.summary.name.isEmpty() ? run.summary.id : run.summary.name;
+    run.label = labelOf(run.summary);
     emit summaryChanged(static_cast<int>(i));
   }
 }

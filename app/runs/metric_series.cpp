@@ -9,20 +9,24 @@ namespace {
 
 template <class Columns>
 double xOf(const Columns& c, std::size_t i, CompareX axis, double start) {
-  switch (axis) {
-    case CompareX::Step:
-      return static_cast<double>(c.step[i]);
-    case CompareX::Tokens:
-      return static_cast<double>(c.tokens[i]);
-    case CompareX::Elapsed:
-      return c.time[i] - start;
-    case CompareX::WallClock:
-      return c.time[i];
-  }
-  return 0;
+  return axisValue(axis, c.step[i], c.tokens[i], c.time[i], start);
 }
 
 }  // namespace
+
+double axisValue(CompareX axis, std::int64_t step, std::int64_t tokens, double time, double start) {
+  switch (axis) {
+    case CompareX::Step:
+      return static_cast<double>(step);
+    case CompareX::Tokens:
+      return static_cast<double>(tokens);
+    case CompareX::Elapsed:
+      return time - start;
+    case CompareX::WallClock:
+      return time;
+  }
+  return 0;
+}
 
 double runStartTime(const MetricsStore& store) {
   if (store.hasHeader() && store.header().time > 0) return store.header().time;

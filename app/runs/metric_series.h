@@ -17,6 +17,8 @@ struct MetricSeries {
 };
 
 MetricSeries metricSeries(const MetricsStore& store, CompareMetric metric, CompareX axis);
+// One record's place on `axis`; `start` is where Elapsed counts from (unix seconds).
+double axisValue(CompareX axis, std::int64_t step, std::int64_t tokens, double time, double start);
 // The run's start in unix seconds: its header's time, else its first record's; NaN if neither.
 double runStartTime(const MetricsStore& store);
 

@@ -4,6 +4,7 @@
 #include "gradient_sync.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace traindeck {
@@ -105,10 +106,10 @@ void GradientSync::finish() {
     --m_buckets[static_cast<std::size_t>(m_bucketOfSlot[i])].slotsLeft;
   }
   launchReadyBuckets();
-  const auto started = std::chrono::steady_clock::now();
+  const double started = steadySeconds();
   for (Bucket& b : m_buckets) m_comm.wait(b.work, "gradient all-reduce");
-  m_exposedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const double waited = steadySeconds();
+  m_exposedSeconds = waited - started;
   std::vector<std::pair<double, double>> running;
   for (const Bucket& b : m_buckets)
     if (b.doneAt) running.emplace_back(b.launchedAt, *b.doneAt > 0 ? b.doneAt->load() : waited);
