@@ -3,12 +3,14 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "commands.h"
 #include "config/preset_files.h"
 #include "config/suggest.h"
 #if defined(TRAINDECK_WITH_TRAINER)
+#include "trainer/blas_kernels.h"
 #include "trainer/runtime_info.h"
 #endif
 
@@ -65,6 +67,12 @@ std::string executablePath(const char* argv0) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#if defined(TRAINDECK_WITH_TRAINER)
+  // Before any thread starts, for the commands that multiply matrices (a restart costs ~0.5 s;
+  // the ranks of run inherit the choice). Returns at once where the kernels fit.
+  const std::set<std::string> computing = {"run", "worker", "sample", "score", "--version"};
+  if (argc > 1 && computing.count(argv[1])) traindeck::restartWithFasterBlasKernels(argv);
+#endif
   const std::vector<std::string> args(argv + 1, argv + argc);
   CliContext context{traindeck::presetDirectories(executablePath(argv[0]), TRAINDECK_PRESETS_SOURCE_DIR), std::nullopt,
                      "LibTorch: not built in (the trainer needs libtorch-dev)", std::cout, std::cerr};
@@ -81,24 +89,28 @@ int main(int argc, char** argv) {
   const traindeck::RuntimeInfo runtime = traindeck::probeRuntime();
   context.host = traindeck::HostDevices{runtime.cudaDevices, runtime.cudaBf16};
   context.runtimeSummary = traindeck::describeRuntime(runtime);
+  if (command == "--version") {
+    if (const std::string warning = traindeck::blasWarning(runtime); !warning.empty())
+      std::cerr << "warning: " << warning << "\n";
+  }
 #endif
   if (command == "--version") {
     std::cout << "traindeck-train " << TRAINDECK_VERSION << "\n" << context.runtimeSummary << "\n";
     return traindeck::kExitOk;
   }
   const std::map<std::string, Command> commands = {
-      {"validate", traindeck::commandValidate},
-      {"plan", traindeck::commandPlan},
-      {"presets", traindeck::commandPresets},
-      {"config-reference", traindeck::commandConfigReference},
-      {"tokenize", traindeck::commandTokenize},
-      {"prepare", traindeck::commandPrepare},
+    {"validate", traindeck::commandValidate},
+    {"plan", traindeck::commandPlan},
+    {"presets", traindeck::commandPresets},
+    {"config-reference", traindeck::commandConfigReference},
+    {"tokenize", traindeck::commandTokenize},
+    {"prepare", traindeck::commandPrepare},
 #if defined(TRAINDECK_WITH_TRAINER)
-      {"run", traindeck::commandRun},
-      {"worker", traindeck::commandWorker},
-      {"export", traindeck::commandExport},
-      {"sample", traindeck::commandSample},
-      {"score", traindeck::commandScore},
+    {"run", traindeck::commandRun},
+    {"worker", traindeck::commandWorker},
+    {"export", traindeck::commandExport},
+    {"sample", traindeck::commandSample},
+    {"score", traindeck::commandScore},
 #endif
   };
   const auto found = commands.find(command);

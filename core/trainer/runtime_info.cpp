@@ -4,6 +4,7 @@
 
 #include <link.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string_view>
 #include <vector>
@@ -56,6 +57,10 @@ RuntimeInfo probeRuntime() {
   for (int d = 0; d < info.cudaDevices; ++d) info.cudaBf16 = info.cudaBf16 && compat::cudaDeviceSupportsBf16(d);
   info.blasLibrary = findBlasLibrary();
   info.blasKind = blasKindOf(info.blasLibrary);
+  info.blasCore = loadedOpenblasCore();
+  if (const char* detected = std::getenv(kOpenblasDetectedVariable)) info.blasCoreDetected = detected;
+  if (const char* coreType = std::getenv("OPENBLAS_CORETYPE")) info.blasCoreType = coreType;
+  info.cpuSimd = cpuSimdLevel(thisCpuFlags());
   info.threads = at::get_num_threads();
   return info;
 }
@@ -65,11 +70,23 @@ std::string describeRuntime(const RuntimeInfo& info) {
   out += info.cudaDevices > 0 ? std::to_string(info.cudaDevices) + " CUDA device(s)" : "CPU only";
   out += ", BLAS: " + info.blasKind;
   if (!info.blasLibrary.empty()) out += " (" + info.blasLibrary + ")";
+  if (!info.blasCore.empty()) out += " with " + info.blasCore + " kernels";
+  if (!info.blasCoreDetected.empty() && !info.blasCoreType.empty())
+    out += " (OpenBLAS took this " + std::string(simdLevelName(info.cpuSimd)) + " CPU for " + info.blasCoreDetected +
+           "; traindeck set OPENBLAS_CORETYPE=" + info.blasCoreType + ")";
+  else if (!info.blasCoreType.empty())
+    out += " (OPENBLAS_CORETYPE=" + info.blasCoreType + ")";
   out += ", " + std::to_string(info.threads) + " thread" + (info.threads == 1 ? "" : "s");
   return out;
 }
 
 std::string blasWarning(const RuntimeInfo& info) {
+  if (!info.blasCore.empty() && openblasCoreLevel(info.blasCore) < info.cpuSimd)
+    return "OpenBLAS runs its " + info.blasCore + " kernels on a CPU with " + simdLevelName(info.cpuSimd) +
+           ", which makes matrix products several times slower; " +
+           (info.blasCoreType.empty() ? std::string("set")
+                                      : "OPENBLAS_CORETYPE=" + info.blasCoreType + " asks for them: unset it, or set") +
+           " OPENBLAS_CORETYPE=" + openblasCoreTypeFor(info.cpuSimd);
   if (info.blasKind != "reference") return {};
   return "LibTorch is calling the reference BLAS (" + info.blasLibrary +
          "), which makes CPU training about 25x slower; install libopenblas0-openmp (or -pthread), "

@@ -1,6 +1,6 @@
 #!/bin/bash
 # kill_checkpoint_test.sh TRAIN SCRATCH [ROUNDS]: SIGKILLs a run that checkpoints every step at
-# random moments, ROUNDS times (default 20). After every kill the newest complete checkpoint
+# random moments after training has started, ROUNDS times (default 20). After every kill the newest complete checkpoint
 # must load (score reads its model, resume reads everything); at the end the run must finish.
 set -u
 train=$1 dir=$2 rounds=${3:-20}
@@ -12,9 +12,19 @@ RANDOM=7
 killed_during_write=0
 for round in $(seq 1 "$rounds"); do
   resume=""; [ -d run/checkpoints ] && resume="--resume"
+  touch round-start
   "$train" run --config job.yaml --run-dir run $resume --no-progress > "round-$round.out" 2>&1 &
   pid=$!
-  sleep "0.$((RANDOM % 9 + 3))$((RANDOM % 10))"
+  # The random moment counts from this round's first record, not from the start: loading
+  # LibTorch (twice where the trainer restarts for faster BLAS kernels) takes a varying while,
+  # and a kill before training would test nothing.
+  for _ in $(seq 1 600); do
+    [ run/metrics.jsonl -nt round-start ] && break
+    kill -0 "$pid" 2>/dev/null || fail "round $round: the run ended before training: $(tail -3 "round-$round.out")"
+    sleep 0.05
+  done
+  [ run/metrics.jsonl -nt round-start ] || fail "round $round: no training record within 30 s"
+  sleep "0.$((RANDOM % 6))$((RANDOM % 10))"
   kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   if ls run/checkpoints 2>/dev/null | grep -q '\.tmp-'; then killed_during_write=$((killed_during_write + 1)); fi

@@ -3,11 +3,13 @@
 matrix products every implementation must do (logits = x·Wᵀ, dx = P·W, dW = Pᵀ·x) beside the
 elementwise passes of the softmax, for the bench_train.py model's batch (8 x 256 tokens,
 256 wide). Runs on Debian's python3-torch (the same LibTorch and BLAS as traindeck-train).
-Prints milliseconds (best of 3); asserts nothing.
+Prints milliseconds (best of 3); asserts nothing. The kernels are OpenBLAS's own choice unless
+OPENBLAS_CORETYPE says otherwise (traindeck-train --version names the set it runs on).
 
     tests/bench/train/bench_lm_head.py [--threads N]
 """
 import argparse
+import ctypes
 import time
 
 import torch
@@ -45,7 +47,10 @@ def main():
         "divide": lambda: scratch.div_(1.0001),
     }
     flops = 2 * n * c * v
-    print(f"output layer, {n} rows x {c} wide x vocabulary {v}, {args.threads} thread(s), torch {torch.__version__}")
+    core_name = ctypes.CDLL(None).openblas_get_corename
+    core_name.restype = ctypes.c_char_p
+    print(f"output layer, {n} rows x {c} wide x vocabulary {v}, {args.threads} thread(s), torch {torch.__version__}, "
+          f"OpenBLAS {core_name().decode()} kernels")
     total_gemm = 0.0
     for name, fn in gemms.items():
         ms = best_ms(fn)

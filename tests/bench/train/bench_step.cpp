@@ -1,6 +1,7 @@
 // Where a training step's time goes: forward, backward and optimizer of the benchmark model
 // (4 layers x 256 wide, block 256, micro-batch 8, GPT-2 vocabulary) on this machine's CPU.
-// Prints milliseconds per phase (median of a few steps); no assertions.
+// Prints milliseconds per phase (median of a few steps); no assertions. Runs on the OpenBLAS
+// kernels traindeck-train would choose (trainer/blas_kernels.h).
 // Usage: bench_step [STEPS [THREADS]].
 #include <algorithm>
 #include <chrono>
@@ -8,14 +9,17 @@
 #include <thread>
 #include <vector>
 
+#include "trainer/blas_kernels.h"
 #include "trainer/model/gpt2.h"
 #include "trainer/optim/adamw.h"
 
 using namespace traindeck;
 
 int main(int argc, char** argv) {
+  restartWithFasterBlasKernels(argv);
   const int steps = argc > 1 ? std::atoi(argv[1]) : 5;
-  const int threads = argc > 2 ? std::atoi(argv[2]) : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads =
+      argc > 2 ? std::atoi(argv[2]) : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   at::set_num_threads(threads);
   ModelConfig m;
   m.n_layer = 4;
@@ -49,6 +53,6 @@ int main(int argc, char** argv) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
   };
-  std::printf("threads %d  forward %.0f ms  backward %.0f ms  optimizer %.0f ms\n", at::get_num_threads(),
-              median(forward), median(backward), median(update));
+  std::printf("threads %d  BLAS kernels %s  forward %.0f ms  backward %.0f ms  optimizer %.0f ms\n",
+              at::get_num_threads(), loadedOpenblasCore().c_str(), median(forward), median(backward), median(update));
 }

@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import pathlib
+import re
 import statistics
 import subprocess
 import sys
@@ -23,14 +24,22 @@ checkpoint: {{every: 0}}
 """
 
 
-def run_measured(command):
+def run_measured(command, env=None):
     """Runs `command`; returns (stdout, peak RSS in MiB) of that process alone."""
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     output = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)
     if status != 0:
         sys.exit(f"bench_train: {' '.join(map(str, command))} failed:\n{output}")
     return output, usage.ru_maxrss / 1024
+
+
+def blas_kernels(train):
+    """The OpenBLAS kernel set traindeck-train runs on (it may restart itself to pick wider ones
+    than OpenBLAS found: trainer/blas_kernels.h), so that the reference runs on the same."""
+    version = subprocess.run([train, "--version"], capture_output=True, text=True, check=True).stdout
+    found = re.search(r"with (\w+) kernels", version)
+    return found.group(1) if found else ""
 
 
 def main():
@@ -53,13 +62,15 @@ def main():
                         "--merges", str(gpt2 / "vocab.bpe"), "--out", str(data), "--doc-separator", "%", *fortunes],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     threads = os.cpu_count()
+    kernels = blas_kernels(a.train)
+    reference_env = dict(os.environ, OPENBLAS_CORETYPE=kernels) if kernels else None
     (scratch / "job.yaml").write_text(CONFIG.format(data=data, gpt2=gpt2, steps=a.steps))
     run = scratch / "run"
 
     # Rounds alternate the two programs, so that a machine whose speed drifts (shared virtual
     # machines do) slows both alike; the figures are medians over every timed step.
     shard = str(data / "train-000000.bin")
-    ours_steps, ref_steps, ours_rss, ref_rss = [], [], 0.0, 0.0
+    ours_steps, ref_steps, ours_rss, ref_rss, ref_kernels = [], [], 0.0, 0.0, ""
     for _ in range(a.rounds):
         subprocess.run(["rm", "-rf", str(run)], check=True)
         _, rss = run_measured([a.train, "run", "--config", str(scratch / "job.yaml"), "--run-dir", str(run),
@@ -68,15 +79,20 @@ def main():
         records = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
         ours_steps += [r["step_ms"] for r in records if r["kind"] == "train" and r["step"] > 2]
         output, rss = run_measured(["/usr/bin/python3", str(HERE / "reference_gpt2.py"), "--shard", shard,
-                                    "--steps", str(a.steps), "--threads", str(threads)])
+                                    "--steps", str(a.steps), "--threads", str(threads)], reference_env)
         ref_rss = max(ref_rss, rss)
-        ref_steps += json.loads(output.strip().splitlines()[-1])["step_ms_after_warmup"]
+        result = json.loads(output.strip().splitlines()[-1])
+        ref_steps += result["step_ms_after_warmup"]
+        ref_kernels = result["blas_core"]
+    if ref_kernels != kernels:
+        sys.exit(f"bench_train: the two ran on different BLAS kernels ({kernels} and {ref_kernels}): not comparable")
     tokens_per_step = 8 * 256
     ours_ms, ref_ms = statistics.median(ours_steps), statistics.median(ref_steps)
     ours_tps, ref_tps = tokens_per_step / ours_ms * 1000, tokens_per_step / ref_ms * 1000
 
     print(f"GPT-2 4 layers x 256 wide, block 256, micro-batch 8, vocabulary 50257, fp32 CPU, {threads} threads, "
-          f"{a.rounds} alternating rounds of {a.steps} steps (medians of steps 3 on)")
+          f"{a.rounds} alternating rounds of {a.steps} steps (medians of steps 3 on), "
+          f"BLAS kernels {kernels or 'not OpenBLAS'} in both")
     print(f"{'':22}{'tokens/s':>10}{'step ms':>10}{'peak RSS MiB':>14}")
     print(f"{'traindeck-train (C++)':22}{ours_tps:10.0f}{ours_ms:10.1f}{ours_rss:14.0f}")
     print(f"{'PyTorch eager (Python)':22}{ref_tps:10.0f}{ref_ms:10.1f}{ref_rss:14.0f}")

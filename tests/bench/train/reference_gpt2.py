@@ -3,6 +3,7 @@
 (pre-LayerNorm blocks, tanh GELU, tied lm_head), AdamW with decay on 2-D weights, global-norm
 clipping, fp32 on the CPU, reading the same token shard. Prints one JSON line of figures."""
 import argparse
+import ctypes
 import json
 import math
 import time
@@ -67,6 +68,16 @@ class GPT(nn.Module):
         return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.reshape(-1))
 
 
+def openblas_core():
+    """The OpenBLAS kernel set torch's products run on ("SkylakeX", "Prescott"), or "" for another BLAS."""
+    try:
+        core_name = ctypes.CDLL(None).openblas_get_corename
+    except AttributeError:
+        return ""
+    core_name.restype = ctypes.c_char_p
+    return core_name().decode()
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--shard", required=True)
@@ -109,7 +120,7 @@ def main():
     timed = [t * 1000 for t in step_times[2:]]
     median = sorted(timed)[len(timed) // 2]
     print(json.dumps({"tokens_per_s": span / median * 1000, "step_ms": median, "step_ms_after_warmup": timed,
-                      "last_loss": loss.item()}))
+                      "last_loss": loss.item(), "blas_core": openblas_core()}))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,115 @@
+// OpenBLAS kernel choice: see blas_kernels.h for why the trainer second-guesses it.
+#include "blas_kernels.h"
+
+#include <dlfcn.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace traindeck {
+
+namespace {
+
+bool equalsIgnoringCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+}  // namespace
+
+const char* openblasCoreTypeFor(SimdLevel level) {
+  switch (level) {
+    case SimdLevel::Avx512:
+      return "SkylakeX";
+    case SimdLevel::Avx2:
+      return "Haswell";
+    case SimdLevel::Unknown:
+      break;
+  }
+  return nullptr;
+}
+
+const char* simdLevelName(SimdLevel level) {
+  switch (level) {
+    case SimdLevel::Avx512:
+      return "AVX-512";
+    case SimdLevel::Avx2:
+      return "AVX2";
+    case SimdLevel::Unknown:
+      break;
+  }
+  return "SSE";
+}
+
+SimdLevel cpuSimdLevel(std::string_view cpuFlags) {
+  std::set<std::string> flags;
+  std::istringstream words{std::string(cpuFlags)};
+  for (std::string word; words >> word;) flags.insert(word);
+  const auto hasAll = [&](std::initializer_list<const char*> names) {
+    for (const char* name : names)
+      if (!flags.count(name)) return false;
+    return true;
+  };
+  // What OpenBLAS's SkylakeX and Haswell kernels execute.
+  if (hasAll({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx2", "fma"})) return SimdLevel::Avx512;
+  if (hasAll({"avx2", "fma"})) return SimdLevel::Avx2;
+  return SimdLevel::Unknown;
+}
+
+SimdLevel openblasCoreLevel(std::string_view coreName) {
+  static constexpr std::array kAvx512 = {"SkylakeX", "Cooperlake", "SapphireRapids"};
+  static constexpr std::array kAvx2 = {"Haswell", "Zen"};
+  for (const char* name : kAvx512)
+    if (equalsIgnoringCase(coreName, name)) return SimdLevel::Avx512;
+  for (const char* name : kAvx2)
+    if (equalsIgnoringCase(coreName, name)) return SimdLevel::Avx2;
+  return SimdLevel::Unknown;
+}
+
+std::optional<std::string> betterOpenblasCore(std::string_view loadedCore, std::string_view cpuFlags,
+                                              std::string_view userCoreType) {
+  if (loadedCore.empty() || !userCoreType.empty()) return std::nullopt;
+  const SimdLevel cpu = cpuSimdLevel(cpuFlags);
+  if (openblasCoreLevel(loadedCore) >= cpu) return std::nullopt;
+  return std::string(openblasCoreTypeFor(cpu));
+}
+
+std::string loadedOpenblasCore() {
+  using CoreName = char* (*)();
+  const auto coreName = reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  const char* name = coreName ? coreName() : nullptr;
+  return name ? name : "";
+}
+
+std::string thisCpuFlags() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("flags", 0) != 0) continue;
+    const auto colon = line.find(':');
+    return colon == std::string::npos ? "" : line.substr(colon + 1);
+  }
+  return "";
+}
+
+void restartWithFasterBlasKernels(char** argv) {
+  const std::string loaded = loadedOpenblasCore();
+  const auto better = betterOpenblasCore(loaded, thisCpuFlags(), environment("OPENBLAS_CORETYPE"));
+  if (!better) return;
+  // OPENBLAS_CORETYPE, now set, keeps the restarted process from restarting again.
+  setenv("OPENBLAS_CORETYPE", better->c_str(), 1);
+  setenv(kOpenblasDetectedVariable, loaded.c_str(), 1);
+  execv("/proc/self/exe", argv);
+  unsetenv("OPENBLAS_CORETYPE");  // the exec failed: carry on with the slow kernels, and say so
+  unsetenv(kOpenblasDetectedVariable);
+}
+
+}  // namespace traindeck
