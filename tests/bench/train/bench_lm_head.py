@@ -9,10 +9,11 @@ OPENBLAS_CORETYPE says otherwise (traindeck-train --version names the set it run
     tests/bench/train/bench_lm_head.py [--threads N]
 """
 import argparse
-import ctypes
 import time
 
 import torch
+
+from reference_gpt2 import openblas_core
 
 
 def best_ms(fn, reps=3):
@@ -47,10 +48,8 @@ def main():
         "divide": lambda: scratch.div_(1.0001),
     }
     flops = 2 * n * c * v
-    core_name = ctypes.CDLL(None).openblas_get_corename
-    core_name.restype = ctypes.c_char_p
     print(f"output layer, {n} rows x {c} wide x vocabulary {v}, {args.threads} thread(s), torch {torch.__version__}, "
-          f"OpenBLAS {core_name().decode()} kernels")
+          f"OpenBLAS {openblas_core()} kernels")
     total_gemm = 0.0
     for name, fn in gemms.items():
         ms = best_ms(fn)

@@ -70,9 +70,9 @@ class GPT(nn.Module):
 
 def openblas_core():
     """The OpenBLAS kernel set torch's products run on ("SkylakeX", "Prescott"), or "" for another BLAS."""
-    try:
-        core_name = ctypes.CDLL(None).openblas_get_corename
-    except AttributeError:
+    try:  # torch loads its libraries privately; asking for libblas.so.3 again finds the one it uses
+        core_name = ctypes.CDLL("libblas.so.3").openblas_get_corename
+    except (OSError, AttributeError):
         return ""
     core_name.restype = ctypes.c_char_p
     return core_name().decode()
