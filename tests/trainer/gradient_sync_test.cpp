@@ -2,12 +2,15 @@
 // launches no all-reduce; an armed one launches every bucket once, and each parameter's .grad
 // ends up as its slice of the flat buffer holding everything accumulated. The overlap figure
 // counts how long all-reduces ran while backward still did, on two real ranks in two threads.
+// Where there is a GPU, backend auto picks NCCL for CUDA tensors (NCCL refuses two ranks on one
+// GPU, so a one-rank group).
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
 
 #include "launcher/supervisor.h"
+#include "skip_without_cuda.h"
 #include "trainer/dist/communicator.h"
 #include "trainer/dist/gradient_sync.h"
 
@@ -99,6 +102,20 @@ TEST(GradientSync, BucketsOverlapBackwardAndOneBucketDoesNot) {
   EXPECT_GT(buckets, 0.1);
   EXPECT_LT(buckets, 0.4);
   EXPECT_LT(rankZeroOverlap(4096, late, pause), 0.05);
+}
+
+TEST(Communicator, AutoPicksNcclForCudaTensors) {
+  TRAINDECK_SKIP_WITHOUT_CUDA();
+  DistEnv env;
+  env.masterPort = pickFreePort("127.0.0.1");
+  ASSERT_GT(env.masterPort, 0);
+  const torch::Device cuda(torch::kCUDA, 0);
+  Communicator comm(env, cuda, {});
+  EXPECT_STREQ(comm.backendName(), "nccl");
+  auto values = torch::arange(8, torch::TensorOptions().dtype(torch::kFloat).device(cuda));
+  comm.allreduce(values);
+  comm.broadcast(values);
+  EXPECT_TRUE(torch::equal(values.cpu(), torch::arange(8, torch::kFloat)));
 }
 
 }  // namespace

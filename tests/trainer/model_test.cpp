@@ -1,13 +1,16 @@
 // The GPT-2 module: parameter counts equal to the planner's, Hugging Face names and layouts,
-// the fused output loss against the plain one, loss at initialisation, and overfitting.
+// the fused output loss against the plain one, loss at initialisation, and overfitting (on CUDA
+// in bf16 too, where there is a GPU).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "config/model_presets.h"
 #include "config/planner.h"
+#include "skip_without_cuda.h"
 #include "trainer/model/gpt2.h"
 #include "trainer/model/lm_head_loss.h"
+#include "trainer/torch_compat.h"
 
 namespace traindeck {
 namespace {
@@ -104,6 +107,41 @@ TEST(Gpt2, OverfitsOneBatch) {
     loss = l.item<double>();
   }
   EXPECT_LT(loss, 0.05);
+}
+
+TEST(Gpt2, Bf16AutocastOnCudaTracksFp32AndOverfitsOneBatch) {
+  TRAINDECK_SKIP_WITHOUT_CUDA();
+  const torch::Device cuda(torch::kCUDA, 0);
+  if (!compat::cudaDeviceSupportsBf16(0)) GTEST_SKIP() << compat::cudaDeviceName(0) << " has no bf16";
+  torch::manual_seed(3);
+  Gpt2 model(debugModel());
+  model->to(cuda);
+  const auto data = torch::randint(257, {4, 33}, torch::TensorOptions().dtype(torch::kLong).device(cuda));
+  const auto idx = data.narrow(1, 0, 32), targets = data.narrow(1, 1, 32);
+  double fp32 = 0, bf16 = 0;
+  {
+    torch::NoGradGuard noGrad;
+    fp32 = model->loss(idx, targets).item<double>();
+    const compat::AutocastGuard autocast(cuda, Precision::Bf16);
+    bf16 = model->loss(idx, targets).item<double>();
+  }
+  EXPECT_NEAR(bf16, fp32, 0.02 * fp32) << "bf16 forward strays from fp32";
+
+  torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(3e-3).weight_decay(0.0));
+  double loss = 0;
+  for (int step = 0; step < 400 && !(loss > 0 && loss < 0.05); ++step) {
+    optimizer.zero_grad();
+    torch::Tensor l;
+    {
+      const compat::AutocastGuard autocast(cuda, Precision::Bf16);
+      l = model->loss(idx, targets);
+    }
+    l.backward();
+    optimizer.step();
+    loss = l.item<double>();
+  }
+  EXPECT_LT(loss, 0.05);
+  for (const auto& p : model->parameters()) EXPECT_EQ(p.scalar_type(), torch::kFloat) << "master weights stay fp32";
 }
 
 }  // namespace

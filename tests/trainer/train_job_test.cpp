@@ -11,6 +11,7 @@
 
 #include "config/validate.h"
 #include "runlog/json_value.h"
+#include "skip_without_cuda.h"
 #include "trainer/data/prepare_dataset.h"
 #include "trainer/model/hf_weights.h"
 #include "trainer/model/model_tools.h"
@@ -171,6 +172,27 @@ TEST_F(TrainJobTest, NonFiniteStepsAreSkippedAndRecorded) {
   EXPECT_TRUE(std::any_of(events.begin(), events.end(), [](const JsonValue& e) {
     return e.stringOr("msg", "").find("skipped") != std::string::npos && e.stringOr("level", "") == "warn";
   }));
+}
+
+// The loop on CUDA, where there is one (tests/gpu/check_cuda.sh): bf16 autocast, and fp16 with
+// dynamic loss scaling; both learn, and the system records carry the GPU's figures from NVML.
+TEST_F(TrainJobTest, TrainsOnCudaInBf16AndFp16) {
+  TRAINDECK_SKIP_WITHOUT_CUDA();
+  for (const Precision precision : {Precision::Bf16, Precision::Fp16}) {
+    RunConfig c = tinyJob();
+    c.strategy.device = DeviceKind::Cuda;
+    c.strategy.precision = precision;
+    const std::string name = precision == Precision::Bf16 ? "bf16" : "fp16";
+    const TrainResult result = train(c, name);
+    ASSERT_EQ(result.status, RunStatus::Finished) << name << ": " << result.reason;
+    const auto trainRecords = records(name, "train");
+    ASSERT_EQ(trainRecords.size(), 40u) << name;
+    EXPECT_LT(trainRecords.back().numberOr("loss", 99), trainRecords.front().numberOr("loss", 0) - 1.0) << name;
+    EXPECT_NE(readFile(m_root / name / "logs" / "rank-0.log").find("CUDA device"), std::string::npos) << name;
+    const std::string metrics = readFile(m_root / name / "metrics.jsonl");
+    EXPECT_NE(metrics.find("\"device\":\"cuda"), std::string::npos) << name;
+    EXPECT_NE(metrics.find("\"power_w\""), std::string::npos) << name << ": no NVML figures";
+  }
 }
 
 TEST_F(TrainJobTest, CorruptDataFailsWithASentence) {
