@@ -82,6 +82,12 @@ void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw
   m_smooth->setPen(QPen(kLineColors[0], lineWidthFor(x.size())));
 }
 
+void MetricChart::appendSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed) {
+  m_raw->addData(x, raw, /*alreadySorted=*/true);
+  if (!smoothed.isEmpty()) m_smooth->addData(x, smoothed, true);
+  m_smooth->setPen(QPen(kLineColors[0], lineWidthFor(m_raw->dataCount())));
+}
+
 void MetricChart::setExtraLines(const QVector<QString>& names, const QVector<QVector<double>>& xs,
                                 const QVector<QVector<double>>& ys) {
   while (m_extra.size() > names.size()) removeGraph(m_extra.takeLast());

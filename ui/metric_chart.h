@@ -23,6 +23,8 @@ class MetricChart : public QCustomPlot {
 
   // The main series: raw points faint, and the same smoothed bold (when smoothed is not empty).
   void setSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed);
+  // More points after those setSeries gave (x increasing, smoothed empty where it was empty).
+  void appendSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed);
   // Extra named lines drawn over the main one (val loss; one per rank on device charts).
   void setExtraLines(const QVector<QString>& names, const QVector<QVector<double>>& xs,
                      const QVector<QVector<double>>& ys);

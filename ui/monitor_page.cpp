@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
 #include <QGridLayout>
@@ -46,14 +47,6 @@ QWidget* figure(const QString& caption, QLabel* value, QWidget* parent) {
   layout->addWidget(label);
   layout->addWidget(value);
   return box;
-}
-
-template <class T>
-QVector<double> toDoubles(const std::vector<T>& values) {
-  QVector<double> out;
-  out.reserve(static_cast<int>(values.size()));
-  for (const T& v : values) out.push_back(static_cast<double>(v));
-  return out;
 }
 
 QString formatNumber(double value, int decimals) {
@@ -166,7 +159,49 @@ void MonitorPage::setSmoothing(double weight) {
   m_redrawTimer.start();
 }
 
+void MonitorPage::drawTrain(const TrainColumns& train, double t0) {
+  DrawnTrain& d = m_drawn;
+  const std::size_t n = train.size();
+  const bool extends = d.source == m_view.train && d.count > 0 && d.count <= n && d.axis == m_xAxis &&
+                       d.smoothing == m_smoothingWeight && d.t0 == t0 && train.step[d.count - 1] == d.lastStep &&
+                       train.time[d.count - 1] == d.lastTime;
+  if (extends && d.count == n) return;
+  if (!extends) {
+    const double w = m_smoothingWeight;
+    d = DrawnTrain{m_view.train, 0, 0, 0, t0, m_xAxis, w, DebiasedEma(w), DebiasedEma(w), DebiasedEma(w)};
+  }
+  const int size = static_cast<int>(n - d.count);
+  QVector<double> x, loss, lossSmooth, lr, throughput, throughputSmooth, gradNorm, gradNormSmooth;
+  for (QVector<double>* v : {&x, &loss, &lossSmooth, &lr, &throughput, &throughputSmooth, &gradNorm, &gradNormSmooth})
+    v->reserve(size);
+  for (std::size_t i = d.count; i < n; ++i) {
+    x << axisValue(m_xAxis, train.step[i], train.tokens[i], train.time[i], t0);
+    loss << train.loss[i];
+    lossSmooth << d.loss.push(train.loss[i]);
+    lr << train.lr[i];
+    throughput << train.tokensPerSecond[i];
+    throughputSmooth << d.throughput.push(train.tokensPerSecond[i]);
+    gradNorm << train.gradNorm[i];
+    gradNormSmooth << d.gradNorm.push(train.gradNorm[i]);
+  }
+  const auto draw = [extends](MetricChart* chart, const QVector<double>& x, const QVector<double>& raw,
+                              const QVector<double>& smooth) {
+    extends ? chart->appendSeries(x, raw, smooth) : chart->setSeries(x, raw, smooth);
+  };
+  draw(m_loss, x, loss, lossSmooth);
+  draw(m_lr, x, lr, {});
+  draw(m_throughput, x, throughput, throughputSmooth);
+  draw(m_gradNorm, x, gradNorm, gradNormSmooth);
+  d.count = n;
+  if (n > 0) {
+    d.lastStep = train.step[n - 1];
+    d.lastTime = train.time[n - 1];
+  }
+}
+
 void MonitorPage::redraw() {
+  QElapsedTimer clock;
+  clock.start();
   static const TrainColumns kNoTrain;
   static const EvalColumns kNoEval;
   static const std::map<int, std::vector<SystemPoint>> kNoSystem;
@@ -180,22 +215,15 @@ void MonitorPage::redraw() {
   const auto xOf = [&](std::int64_t step, std::int64_t tokens, double time) {
     return axisValue(m_xAxis, step, tokens, time, t0);
   };
-  QVector<double> x;
-  x.reserve(static_cast<int>(train.size()));
-  for (std::size_t i = 0; i < train.size(); ++i) x.push_back(xOf(train.step[i], train.tokens[i], train.time[i]));
   const QString xLabel = m_xAxisChooser->currentText();
+  drawTrain(train, t0);
 
-  m_loss->setSeries(x, toDoubles(train.loss), toDoubles(debiasedEma(train.loss, m_smoothingWeight)));
   QVector<double> evalX, evalY;
   for (std::size_t i = 0; i < eval.size(); ++i) {
     evalX << xOf(eval.step[i], eval.tokens[i], eval.time[i]);
     evalY << eval.valLoss[i];
   }
   m_loss->setExtraLines(eval.size() ? QVector<QString>{tr("val loss")} : QVector<QString>{}, {evalX}, {evalY});
-  m_lr->setSeries(x, toDoubles(train.lr), {});
-  m_throughput->setSeries(x, toDoubles(train.tokensPerSecond),
-                          toDoubles(debiasedEma(train.tokensPerSecond, m_smoothingWeight)));
-  m_gradNorm->setSeries(x, toDoubles(train.gradNorm), toDoubles(debiasedEma(train.gradNorm, m_smoothingWeight)));
 
   // Device charts: one line per rank, against elapsed time (system records carry no step).
   std::map<int, std::pair<QVector<double>, QVector<double>>> util, memory;
@@ -245,6 +273,12 @@ void MonitorPage::redraw() {
   m_progress->setRange(0, static_cast<int>(std::max<std::int64_t>(1, total)));
   m_progress->setValue(static_cast<int>(std::min(step, std::max<std::int64_t>(1, total))));
   m_eta->setText(progressText(train, total, m_view.status));
+
+  // The next redraw waits four times what this one and the charts' last repaint cost (at least
+  // 40 ms, at most 1 s): a run of a million records stays live without taking the event loop.
+  double cost = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  for (MetricChart* chart : m_charts) cost += chart->replotTime();
+  m_redrawTimer.setInterval(std::clamp(static_cast<int>(4 * cost), 40, 1000));
 }
 
 bool MonitorPage::exportCharts(const QString& folder, const QString& extension) {

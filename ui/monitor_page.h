@@ -11,6 +11,7 @@
 
 #include "runs/metric_series.h"
 #include "runs/metrics_batch.h"
+#include "smoothing.h"
 
 class QComboBox;
 class QCheckBox;
@@ -53,6 +54,7 @@ class MonitorPage : public QWidget {
 
  private:
   void redraw();
+  void drawTrain(const TrainColumns& train, double t0);
   void exportAll();
 
   MetricChart* m_loss;
@@ -76,6 +78,21 @@ class MonitorPage : public QWidget {
   MetricsView m_view;
   XAxis m_xAxis = XAxis::Step;
   double m_smoothingWeight = 0.6;
+
+  // What the train charts hold, so that a redraw of a growing run adds only the records that
+  // came since (a long run's history is not rebuilt 25 times a second). Anything else (another
+  // run, a resume that rewrote steps, a new axis or smoothing) draws everything again.
+  struct DrawnTrain {
+    const TrainColumns* source = nullptr;
+    std::size_t count = 0;
+    std::int64_t lastStep = 0;
+    double lastTime = 0;
+    double t0 = 0;
+    XAxis axis = XAxis::Step;
+    double smoothing = 0;
+    DebiasedEma loss, throughput, gradNorm;
+  };
+  DrawnTrain m_drawn;
 };
 
 }  // namespace traindeck

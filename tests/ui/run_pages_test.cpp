@@ -1,6 +1,6 @@
 // The run pages without a run: the Monitor page draws given columns (every chart, each x-axis,
-// smoothing as TensorBoard does it, progress, exports) and the Logs page filters, searches
-// and puts a failed rank first.
+// smoothing as TensorBoard does it, a growing run by its new records only, progress, exports)
+// and the Logs page filters, searches and puts a failed rank first.
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
@@ -103,6 +103,84 @@ class RunPagesTest : public QObject {
       QTest::qWait(100);
       QVERIFY(page.grab().save(QDir(dir).filePath("monitor-page-fixture.png")));
     }
+  }
+
+  // A growing run: the page adds only the records that came since its last redraw, and the
+  // result is the same as drawing everything at once. A resume that rewrites steps, or a new
+  // smoothing weight, draws everything again.
+  void monitorAddsOnlyNewRecordsToAGrowingRun() {
+    TrainColumns growing;
+    const auto copyUpTo = [&](std::size_t n) {
+      for (std::size_t i = growing.size(); i < n; ++i) {
+        growing.step.push_back(m_train.step[i]);
+        growing.tokens.push_back(m_train.tokens[i]);
+        growing.time.push_back(m_train.time[i]);
+        growing.loss.push_back(m_train.loss[i] + 0.01f * static_cast<float>(i % 7));
+        growing.lr.push_back(m_train.lr[i]);
+        growing.gradNorm.push_back(1.0f + 0.1f * static_cast<float>(i % 5));
+        growing.tokensPerSecond.push_back(2000.0f + static_cast<float>(i % 3));
+        growing.stepMs.push_back(m_train.stepMs[i]);
+        growing.mfu.push_back(m_train.mfu[i]);
+      }
+    };
+    MetricsView v;
+    v.train = &growing;
+    MonitorPage page;
+    page.resize(900, 700);
+    copyUpTo(60);
+    page.showMetrics(v);
+    MetricChart* loss = page.charts().front();
+    QTRY_COMPARE(loss->graph(0)->dataCount(), 60);
+    const float firstLoss = growing.loss[0];
+    growing.loss[0] = 99;  // not redrawn unless the page starts over
+    copyUpTo(100);
+    page.showMetrics(v);
+    QTRY_COMPARE(loss->graph(0)->dataCount(), 100);
+    QCOMPARE(loss->graph(0)->data()->at(0)->value, static_cast<double>(firstLoss));
+
+    growing.loss[0] = firstLoss;
+    MonitorPage whole;
+    whole.resize(900, 700);
+    whole.showMetrics(v);
+    QTRY_COMPARE(whole.charts().front()->graph(0)->dataCount(), 100);
+    for (int chart = 0; chart < 4; ++chart)
+      for (int graph = 0; graph < 2; ++graph) {
+        const auto* added = page.charts()[chart]->graph(graph)->data().data();
+        const auto* drawn = whole.charts()[chart]->graph(graph)->data().data();
+        QCOMPARE(added->size(), drawn->size());
+        for (int i = 0; i < drawn->size(); ++i) {
+          QCOMPARE(added->at(i)->key, drawn->at(i)->key);
+          QCOMPARE(added->at(i)->value, drawn->at(i)->value);  // the smoothing carries on exactly
+        }
+      }
+
+    // A resume from step 50 rewrites steps 51 on, with new times and values.
+    for (auto* column :
+         {&growing.loss, &growing.lr, &growing.gradNorm, &growing.tokensPerSecond, &growing.stepMs, &growing.mfu})
+      column->resize(50);
+    growing.step.resize(50);
+    growing.tokens.resize(50);
+    growing.time.resize(50);
+    for (int s = 51; s <= 70; ++s) {
+      growing.step.push_back(s);
+      growing.tokens.push_back(1000 * s);
+      growing.time.push_back(5000.0 + s);
+      growing.loss.push_back(0.5f);
+      growing.lr.push_back(1e-3f);
+      growing.gradNorm.push_back(1.0f);
+      growing.tokensPerSecond.push_back(2000.0f);
+      growing.stepMs.push_back(500.0f);
+      growing.mfu.push_back(0.25f);
+    }
+    page.showMetrics(v);
+    QTRY_COMPARE(loss->graph(0)->dataCount(), 70);
+    QCOMPARE(loss->graph(0)->data()->at(60)->value, 0.5);
+    QCOMPARE(loss->graph(0)->data()->at(49)->value, static_cast<double>(growing.loss[49]));
+
+    page.setSmoothing(0.9);
+    const auto expected = debiasedEma(growing.loss, 0.9);
+    QTRY_VERIFY(std::abs(loss->graph(1)->data()->at(69)->value - expected[69]) < 1e-12);
+    QVERIFY(std::abs(loss->graph(1)->data()->at(10)->value - expected[10]) < 1e-12);
   }
 
   void chartsFollowThePalette() {
