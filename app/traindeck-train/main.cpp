@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <set>
 #include <vector>
 
 #include "commands.h"
@@ -68,10 +67,12 @@ std::string executablePath(const char* argv0) {
 
 int main(int argc, char** argv) {
 #if defined(TRAINDECK_WITH_TRAINER)
-  // Before any thread starts, for the commands that multiply matrices (a restart costs ~0.5 s;
-  // the ranks of run inherit the choice). Returns at once where the kernels fit.
-  const std::set<std::string> computing = {"run", "worker", "sample", "score", "--version"};
-  if (argc > 1 && computing.count(argv[1])) traindeck::restartWithFasterBlasKernels(argv);
+  // OpenBLAS's kernels (blas_kernels.h): run multiplies nothing itself, so it only passes the
+  // choice to its ranks; the commands that multiply restart (~0.5 s) where the kernels are narrow.
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (first == "run") traindeck::chooseFasterBlasKernels();
+  if (first == "worker" || first == "sample" || first == "score" || first == "--version")
+    traindeck::restartWithFasterBlasKernels(argv);
 #endif
   const std::vector<std::string> args(argv + 1, argv + argc);
   CliContext context{traindeck::presetDirectories(executablePath(argv[0]), TRAINDECK_PRESETS_SOURCE_DIR), std::nullopt,

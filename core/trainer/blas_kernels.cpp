@@ -7,7 +7,9 @@
 
 #include <array>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <set>
 #include <sstream>
 
@@ -100,14 +102,30 @@ std::string thisCpuFlags() {
   return "";
 }
 
-void restartWithFasterBlasKernels(char** argv) {
+bool openblasCanSwitchKernels() {
+  using Config = char* (*)();
+  const auto config = reinterpret_cast<Config>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
+  const char* text = config ? config() : nullptr;
+  return text && std::string_view(text).find("DYNAMIC_ARCH") != std::string_view::npos;
+}
+
+std::optional<std::string> chooseFasterBlasKernels() {
   const std::string loaded = loadedOpenblasCore();
-  const auto better = betterOpenblasCore(loaded, thisCpuFlags(), environment("OPENBLAS_CORETYPE"));
-  if (!better) return;
-  // OPENBLAS_CORETYPE, now set, keeps the restarted process from restarting again.
+  auto better = betterOpenblasCore(loaded, thisCpuFlags(), environment("OPENBLAS_CORETYPE"));
+  if (!better || !openblasCanSwitchKernels()) return std::nullopt;
   setenv("OPENBLAS_CORETYPE", better->c_str(), 1);
   setenv(kOpenblasDetectedVariable, loaded.c_str(), 1);
-  execv("/proc/self/exe", argv);
+  return better;
+}
+
+void restartWithFasterBlasKernels(char** argv) {
+  // Exec the program itself, not /proc/self/exe, so that ps and pkill still see its name; and
+  // not when this is a loader running it (ld.so PROGRAM), where the link names the loader.
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error || !argv[0] || self.filename() != std::filesystem::path(argv[0]).filename()) return;
+  if (!chooseFasterBlasKernels()) return;
+  execv(self.c_str(), argv);
   unsetenv("OPENBLAS_CORETYPE");  // the exec failed: carry on with the slow kernels, and say so
   unsetenv(kOpenblasDetectedVariable);
 }

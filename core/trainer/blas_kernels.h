@@ -1,8 +1,6 @@
-// OpenBLAS chooses its kernels from the CPU model when it loads. Debian 12's 0.3.21 does not know
-// newer Xeons (Sapphire and Emerald Rapids among them) and falls back to its Prescott (SSE3)
-// kernels: matrix products 4-5x slower than the CPU's AVX-512 allows. OPENBLAS_CORETYPE,
-// read only at load, overrides the choice; the trainer restarts itself with it set.
-// Torch-free: dlsym and /proc/cpuinfo only.
+// OpenBLAS picks its kernels by CPU model at load; Debian 12's 0.3.21 takes newer Xeons for a
+// Prescott (SSE3 kernels, products 4-5x slower than AVX-512's). OPENBLAS_CORETYPE, read at load,
+// overrides that: the trainer sets it for its ranks, or restarts itself with it. No Torch.
 #pragma once
 
 #include <optional>
@@ -24,16 +22,21 @@ std::optional<std::string> betterOpenblasCore(std::string_view loadedCore, std::
                                               std::string_view userCoreType);
 
 std::string loadedOpenblasCore();  // openblas_get_corename() of this process, or "" without OpenBLAS
+bool openblasCanSwitchKernels();   // built with DYNAMIC_ARCH, so OPENBLAS_CORETYPE is honoured
 std::string thisCpuFlags();        // the first "flags" line of /proc/cpuinfo, or ""
 
-// The variable restartWithFasterBlasKernels leaves for the restarted process: the core OpenBLAS
-// had picked by itself.
+// The variable set beside OPENBLAS_CORETYPE for processes started after the choice: the core
+// OpenBLAS had picked by itself, for the runtime log.
 inline constexpr const char* kOpenblasDetectedVariable = "TRAINDECK_OPENBLAS_DETECTED";
 
-// Where the loaded OpenBLAS runs narrower kernels than this CPU has, sets OPENBLAS_CORETYPE (and
-// TRAINDECK_OPENBLAS_DETECTED, the core OpenBLAS had picked, for the log) and execs this program
-// again with the same arguments; the pid stays. Returns only when nothing is to be done or the
-// exec failed.
+// Where the loaded OpenBLAS runs narrower kernels than this CPU has and can switch, sets
+// OPENBLAS_CORETYPE (and kOpenblasDetectedVariable) for the processes this one starts, and
+// returns the core type asked for.
+std::optional<std::string> chooseFasterBlasKernels();
+
+// The same, and then execs this program again with the same arguments, so that this process
+// runs the wider kernels too (the pid stays). Returns only when nothing is to be done, or when
+// the exec cannot or did not happen (the runtime line then warns).
 void restartWithFasterBlasKernels(char** argv);
 
 const char* simdLevelName(SimdLevel level);        // "AVX-512", "AVX2", "SSE"

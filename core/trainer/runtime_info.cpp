@@ -57,7 +57,7 @@ RuntimeInfo probeRuntime() {
   for (int d = 0; d < info.cudaDevices; ++d) info.cudaBf16 = info.cudaBf16 && compat::cudaDeviceSupportsBf16(d);
   info.blasLibrary = findBlasLibrary();
   info.blasKind = blasKindOf(info.blasLibrary);
-  info.blasCore = loadedOpenblasCore();
+  if (info.blasKind == "OpenBLAS") info.blasCore = loadedOpenblasCore();
   if (const char* detected = std::getenv(kOpenblasDetectedVariable)) info.blasCoreDetected = detected;
   if (const char* coreType = std::getenv("OPENBLAS_CORETYPE")) info.blasCoreType = coreType;
   info.cpuSimd = cpuSimdLevel(thisCpuFlags());
@@ -81,12 +81,21 @@ std::string describeRuntime(const RuntimeInfo& info) {
 }
 
 std::string blasWarning(const RuntimeInfo& info) {
-  if (!info.blasCore.empty() && openblasCoreLevel(info.blasCore) < info.cpuSimd)
-    return "OpenBLAS runs its " + info.blasCore + " kernels on a CPU with " + simdLevelName(info.cpuSimd) +
-           ", which makes matrix products several times slower; " +
-           (info.blasCoreType.empty() ? std::string("set")
-                                      : "OPENBLAS_CORETYPE=" + info.blasCoreType + " asks for them: unset it, or set") +
-           " OPENBLAS_CORETYPE=" + openblasCoreTypeFor(info.cpuSimd);
+  if (!info.blasCore.empty() && openblasCoreLevel(info.blasCore) < info.cpuSimd) {
+    const std::string wanted = openblasCoreTypeFor(info.cpuSimd);
+    const std::string cost = "OpenBLAS runs its " + info.blasCore + " kernels on a CPU with " +
+                             simdLevelName(info.cpuSimd) + ", which makes matrix products several times slower";
+    if (!info.blasCoreDetected.empty())
+      return cost + "; it ignored OPENBLAS_CORETYPE=" + info.blasCoreType + " (an OpenBLAS without " + wanted +
+             " kernels?): install Debian's libopenblas0-openmp, or run `make deps`";
+    if (!info.blasCoreType.empty())
+      return cost + "; OPENBLAS_CORETYPE=" + info.blasCoreType +
+             " asks for them: unset it, or set OPENBLAS_CORETYPE=" + wanted;
+    return cost +
+           "; this OpenBLAS cannot switch (it was built without DYNAMIC_ARCH): install Debian's "
+           "libopenblas0-openmp, or start with OPENBLAS_CORETYPE=" +
+           wanted;
+  }
   if (info.blasKind != "reference") return {};
   return "LibTorch is calling the reference BLAS (" + info.blasLibrary +
          "), which makes CPU training about 25x slower; install libopenblas0-openmp (or -pthread), "

@@ -1,7 +1,8 @@
 #!/bin/bash
 # kill_checkpoint_test.sh TRAIN SCRATCH [ROUNDS]: SIGKILLs a run that checkpoints every step at
-# random moments after training has started, ROUNDS times (default 20). After every kill the newest complete checkpoint
-# must load (score reads its model, resume reads everything); at the end the run must finish.
+# random moments after training has started, ROUNDS times (default 20). After every kill the
+# newest complete checkpoint must load (score reads its model, resume reads everything); at the
+# end the run must finish.
 set -u
 train=$1 dir=$2 rounds=${3:-20}
 rm -rf "$dir"

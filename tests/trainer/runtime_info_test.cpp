@@ -13,7 +13,7 @@ TEST(RuntimeInfo, ClassifiesBlasLibrariesByPath) {
   EXPECT_EQ(blasKindOf(""), "unknown");
 }
 
-TEST(RuntimeInfo, WarnsOnlyAboutTheReferenceBlas) {
+TEST(RuntimeInfo, WarnsAboutTheReferenceBlas) {
   RuntimeInfo info;
   info.blasLibrary = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3";
   info.blasKind = blasKindOf(info.blasLibrary);

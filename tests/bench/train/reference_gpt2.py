@@ -6,6 +6,7 @@ import argparse
 import ctypes
 import json
 import math
+import os
 import time
 
 import numpy as np
@@ -70,8 +71,8 @@ class GPT(nn.Module):
 
 def openblas_core():
     """The OpenBLAS kernel set torch's products run on ("SkylakeX", "Prescott"), or "" for another BLAS."""
-    try:  # torch loads its libraries privately; asking for libblas.so.3 again finds the one it uses
-        core_name = ctypes.CDLL("libblas.so.3").openblas_get_corename
+    try:  # torch loads its libraries privately; libblas.so.3, if loaded (RTLD_NOLOAD), is the one it uses
+        core_name = ctypes.CDLL("libblas.so.3", mode=os.RTLD_NOLOAD).openblas_get_corename
     except (OSError, AttributeError):
         return ""
     core_name.restype = ctypes.c_char_p
