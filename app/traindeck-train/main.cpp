@@ -87,7 +87,8 @@ int main(int argc, char** argv) {
     return traindeck::kExitOk;
   }
 #if defined(TRAINDECK_WITH_TRAINER)
-  const traindeck::RuntimeInfo runtime = traindeck::probeRuntime();
+  traindeck::RuntimeInfo runtime = traindeck::probeRuntime();
+  runtime.threads = traindeck::cpuThreadsPerRank(1);  // what a one-rank CPU job will use
   context.host = traindeck::HostDevices{runtime.cudaDevices, runtime.cudaBf16};
   context.runtimeSummary = traindeck::describeRuntime(runtime);
   if (command == "--version") {

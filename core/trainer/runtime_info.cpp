@@ -4,9 +4,11 @@
 
 #include <link.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "torch_pch.h"
@@ -63,6 +65,12 @@ RuntimeInfo probeRuntime() {
   info.cpuSimd = cpuSimdLevel(thisCpuFlags());
   info.threads = at::get_num_threads();
   return info;
+}
+
+int cpuThreadsPerRank(std::int64_t localWorldSize) {
+  if (const char* omp = std::getenv("OMP_NUM_THREADS"); omp && std::atoi(omp) > 0) return std::atoi(omp);
+  const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  return static_cast<int>(std::max<std::int64_t>(1, cores / std::max<std::int64_t>(1, localWorldSize)));
 }
 
 std::string describeRuntime(const RuntimeInfo& info) {

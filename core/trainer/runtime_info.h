@@ -2,6 +2,7 @@
 // stays behind this header so that callers compile without it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "blas_kernels.h"
@@ -22,6 +23,11 @@ struct RuntimeInfo {
 };
 
 RuntimeInfo probeRuntime();
+
+// The intra-op threads a CPU rank uses: this machine's cores shared among the node's ranks
+// (LibTorch's own default can be 1 on virtual machines), unless OMP_NUM_THREADS says (torchrun
+// sets it).
+int cpuThreadsPerRank(std::int64_t localWorldSize);
 
 // Classifies a BLAS library by its resolved path.
 std::string blasKindOf(const std::string& resolvedPath);

@@ -1,5 +1,9 @@
-// Which BLAS LibTorch calls, told from its resolved path, and the warning for the slow one.
+// Which BLAS LibTorch calls, told from its resolved path, the warning for the slow one, and the
+// threads a CPU rank takes.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <thread>
 
 #include "trainer/runtime_info.h"
 
@@ -20,6 +24,24 @@ TEST(RuntimeInfo, WarnsAboutTheReferenceBlas) {
   EXPECT_NE(blasWarning(info).find("about 25x slower; install libopenblas0-openmp"), std::string::npos);
   info.blasKind = "OpenBLAS";
   EXPECT_EQ(blasWarning(info), "");
+}
+
+TEST(RuntimeInfo, RanksOfANodeShareItsCoresUnlessOmpNumThreadsSays) {
+  const char* saved = std::getenv("OMP_NUM_THREADS");
+  const std::string before = saved ? saved : "";
+  unsetenv("OMP_NUM_THREADS");
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(cpuThreadsPerRank(1), cores);
+  EXPECT_EQ(cpuThreadsPerRank(2), std::max(1, cores / 2));
+  EXPECT_EQ(cpuThreadsPerRank(4 * cores), 1) << "never zero";
+  setenv("OMP_NUM_THREADS", "3", 1);
+  EXPECT_EQ(cpuThreadsPerRank(2), 3);
+  setenv("OMP_NUM_THREADS", "nonsense", 1);
+  EXPECT_EQ(cpuThreadsPerRank(1), cores);
+  if (saved)
+    setenv("OMP_NUM_THREADS", before.c_str(), 1);
+  else
+    unsetenv("OMP_NUM_THREADS");
 }
 
 TEST(RuntimeInfo, ProbesThisProcess) {

@@ -165,12 +165,7 @@ void Trainer::logRuntime() {
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   if (m_device.is_cpu()) {
-    // LibTorch's default can be 1 on virtual machines; the ranks of a node share its cores.
-    // OMP_NUM_THREADS, when set (torchrun sets it), wins.
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    int threads = std::max(1, cores / static_cast<int>(std::max<std::int64_t>(1, m_options.dist.localWorldSize)));
-    if (const char* omp = std::getenv("OMP_NUM_THREADS"); omp && std::atoi(omp) > 0) threads = std::atoi(omp);
-    at::set_num_threads(threads);
+    at::set_num_threads(cpuThreadsPerRank(m_options.dist.localWorldSize));
     if (const std::string pinned = pinToOwnCores(m_options.dist.localRank, m_options.dist.localWorldSize);
         !pinned.empty())
       m_log.info("pinned to CPU cores " + pinned + " (one block per rank on this node)");
