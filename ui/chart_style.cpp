@@ -1,5 +1,7 @@
 #include "chart_style.h"
 
+#include <algorithm>
+
 #include <qcustomplot.h>
 
 namespace traindeck {
@@ -18,6 +20,10 @@ void applyChartPalette(QCustomPlot* plot, QCPTextElement* heading) {
   if (heading) heading->setTextColor(pal.color(QPalette::Text));
   plot->legend->setBrush(QBrush(pal.color(QPalette::Base)));
   plot->legend->setTextColor(pal.color(QPalette::Text));
+}
+
+int nextRedrawIntervalMs(double lastCostMs) {
+  return std::clamp(static_cast<int>(4 * lastCostMs), 40, 1000);
 }
 
 double lineWidthFor(long long points) {

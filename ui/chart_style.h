@@ -13,6 +13,10 @@ void applyChartPalette(QCustomPlot* plot, QCPTextElement* heading);
 // Pen width for a line of `points` points: lines wider than one pixel are stroked as filled
 // outlines, which costs ~100x more per point, so long series get thin lines.
 double lineWidthFor(long long points);
+// The wait before a page's next redraw, given what its last one cost (preparing the data and
+// the charts' repaints): four times that, from 40 ms to 1 s, so that long live runs stay live
+// without taking the event loop.
+int nextRedrawIntervalMs(double lastCostMs);
 // A logarithmic axis with log ticks, or a linear one.
 void setLogAxis(QCPAxis* axis, bool on);
 

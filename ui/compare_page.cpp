@@ -5,6 +5,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <optional>
 
+#include "chart_style.h"
 #include "compare_chart.h"
 #include "compare_tables.h"
 #include "runs/comparison.h"
@@ -377,6 +379,8 @@ QVector<CompareLine> ComparePage::linesFor(CompareMetric metric) const {
 
 void ComparePage::redrawNow() {
   m_redrawTimer.stop();
+  QElapsedTimer clock;
+  clock.start();
   // Only what changed is rebuilt: with long runs, copying every line at each batch of a live
   // run would cost more than drawing.
   QList<int> runs;
@@ -403,6 +407,9 @@ void ComparePage::redrawNow() {
   // The other mode's charts were not updated: they are rebuilt when shown.
   m_allDirty = false;
   m_dirtyRuns.clear();
+  double cost = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  for (CompareChart* chart : m_mode == Mode::Overlay ? m_overlay : m_grid) cost += chart->replotTime();
+  m_redrawTimer.setInterval(nextRedrawIntervalMs(cost));
 }
 
 void ComparePage::fitCharts(const QList<CompareChart*>& charts, bool shareY) {

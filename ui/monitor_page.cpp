@@ -18,6 +18,7 @@
 #include <cmath>
 #include <map>
 
+#include "chart_style.h"
 #include "metric_chart.h"
 #include "progress_text.h"
 #include "smoothing.h"
@@ -274,11 +275,9 @@ void MonitorPage::redraw() {
   m_progress->setValue(static_cast<int>(std::min(step, std::max<std::int64_t>(1, total))));
   m_eta->setText(progressText(train, total, m_view.status));
 
-  // The next redraw waits four times what this one and the charts' last repaint cost (at least
-  // 40 ms, at most 1 s): a run of a million records stays live without taking the event loop.
   double cost = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   for (MetricChart* chart : m_charts) cost += chart->replotTime();
-  m_redrawTimer.setInterval(std::clamp(static_cast<int>(4 * cost), 40, 1000));
+  m_redrawTimer.setInterval(nextRedrawIntervalMs(cost));
 }
 
 bool MonitorPage::exportCharts(const QString& folder, const QString& extension) {

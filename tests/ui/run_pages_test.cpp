@@ -9,6 +9,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "chart_style.h"
 #include "logs_page.h"
 #include "metric_chart.h"
 #include "monitor_page.h"
@@ -181,6 +182,12 @@ class RunPagesTest : public QObject {
     const auto expected = debiasedEma(growing.loss, 0.9);
     QTRY_VERIFY(std::abs(loss->graph(1)->data()->at(69)->value - expected[69]) < 1e-12);
     QVERIFY(std::abs(loss->graph(1)->data()->at(10)->value - expected[10]) < 1e-12);
+  }
+
+  void redrawsWaitFourTimesTheirCostWithinBounds() {
+    QCOMPARE(nextRedrawIntervalMs(1), 40);
+    QCOMPARE(nextRedrawIntervalMs(60), 240);
+    QCOMPARE(nextRedrawIntervalMs(5000), 1000);
   }
 
   void chartsFollowThePalette() {
