@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <thread>
+
+#include "cpu_features.h"
 
 namespace traindeck {
 
@@ -34,9 +37,12 @@ std::string lower(std::string s) {
 
 double DeviceSpec::peakFor(Precision precision) const {
   switch (precision) {
-    case Precision::Bf16: return peakBf16;
-    case Precision::Fp16: return peakFp16;
-    case Precision::Fp32: return peakFp32;
+    case Precision::Bf16:
+      return peakBf16;
+    case Precision::Fp16:
+      return peakFp16;
+    case Precision::Fp32:
+      return peakFp32;
   }
   return 0;
 }
@@ -45,11 +51,16 @@ DeviceSpec thisMachineCpu() {
   DeviceSpec d;
   d.name = "CPU";
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  d.description = "this machine's CPU, " + std::to_string(cores) + " cores";
+  const SimdLevel simd = cpuSimdLevel(thisCpuFlags());
+  const double mhz = thisCpuMhz();
+  char clock[32];
+  std::snprintf(clock, sizeof clock, "%.1f GHz", mhz / 1000);
+  d.description = "this machine's CPU, " + std::to_string(cores) + " cores, " + simdLevelName(simd) +
+                  (mhz > 0 ? std::string(" at ") + clock : std::string());
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long pageSize = ::sysconf(_SC_PAGESIZE);
   d.memoryBytes = pages > 0 && pageSize > 0 ? static_cast<std::int64_t>(pages) * pageSize : 0;
-  d.peakFp32 = 64e9 * cores;
+  d.peakFp32 = fp32PeakPerCore(simd, mhz) * cores;
   d.isCpu = true;
   return d;
 }

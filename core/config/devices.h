@@ -28,8 +28,8 @@ struct DeviceSpec {
 std::vector<DeviceSpec> knownDevices();
 // Case-insensitive; a unique-enough prefix works ("h100", "a100" finds A100-40GB); "CPU" is this machine.
 std::optional<DeviceSpec> findDevice(const std::string& name);
-// This machine's CPU: its physical memory, and a rough fp32 peak of 64 GFLOP/s per core
-// (two AVX2 FMA units at 2 GHz).
+// This machine's CPU: its physical memory, and its dense fp32 peak from its vector level and
+// clock (cpu_features.h: 134 GFLOP/s per core for AVX-512 at 2.1 GHz).
 DeviceSpec thisMachineCpu();
 // "T4, L4, ..., CPU"
 std::string deviceChoices();

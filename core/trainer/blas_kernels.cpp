@@ -8,10 +8,6 @@
 #include <array>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <initializer_list>
-#include <set>
-#include <sstream>
 
 namespace traindeck {
 
@@ -40,33 +36,6 @@ const char* openblasCoreTypeFor(SimdLevel level) {
   return nullptr;
 }
 
-const char* simdLevelName(SimdLevel level) {
-  switch (level) {
-    case SimdLevel::Avx512:
-      return "AVX-512";
-    case SimdLevel::Avx2:
-      return "AVX2";
-    case SimdLevel::Unknown:
-      break;
-  }
-  return "SSE";
-}
-
-SimdLevel cpuSimdLevel(std::string_view cpuFlags) {
-  std::set<std::string> flags;
-  std::istringstream words{std::string(cpuFlags)};
-  for (std::string word; words >> word;) flags.insert(word);
-  const auto hasAll = [&](std::initializer_list<const char*> names) {
-    for (const char* name : names)
-      if (!flags.count(name)) return false;
-    return true;
-  };
-  // What OpenBLAS's SkylakeX and Haswell kernels execute.
-  if (hasAll({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx2", "fma"})) return SimdLevel::Avx512;
-  if (hasAll({"avx2", "fma"})) return SimdLevel::Avx2;
-  return SimdLevel::Unknown;
-}
-
 SimdLevel openblasCoreLevel(std::string_view coreName) {
   static constexpr std::array kAvx512 = {"SkylakeX", "Cooperlake", "SapphireRapids"};
   static constexpr std::array kAvx2 = {"Haswell", "Zen"};
@@ -90,16 +59,6 @@ std::string loadedOpenblasCore() {
   const auto coreName = reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
   const char* name = coreName ? coreName() : nullptr;
   return name ? name : "";
-}
-
-std::string thisCpuFlags() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);) {
-    if (line.rfind("flags", 0) != 0) continue;
-    const auto colon = line.find(':');
-    return colon == std::string::npos ? "" : line.substr(colon + 1);
-  }
-  return "";
 }
 
 bool openblasCanSwitchKernels() {

@@ -7,12 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include "config/cpu_features.h"
+
 namespace traindeck {
 
-enum class SimdLevel { Unknown, Avx2, Avx512 };
-
-// The widest vector level both the CPU and the kernel set use, from /proc/cpuinfo's flags line.
-SimdLevel cpuSimdLevel(std::string_view cpuFlags);
+// The vector level a kernel set uses.
 SimdLevel openblasCoreLevel(std::string_view coreName);  // "SkylakeX" -> Avx512, "Prescott" -> Unknown
 
 // The OpenBLAS core type to ask for on a CPU with these flags, when the loaded kernels are
@@ -23,7 +22,6 @@ std::optional<std::string> betterOpenblasCore(std::string_view loadedCore, std::
 
 std::string loadedOpenblasCore();  // openblas_get_corename() of this process, or "" without OpenBLAS
 bool openblasCanSwitchKernels();   // built with DYNAMIC_ARCH, so OPENBLAS_CORETYPE is honoured
-std::string thisCpuFlags();        // the first "flags" line of /proc/cpuinfo, or ""
 
 // The variable set beside OPENBLAS_CORETYPE for processes started after the choice: the core
 // OpenBLAS had picked by itself, for the runtime log.
@@ -39,7 +37,6 @@ std::optional<std::string> chooseFasterBlasKernels();
 // the exec cannot or did not happen (the runtime line then warns).
 void restartWithFasterBlasKernels(char** argv);
 
-const char* simdLevelName(SimdLevel level);        // "AVX-512", "AVX2", "SSE"
 const char* openblasCoreTypeFor(SimdLevel level);  // "SkylakeX", "Haswell", or nullptr
 
 }  // namespace traindeck

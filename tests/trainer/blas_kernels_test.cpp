@@ -1,4 +1,4 @@
-// The OpenBLAS kernel check: which vector level a CPU's flags and a kernel set mean, when the
+// The OpenBLAS kernel check: which vector level a kernel set means (a CPU's: tests/core), when the
 // trainer asks for wider kernels, what it says when it cannot, and traindeck-train doing so for
 // real on this machine.
 #include <gtest/gtest.h>
@@ -17,15 +17,6 @@ constexpr const char* kAvx512Flags =
     "fpu sse sse2 ssse3 fma avx avx2 avx512f avx512dq avx512cd avx512bw avx512vl amx_bf16";
 constexpr const char* kAvx2Flags = "fpu sse sse2 ssse3 fma avx avx2";
 constexpr const char* kSseFlags = "fpu sse sse2 ssse3 sse4_2 avx";
-
-TEST(BlasKernels, ReadsTheVectorLevelFromCpuFlags) {
-  EXPECT_EQ(cpuSimdLevel(kAvx512Flags), SimdLevel::Avx512);
-  EXPECT_EQ(cpuSimdLevel(kAvx2Flags), SimdLevel::Avx2);
-  EXPECT_EQ(cpuSimdLevel(kSseFlags), SimdLevel::Unknown);
-  EXPECT_EQ(cpuSimdLevel("fma avx2 avx512f"), SimdLevel::Avx2) << "AVX-512 without BW/DQ/VL is not SkylakeX's";
-  EXPECT_EQ(cpuSimdLevel("avx2"), SimdLevel::Unknown) << "Haswell kernels need FMA too";
-  EXPECT_EQ(cpuSimdLevel("avx512f_and_more avx2x"), SimdLevel::Unknown) << "whole words only";
-}
 
 TEST(BlasKernels, KnowsWhichKernelSetsUseWhichLevel) {
   EXPECT_EQ(openblasCoreLevel("SkylakeX"), SimdLevel::Avx512);
