@@ -75,8 +75,8 @@ Gpt2Impl::Gpt2Impl(const ModelConfig& config, bool initialise) : m_config(config
 
 torch::Tensor Gpt2Impl::hidden(const torch::Tensor& idx) {
   const int64_t T = idx.size(1);
-  TORCH_CHECK(T <= m_config.n_positions, "sequence of ", T, " tokens is longer than the model's ",
-              m_config.n_positions, " positions");
+  TORCH_CHECK(T <= m_config.n_positions, "sequence of ", T, " tokens is longer than the model's ", m_config.n_positions,
+              " positions");
   const auto positions = torch::arange(T, torch::TensorOptions().dtype(torch::kLong).device(idx.device()));
   auto x = transformer->wte(idx) + transformer->wpe(positions);  // (B, T, C)
   x = torch::dropout(x, m_config.dropout, is_training());
@@ -93,7 +93,7 @@ torch::Tensor Gpt2Impl::forward(const torch::Tensor& idx) {
 
 torch::Tensor Gpt2Impl::loss(const torch::Tensor& idx, const torch::Tensor& targets) {
   const auto x = hidden(idx);  // (B, T, C)
-  return lmHeadLoss(x.view({-1, x.size(-1)}), transformer->wte->weight, targets.reshape({-1}));
+  return lmHeadLoss(x.view({-1, x.size(-1)}), transformer->wte->weight, targets.reshape({-1}), &m_logitsScratch);
 }
 
 void Gpt2Impl::initWeights() {

@@ -90,6 +90,7 @@ class Gpt2Impl : public torch::nn::Module {
  private:
   ModelConfig m_config;
   bool m_checkpointing = false;
+  torch::Tensor m_logitsScratch;  // the output layer's logits block, reused each step (lm_head_loss.h)
 };
 TORCH_MODULE(Gpt2);
 
