@@ -2,6 +2,9 @@
 // that the Monitor and Compare pages look alike and follow palette changes.
 #pragma once
 
+#include <QElapsedTimer>
+#include <QList>
+
 class QCPAxis;
 class QCustomPlot;
 class QCPTextElement;
@@ -17,6 +20,13 @@ double lineWidthFor(long long points);
 // the charts' repaints): four times that, from 40 ms to 1 s, so that long live runs stay live
 // without taking the event loop.
 int nextRedrawIntervalMs(double lastCostMs);
+// The same, from the time since `redrawStarted` and the last repaint of each of `charts`.
+template <class Chart>
+int nextRedrawIntervalMs(const QElapsedTimer& redrawStarted, const QList<Chart*>& charts) {
+  double cost = static_cast<double>(redrawStarted.nsecsElapsed()) / 1e6;
+  for (const Chart* chart : charts) cost += chart->replotTime();
+  return nextRedrawIntervalMs(cost);
+}
 // A logarithmic axis with log ticks, or a linear one.
 void setLogAxis(QCPAxis* axis, bool on);
 

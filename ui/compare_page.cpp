@@ -407,9 +407,7 @@ void ComparePage::redrawNow() {
   // The other mode's charts were not updated: they are rebuilt when shown.
   m_allDirty = false;
   m_dirtyRuns.clear();
-  double cost = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  for (CompareChart* chart : m_mode == Mode::Overlay ? m_overlay : m_grid) cost += chart->replotTime();
-  m_redrawTimer.setInterval(nextRedrawIntervalMs(cost));
+  m_redrawTimer.setInterval(nextRedrawIntervalMs(clock, m_mode == Mode::Overlay ? m_overlay : m_grid));
 }
 
 void ComparePage::fitCharts(const QList<CompareChart*>& charts, bool shareY) {

@@ -275,9 +275,7 @@ void MonitorPage::redraw() {
   m_progress->setValue(static_cast<int>(std::min(step, std::max<std::int64_t>(1, total))));
   m_eta->setText(progressText(train, total, m_view.status));
 
-  double cost = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  for (MetricChart* chart : m_charts) cost += chart->replotTime();
-  m_redrawTimer.setInterval(nextRedrawIntervalMs(cost));
+  m_redrawTimer.setInterval(nextRedrawIntervalMs(clock, m_charts));
 }
 
 bool MonitorPage::exportCharts(const QString& folder, const QString& extension) {
