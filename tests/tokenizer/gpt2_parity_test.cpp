@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "command_output.h"
 #include "gpt2_test_files.h"
 #include "trainer/tokenizer/gpt2_tokenizer.h"
 #include "trainer/tokenizer/tokenizer_error.h"
@@ -104,13 +105,8 @@ std::string randomText(std::uint32_t seed, std::size_t bytes) {
 }
 
 std::string runCommand(const std::string& command) {
-  std::FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return {};
-  std::string out;
-  std::array<char, 65536> buffer;
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return status == 0 ? out : "exit status " + std::to_string(status) + ": " + out;
+  const test_support::CommandOutput out = test_support::commandOutput(command);
+  return out.status == 0 ? out.text : "exit status " + std::to_string(out.status) + ": " + out.text;
 }
 
 TEST(Gpt2Parity, RandomTextAgainstTheReferenceEncoderLive) {

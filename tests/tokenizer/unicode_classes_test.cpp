@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "command_output.h"
 #include "gpt2_test_files.h"
 #include "trainer/tokenizer/unicode_classes.h"
 #include "trainer/tokenizer/utf8.h"
@@ -46,13 +47,6 @@ TEST(UnicodeClasses, TableIsSortedAndDisjoint) {
   for (std::uint32_t cp = 0; cp < 128; ++cp) EXPECT_EQ(classifyCodePoint(cp), classifyNonAscii(cp)) << cp;
 }
 
-std::string readAll(std::FILE* pipe) {
-  std::string out;
-  std::array<char, 65536> buffer;
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
-  return out;
-}
-
 // The committed table must be what its generator makes, whenever node speaks the same Unicode.
 TEST(UnicodeClasses, MatchesItsGeneratorUnderNode) {
   if (!tokenizer_test::haveNode()) GTEST_SKIP() << "node is not installed";
@@ -61,10 +55,9 @@ TEST(UnicodeClasses, MatchesItsGeneratorUnderNode) {
   std::stringstream committed;
   committed << committedFile.rdbuf();
   const std::string command = "'" + tokenizer_test::nodeExecutable() + "' '" + dir + "/generate_unicode_classes.js'";
-  std::FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  const std::string generated = readAll(pipe);
-  ASSERT_EQ(pclose(pipe), 0);
+  const test_support::CommandOutput run = test_support::commandOutput(command);
+  ASSERT_EQ(run.status, 0) << run.text;
+  const std::string& generated = run.text;
   // The first line names the Node.js and Unicode versions that made the table.
   const auto unicodeVersion = [](const std::string& text) {
     const std::size_t at = text.find("(Unicode ");

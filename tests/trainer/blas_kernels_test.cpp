@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <regex>
 
+#include "command_output.h"
 #include "trainer/blas_kernels.h"
 #include "trainer/runtime_info.h"
 
@@ -78,13 +79,7 @@ TEST(BlasKernels, TheRuntimeLineSaysWhatWasChosenAndWarnsWhereTheKernelsAreNarro
 
 // stdout and stderr of a shell command line.
 std::string outputOf(const std::string& commandLine) {
-  std::string out;
-  FILE* pipe = popen((commandLine + " 2>&1").c_str(), "r");
-  if (!pipe) return out;
-  std::array<char, 4096> buffer{};
-  while (const std::size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
-  pclose(pipe);
-  return out;
+  return test_support::commandOutput(commandLine + " 2>&1").text;
 }
 
 TEST(BlasKernels, TraindeckTrainRunsKernelsAsWideAsThisCpu) {

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "command_output.h"
 #include "trainer/tokenizer/byte_tokenizer.h"
 #include "trainer/tokenizer/gpt2_tokenizer.h"
 #include "trainer/tokenizer/tokenizer_error.h"
@@ -106,12 +107,8 @@ void appendDocuments(const std::string& text, std::vector<std::string>& document
 }
 
 std::string runCommand(const std::string& command) {
-  std::FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return {};
-  std::string out;
-  std::array<char, 4096> buffer;
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
-  return pclose(pipe) == 0 ? out : std::string();
+  const traindeck::test_support::CommandOutput out = traindeck::test_support::commandOutput(command);
+  return out.status == 0 ? out.text : std::string();
 }
 
 std::uint32_t fnv1a(const std::vector<std::uint32_t>& ids) {
