@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 BUILD_TYPE ?= Release
 
-.PHONY: all deps configure build demo-data run test package clean
+.PHONY: all deps configure build demo-data run test test-debian13 package clean
 
 all: build
 
@@ -44,6 +44,11 @@ run: build demo-data
 test: build
 	@cd $(BUILD) && { ctest --output-on-failure -j $(JOBS) || \
 	  { echo "=== failed tests, run again alone:"; ctest --rerun-failed --output-on-failure; exit 1; }; }
+
+# The same build and suite inside a Debian 13 root (LibTorch 2.6, Qt 6.8, libssh 0.11, GCC 14),
+# made once with debootstrap and kept in ~/.cache/traindeck/debian13 (tests/platform/debian13.sh).
+test-debian13:
+	@tests/platform/debian13.sh test
 
 package: build
 	@cd $(BUILD) && cpack

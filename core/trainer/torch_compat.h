@@ -12,6 +12,8 @@
 #include <ATen/cuda/CUDAContext.h>
 #endif
 
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
 #if TORCH_VERSION_MAJOR >= 2
 #include <torch/csrc/distributed/c10d/Backend.hpp>
 #else
@@ -23,7 +25,9 @@ namespace traindeck::compat {
 inline constexpr int kTorchMajor = TORCH_VERSION_MAJOR;
 inline constexpr int kTorchMinor = TORCH_VERSION_MINOR;
 
-inline std::string torchVersion() { return TORCH_VERSION; }
+inline std::string torchVersion() {
+  return TORCH_VERSION;
+}
 
 // What ProcessGroupGloo and ProcessGroupNCCL derive from: ProcessGroup in 1.13, Backend in 2.x
 // (where ProcessGroup became a dispatcher in front of backends). Their collectives match.
@@ -32,6 +36,25 @@ using CollectiveGroup = c10d::Backend;
 #else
 using CollectiveGroup = c10d::ProcessGroup;
 #endif
+
+// The rendezvous store, served by rank 0 and reached by the others. From 2.4 the options ask for
+// the libuv server by default, and a LibTorch built without libuv (Debian 13's 2.6) refuses with
+// "use_libuv was requested but PyTorch was build without libuv support"; no exported function
+// says beforehand whether it is there. So: libuv where this LibTorch has it, else the classic
+// server, which is all a job of a few hundred ranks needs.
+inline c10::intrusive_ptr<c10d::TCPStore> makeTcpStore(const std::string& host, c10d::TCPStoreOptions options) {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 2)
+  if (options.useLibUV) {
+    try {
+      return c10::make_intrusive<c10d::TCPStore>(host, options);
+    } catch (const std::exception& e) {
+      if (std::string(e.what()).find("libuv") == std::string::npos) throw;
+    }
+    options.useLibUV = false;
+  }
+#endif
+  return c10::make_intrusive<c10d::TCPStore>(host, options);
+}
 
 // bf16 matmuls need compute capability 8.0 (Ampere) or newer.
 inline bool cudaDeviceSupportsBf16(int device) {

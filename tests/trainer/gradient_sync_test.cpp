@@ -6,6 +6,7 @@
 // GPU, so a one-rank group).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -58,13 +59,19 @@ TEST(GradientSync, CoveredTimeIsTheUnionBeforeTheCutoff) {
   EXPECT_DOUBLE_EQ(coveredBefore({}, 1), 0.0);
 }
 
-// Two ranks in two threads, each a two-layer net with buckets of `bucketMb`. Rank 1 starts its
-// backward `lateBy` after rank 0, so each all-reduce rank 0 launches runs until rank 1 joins;
-// rank 0's backward pauses `pause` between the last layer's gradients and the first's.
-// Returns rank 0's overlap.
-double rankZeroOverlap(double bucketMb, std::chrono::milliseconds lateBy, std::chrono::milliseconds pause) {
-  const int port = pickFreePort("127.0.0.1");
+// Two ranks in two threads, each a two-layer net with buckets of `bucketMb`. Rank 0's backward
+// pauses `pause` between the last layer's gradients and the first's; rank 1 starts its backward
+// `lateBy` after that pause began, so each all-reduce rank 0 launched before it runs at least
+// `lateBy`, whatever else the machine is doing. Returns rank 0's overlap and its backward's time.
+struct OverlapRun {
   double overlap = -1;
+  double backwardSeconds = 0;
+};
+
+OverlapRun rankZeroOverlap(double bucketMb, std::chrono::milliseconds lateBy, std::chrono::milliseconds pause) {
+  const int port = pickFreePort("127.0.0.1");
+  OverlapRun result;
+  std::atomic<bool> pauseBegan{false};
   const auto rank = [&](int r) {
     DistEnv env;
     env.rank = r;
@@ -80,28 +87,42 @@ double rankZeroOverlap(double bucketMb, std::chrono::milliseconds lateBy, std::c
     for (auto& item : second->named_parameters()) named.emplace_back("second." + item.key(), item.value());
     GradientSync sync(comm, makeFlatLayout(named, 2), bucketMb, torch::Device(torch::kCPU));
     auto hidden = torch::relu(first(torch::randn({4, 64})));
-    if (r == 0) hidden.register_hook([pause](const torch::Tensor&) { std::this_thread::sleep_for(pause); });
-    if (r == 1) std::this_thread::sleep_for(lateBy);
+    if (r == 0) {
+      hidden.register_hook([&](const torch::Tensor&) {
+        pauseBegan = true;
+        std::this_thread::sleep_for(pause);
+      });
+    }
+    if (r == 1) {
+      while (!pauseBegan) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      std::this_thread::sleep_for(lateBy);
+    }
+    const auto started = std::chrono::steady_clock::now();
     sync.arm();
     second(hidden).pow(2).sum().backward();
     sync.finish();
-    if (r == 0) overlap = sync.lastOverlapSeconds();
+    if (r == 0) {
+      result.backwardSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      result.overlap = sync.lastOverlapSeconds();
+    }
   };
   std::thread one(rank, 1);
   rank(0);
   one.join();
-  return overlap;
+  return result;
 }
 
 TEST(GradientSync, BucketsOverlapBackwardAndOneBucketDoesNot) {
   // 0.001 MB: the last layer (520 floats) fills the first bucket, launched before rank 0's
-  // 400 ms pause; it completes when rank 1 joins, 200 ms in: about 200 ms hidden. A single
-  // bucket is launched only after the pause, when rank 1 has long been waiting: nothing hidden.
+  // 400 ms pause; it completes when rank 1 joins, at least 200 ms into the pause, so at least
+  // 200 ms are hidden (all of the pause at most, if rank 1 is later still: never more than the
+  // backward took). A single bucket is launched only after the pause, as backward ends: nothing
+  // hidden, however late rank 1 is.
   const auto late = std::chrono::milliseconds(200), pause = std::chrono::milliseconds(400);
-  const double buckets = rankZeroOverlap(0.001, late, pause);
-  EXPECT_GT(buckets, 0.1);
-  EXPECT_LT(buckets, 0.4);
-  EXPECT_LT(rankZeroOverlap(4096, late, pause), 0.05);
+  const OverlapRun buckets = rankZeroOverlap(0.001, late, pause);
+  EXPECT_GE(buckets.overlap, 0.19);
+  EXPECT_LE(buckets.overlap, buckets.backwardSeconds);
+  EXPECT_LT(rankZeroOverlap(4096, late, pause).overlap, 0.05);
 }
 
 TEST(Communicator, AutoPicksNcclForCudaTensors) {

@@ -1,7 +1,8 @@
 // The main window on real presets and real runs, offscreen: the Setup page on the demo job, the
 // run list over a runs root, a recorded run shown on the Monitor and Logs pages, and a job
 // started from the window (two ranks), followed live, stopped, and found stopped with a
-// checkpoint.
+// checkpoint. Each test has its own data folder and runs root, so any one runs alone or in any
+// order.
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -28,8 +29,8 @@ class MainWindowTest : public QObject {
   Q_OBJECT
 
   // A finished two-rank run recorded from the trainer, under the runs root.
-  QString makeRecordedRun(const QString& name) {
-    const QString dir = QDir(m_runs.path()).filePath(name);
+  static QString makeRecordedRun(const QTemporaryDir& runs, const QString& name) {
+    const QString dir = QDir(runs.path()).filePath(name);
     QDir().mkpath(dir + "/logs");
     QFile::copy(TRAINDECK_TEST_DATA_DIR "/app/fixtures/metrics.jsonl", dir + "/metrics.jsonl");
     QFile json(dir + "/run.json");
@@ -49,26 +50,30 @@ class MainWindowTest : public QObject {
     return dir;
   }
 
-  MainWindowOptions options() const {
+  static MainWindowOptions options(const QTemporaryDir& runs) {
     MainWindowOptions o;
     o.presetDirs = {TRAINDECK_PRESETS_SOURCE_DIR};
-    o.runsRoot = m_runs.path();
+    o.runsRoot = runs.path();
     o.trainBinary = TRAINDECK_TRAIN_BIN;
     return o;
   }
 
+  // ${TRAINDECK_DATA} in the presets points at `data`, where only a test that makes the demo
+  // data has any.
+  static void useDataDir(const QTemporaryDir& data) { qputenv("TRAINDECK_DATA", data.path().toUtf8()); }
+
  private slots:
   void initTestCase() {
-    QVERIFY(m_data.isValid() && m_runs.isValid());
-    qputenv("TRAINDECK_DATA", m_data.path().toUtf8());       // the demo data is made by the last test
     QCoreApplication::setOrganizationName("TrainDeckTest");  // QSettings away from the user's
   }
 
   void opensOnTheDemoJob() {
-    MainWindow window(options());
+    QTemporaryDir data, runs;
+    useDataDir(data);
+    MainWindow window(options(runs));
     auto* presets = window.findChild<QComboBox*>("presetChooser");
     QVERIFY(presets);
-    QCOMPARE(presets->count(), 6);
+    QCOMPARE(presets->count(), QDir(TRAINDECK_PRESETS_SOURCE_DIR).entryList({"*.yaml"}, QDir::Files).size());
     QCOMPARE(presets->currentText(), QString("demo-cpu"));
     QVERIFY(window.findChild<QPlainTextEdit*>("yaml")->toPlainText().contains("name: demo-cpu"));
     const auto* problems = window.findChild<QListWidget*>("problems");
@@ -78,8 +83,9 @@ class MainWindowTest : public QObject {
   }
 
   void showsARecordedRunOnEveryPage() {
-    const QString run = makeRecordedRun("20261130-083449-tiny-ddp");
-    MainWindowOptions o = options();
+    QTemporaryDir runs;
+    const QString run = makeRecordedRun(runs, "20261130-083449-tiny-ddp");
+    MainWindowOptions o = options(runs);
     o.openRun = run;
     MainWindow window(o);
     QTRY_COMPARE(window.runList()->rowCount(), 1);
@@ -91,10 +97,11 @@ class MainWindowTest : public QObject {
   }
 
   void comparesTheSelectedRuns() {
-    makeRecordedRun("20261130-090000-tiny-a");
-    makeRecordedRun("20261130-100000-tiny-b");
-    MainWindow window(options());
-    QTRY_VERIFY(window.runList()->rowCount() >= 2);
+    QTemporaryDir runs;
+    makeRecordedRun(runs, "20261130-090000-tiny-a");
+    makeRecordedRun(runs, "20261130-100000-tiny-b");
+    MainWindow window(options(runs));
+    QTRY_COMPARE(window.runList()->rowCount(), 2);
     auto* table = window.findChild<QTableView*>("runList");
     QAction* compare = window.findChild<QAction*>("compareAction");
     table->selectRow(0);
@@ -103,22 +110,24 @@ class MainWindowTest : public QObject {
     QVERIFY(compare->isEnabled());
     compare->trigger();
     QCOMPARE(window.findChild<QTabWidget*>("pages")->currentWidget(), window.comparePage());
-    QTRY_COMPARE(window.comparePage()->overlayCharts().front()->lines().size(), window.runList()->rowCount());
+    QTRY_COMPARE(window.comparePage()->overlayCharts().front()->lines().size(), 2);
     QTRY_VERIFY(window.comparePage()->overlayCharts().front()->lines().front().x.size() > 10);
   }
 
   void startsFollowsAndStopsAJob() {
     // The demo preset, with its data made here from a tiny corpus, started from the window.
-    const QString corpus = QDir(m_data.path()).filePath("corpus.txt");
+    QTemporaryDir data, runs;
+    useDataDir(data);
+    const QString corpus = QDir(data.path()).filePath("corpus.txt");
     QFile text(corpus);
     QVERIFY(text.open(QIODevice::WriteOnly));
     for (int i = 0; i < 400; ++i)
       text.write(QString("the deck trains model %1 and watches the loss fall\n%\n").arg(i).toUtf8());
     text.close();
-    QCOMPARE(QProcess::execute(TRAINDECK_TRAIN_BIN, {"prepare", "--tokenizer", "byte", "--out", m_data.path() + "/demo",
+    QCOMPARE(QProcess::execute(TRAINDECK_TRAIN_BIN, {"prepare", "--tokenizer", "byte", "--out", data.path() + "/demo",
                                                      "--val-fraction", "0.1", "--doc-separator", "%", corpus}),
              0);
-    MainWindow window(options());
+    MainWindow window(options(runs));
     window.openConfig("demo-cpu");
     QTRY_VERIFY(window.setupPage()->isStartable());
     const QString run = window.startRun({"--set", "schedule.max_steps=100000", "--set", "model.n_layer=2", "--set",
@@ -137,10 +146,6 @@ class MainWindowTest : public QObject {
     QVERIFY(!checkpoints.isEmpty());
     QVERIFY(QFile::exists(run + "/checkpoints/" + checkpoints.last() + "/COMPLETE"));
   }
-
- private:
-  QTemporaryDir m_data;
-  QTemporaryDir m_runs;
 };
 
 }  // namespace traindeck

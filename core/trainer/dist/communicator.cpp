@@ -48,7 +48,7 @@ Communicator::Communicator(const DistEnv& env, const torch::Device& device, cons
   storeOptions.waitWorkers = false;
   storeOptions.timeout = options.rendezvousTimeout;
   try {
-    m_store = c10::make_intrusive<c10d::TCPStore>(env.masterAddr, storeOptions);
+    m_store = compat::makeTcpStore(env.masterAddr, storeOptions);
   } catch (const std::exception& e) {
     throw std::runtime_error(env.rank == 0 ? "rank 0 could not serve the rendezvous store on " + env.masterAddr + ":" +
                                                  std::to_string(env.masterPort) + " (is the port taken?): " + e.what()
