@@ -13,7 +13,7 @@ packages=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libssh-dev
   # tests: GoogleTest, the libFuzzer target, a display for widget tests, and a loopback SSH
   # server with socat as a ProxyCommand that the SSH tests can kill
-  libgtest-dev clang libclang-rt-dev xvfb xauth
+  libgtest-dev libgmock-dev clang libclang-rt-dev xvfb xauth
   openssh-server openssh-client socat
   # the demo corpus (fortune cookies, generated into token shards, never committed)
   fortunes-min fortunes

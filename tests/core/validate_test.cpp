@@ -2,6 +2,8 @@
 // (a CPU-only machine) cannot show, and the helpers around validation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "config/config_io.h"
 #include "config/validate.h"
 
