@@ -112,7 +112,6 @@ TransferResult SftpTransfer::upload(const QString& localPath, const QString& rem
     if (sftp_write(file.get(), buf.constData(), static_cast<size_t>(n)) != n) fail("writing", partName(remotePath));
     done += n;
     if (progress) progress(done, result.bytes);
-    m_connection.drainProxy();
     if (m_connection.isCancelled()) throw SshError(SshError::Kind::Cancelled, "Upload cancelled.");
   }
   file.reset();
@@ -178,7 +177,6 @@ TransferResult SftpTransfer::download(const QString& remotePath, const QString& 
       requested = done;
     }
     if (progress) progress(done, result.bytes);
-    m_connection.drainProxy();
     if (m_connection.isCancelled()) {
       file.reset();  // sftp_close discards the replies still in flight
       throw SshError(SshError::Kind::Cancelled, "Download cancelled.");

@@ -70,12 +70,6 @@ QString SshConnection::errorDetail() const {
   return detail;
 }
 
-void SshConnection::drainProxy() {
-  if (!m_proxy || (m_lastDrain.isValid() && m_lastDrain.elapsed() < 200)) return;
-  m_lastDrain.start();
-  m_proxy->stderrText();  // keeps the last 4 KiB for messages
-}
-
 void SshConnection::throwLinkLost(const QString& during) const {
   throw SshError(SshError::Kind::LinkLost,
                  QString("The link to %1 was lost %2: %3.").arg(m_target.display(), during, errorDetail()));
@@ -316,7 +310,6 @@ int SshConnection::exec(const QString& command, const OutputFn& out, const Outpu
   idle.start();
   bool eof = false;
   while (!eof) {
-    drainProxy();
     if (isCancelled()) {
       ssh_channel_close(channel);
       ssh_channel_free(channel);
@@ -362,7 +355,6 @@ QByteArray SshConnection::execCapture(const QString& command, int* exitStatus, Q
 bool SshConnection::probe() {
   checkOwner();
   if (m_session == nullptr || !ssh_is_connected(m_session)) return false;
-  drainProxy();
   ssh_channel channel = ssh_channel_new(m_session);
   if (channel == nullptr) return false;
   const bool ok = ssh_channel_open_session(channel) == SSH_OK;

@@ -7,7 +7,6 @@
 #include <sys/types.h>
 #include <QByteArray>
 #include <QByteArrayView>
-#include <QElapsedTimer>
 #include <QString>
 #include <atomic>
 #include <functional>
@@ -70,9 +69,6 @@ class SshConnection {
   pid_t proxyPid() const;
   // Throws SshError(LinkLost) describing why, with libssh's error and the proxy's stderr.
   [[noreturn]] void throwLinkLost(const QString& during) const;
-  // Reads what the proxy wrote to stderr so far (at most every 200 ms), so that a chatty proxy
-  // never blocks on a full pipe. Called by every loop that runs for long on this connection.
-  void drainProxy();
   // libssh's last error plus what the proxy said, for messages.
   QString errorDetail() const;
   void checkOwner() const;
@@ -95,7 +91,6 @@ class SshConnection {
   QString m_authDescription;
   int m_linkTimeoutMs = 4000;
   const std::atomic<bool>* m_cancel = nullptr;
-  QElapsedTimer m_lastDrain;
   std::thread::id m_owner;
 };
 

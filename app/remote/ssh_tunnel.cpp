@@ -121,7 +121,6 @@ void SshTunnel::readSocket(Pipe& pipe) {
 void SshTunnel::pump() {
   if (m_pumping || m_connection == nullptr) return;
   m_pumping = true;
-  m_connection->drainProxy();
   static thread_local QByteArray buf(kBuffer, Qt::Uninitialized);
   bool moved = true;
   while (moved) {

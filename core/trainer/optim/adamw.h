@@ -9,6 +9,8 @@
 
 #include <torch/torch.h>
 
+#include "optimizer.h"
+
 namespace traindeck {
 
 struct OptimizedParameter {
@@ -22,20 +24,23 @@ struct AdamWSettings {
   double beta1 = 0.9, beta2 = 0.95, eps = 1e-8, weightDecay = 0.1;
 };
 
-class AdamW {
+class AdamW : public Optimizer {
  public:
   AdamW(std::vector<OptimizedParameter> parameters, AdamWSettings settings);
 
   // One update at learning rate `lr` from the parameters' gradients. `apply` is a 0-dim float
   // tensor on the parameters' device, 1 to update and 0 to leave parameters and state exactly
   // as they were (a skipped step); non-finite gradient entries are zeroed first.
-  void step(double lr, const torch::Tensor& apply);
+  void step(double lr, const torch::Tensor& apply) override;
 
   // "exp_avg/<name>", "exp_avg_sq/<name>" and "step": everything needed to resume exactly.
   std::vector<std::pair<std::string, torch::Tensor>> state() const;
   // Loads what state() gave; throws std::runtime_error naming a missing or misshapen tensor.
   void loadState(const std::map<std::string, torch::Tensor>& tensors);
-  std::int64_t stateBytes() const;
+  std::int64_t stateBytes() const override;
+
+  std::vector<std::pair<std::string, torch::Tensor>> wholeState() override { return state(); }
+  void loadWholeState(const std::map<std::string, torch::Tensor>& tensors) override { loadState(tensors); }
 
   // Parameters with decay=true: tensors of two or more dimensions (weights and embeddings),
   // not biases or LayerNorm gains.

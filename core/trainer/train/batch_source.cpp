@@ -11,10 +11,7 @@ namespace {
 class LoaderBatchSource : public BatchSource {
  public:
   explicit LoaderBatchSource(TokenLoader loader) : m_loader(std::move(loader)) {}
-  void next(std::vector<std::int64_t>& out) override {
-    out.resize(m_loader.batchElements());
-    m_loader.next(out);
-  }
+  void next(std::span<std::int64_t> out) override { m_loader.next(out); }
   void rewind() override { m_loader.restart(); }
   std::string cursorJson() const override {
     JsonWriter json;

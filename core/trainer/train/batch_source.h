@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,8 @@ namespace traindeck {
 class BatchSource {
  public:
   virtual ~BatchSource() = default;
-  // Fills `out` with B·(T+1) token ids, row-major.
-  virtual void next(std::vector<std::int64_t>& out) = 0;
+  // Fills `out` (B·(T+1) values) with token ids, row-major.
+  virtual void next(std::span<std::int64_t> out) = 0;
   // Back to the first batch (validation passes start from the same place every time).
   virtual void rewind() = 0;
   virtual std::string cursorJson() const = 0;

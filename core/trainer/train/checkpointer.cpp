@@ -13,8 +13,8 @@
 #include <sstream>
 
 #include "runlog/atomic_file.h"
-#include "trainer/checkpoint/safetensors_file.h"
-#include "trainer/checkpoint/safetensors_writer.h"
+#include "trainer/safetensors/safetensors_file.h"
+#include "trainer/safetensors/safetensors_writer.h"
 
 namespace traindeck {
 

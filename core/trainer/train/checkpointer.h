@@ -45,6 +45,7 @@ class Checkpointer {
   std::string save(std::int64_t step, const CheckpointContents& contents);
   // The newest folder holding COMPLETE, if any.
   std::optional<std::string> latestComplete() const;
+  const std::string& dir() const { return m_dir; }
 
   static LoadedCheckpoint load(const std::string& dir);
   static std::string folderName(std::int64_t step);  // "step-00000120"

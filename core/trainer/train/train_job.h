@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config/run_config.h"
 #include "runlog/run_directory.h"
@@ -25,6 +26,11 @@ struct TrainOptions {
   const volatile std::sig_atomic_t* stopRequested = nullptr;
   // Stop the same way once this many steps are done (0: never): `run --stop-at N`.
   std::int64_t stopAtStep = 0;
+  // What setUpTrainingProcess did, for the log's first lines.
+  std::vector<std::string> processNotes;
+  // On CUDA, this step (1-based; 0: none) runs with CUDA's sync debug mode set to error, so any
+  // operation in it that waits for the device fails the run naming it (tests/gpu/check_cuda.sh).
+  std::int64_t syncCheckStep = 0;
 };
 
 struct TrainResult {
@@ -36,6 +42,11 @@ struct TrainResult {
 
 // `config` has its paths expanded. Never throws: failures come back as status failed.
 TrainResult trainJob(const RunConfig& config, const TrainOptions& options);
+
+// Process-wide settings for a rank that trains here, made once before trainJob (by `worker`):
+// the heap keeps freed blocks; a CPU rank takes its share of the cores' threads and, beside other
+// ranks on this node, its own block of cores. Returns what it did, for the log.
+std::vector<std::string> setUpTrainingProcess(const RunConfig& config, const DistEnv& dist);
 
 // Tokens one optimizer step consumes, all ranks together.
 std::int64_t tokensPerStep(const RunConfig& config);

@@ -1,24 +1,16 @@
 // The loop (STYLE.md: a short, readable train()): resume; while steps remain: step, maybe
 // evaluate (every N and at the end), maybe checkpoint (every N, at the end, when stopped).
-// Per-step results stay on the device and are read back about once a second (flush), so the
-// loop never waits for the device just to log.
+// Per-step results stay on the device and are read back about once a second (the reporter's
+// flush), so the loop never waits for the device just to log.
 #include "trainer.h"
 
-#include <malloc.h>
-#include <sched.h>
-
-#include <cmath>
 #include <filesystem>
-#include <thread>
 
 #include "config/config_io.h"
 #include "config/devices.h"
-#include "config/enum_names.h"
 #include "config/planner.h"
-#include "config/validate.h"
 #include "progress_line.h"
 #include "runlog/run_directory.h"
-#include "trainer/model/hf_weights.h"
 #include "trainer/runtime_info.h"
 #include "trainer/torch_compat.h"
 
@@ -31,33 +23,6 @@ torch::Device chooseDevice(const StrategyConfig& strategy, int localRank) {
       strategy.device == DeviceKind::Cuda || (strategy.device == DeviceKind::Auto && torch::cuda::is_available());
   return cuda ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(localRank)) : torch::Device(torch::kCPU);
 }
-
-// Ranks sharing a node's CPU each keep to their own block of the cores this process may use:
-// unpinned, the scheduler moves compute and Gloo threads between cores, and one rank falling
-// behind stalls every all-reduce. Threads started later (OpenMP, Gloo) inherit the mask.
-// Returns the cores taken ("2-3"), or "" when nothing was pinned.
-std::string pinToOwnCores(int localRank, int localWorldSize) {
-  if (localWorldSize < 2) return "";
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return "";
-  std::vector<int> cores;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &allowed)) cores.push_back(c);
-  const std::size_t block = cores.size() / static_cast<std::size_t>(localWorldSize);
-  if (block == 0) return "";
-  cpu_set_t mine;
-  CPU_ZERO(&mine);
-  const std::size_t first = block * static_cast<std::size_t>(localRank);
-  for (std::size_t i = first; i < first + block; ++i) CPU_SET(cores[i], &mine);
-  if (::sched_setaffinity(0, sizeof mine, &mine) != 0) return "";
-  return block == 1 ? std::to_string(cores[first])
-                    : std::to_string(cores[first]) + "-" + std::to_string(cores[first + block - 1]);
-}
-
-constexpr double kFlushSeconds = 1.0;
-constexpr double kSystemSeconds = 5.0;
-constexpr double kProgressLogSeconds = 10.0;
 
 }  // namespace
 
@@ -81,62 +46,32 @@ Trainer::Trainer(const RunConfig& config, const TrainOptions& options)
       m_options(options),
       m_device(chooseDevice(config.strategy, options.dist.localRank)),
       m_log(options.paths.rankLog(options.dist.rank), options.echoLog),
+      m_reporter(m_options, m_device, m_log),
       m_schedule(config.optimizer, config.schedule, totalSteps(config)),
-      m_checkpointer(options.paths.checkpoints(), static_cast<int>(config.checkpoint.keep)),
       m_totalSteps(totalSteps(config)),
       m_tokensPerStep(tokensPerStep(config)) {}
 
 TrainResult Trainer::run() {
   TrainResult result;
   try {
-    if (isRank0()) {
-      if (const std::string why = saveConfigFile(m_config, m_options.paths.config()); !why.empty())
-        throw std::runtime_error(why);
-      m_metrics = std::make_unique<MetricsWriter>(m_options.paths.metrics());
-    }
-    logRuntime();
-    if (m_config.strategy.activation_checkpointing && m_device.is_cuda() && m_config.model.dropout > 0)
-      throw std::runtime_error(
-          "activation checkpointing with dropout on CUDA is not implemented yet: its recomputed "
-          "dropout masks would differ; set model.dropout: 0 or activation_checkpointing: false");
-    if (m_options.dist.worldSize > 1) setUpDistributed();
-    setUpModelAndOptimizer();
-    m_data = openBatchSources(m_config, m_options.dist.rank, m_options.dist.worldSize);
-    if (m_options.resume || m_config.checkpoint.resume) resumeFromCheckpoint();
-    m_flopsPerToken = makePlan(m_config, thisMachineCpu()).flopsPerToken;
-    m_peakFlops = jobPeakFlops();
-
-    JsonWriter header = MetricsWriter::record("header");
-    header.field("schema", kMetricsSchema)
-        .field("run_id", m_options.info.id)
-        .field("parameters", m_model->parameterCount());
-    header.field("world_size", m_options.dist.worldSize).field("tokens_per_step", m_tokensPerStep);
-    header.field("total_steps", m_totalSteps).field("start_step", m_step);
-    write(header);
-    m_log.info("training " + formatThousands(m_model->parameterCount()) + " parameters on " + m_device.str() + " for " +
-               std::to_string(m_totalSteps) + " steps of " + formatThousands(m_tokensPerStep) + " tokens");
-    setStatus(RunStatus::Running, "");
-
-    m_started = m_lastFlush = m_lastSystem = m_lastProgressLog = std::chrono::steady_clock::now();
-    m_stepsAtStart = m_step;
+    start();
     bool stopped = false;
     while (m_step < m_totalSteps) {
       trainStep();
       const bool last = m_step == m_totalSteps;
       stopped = shouldStop(last);
-      const double sinceFlush = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastFlush).count();
       const bool evalNow = m_data.val && m_config.eval.every > 0 && (m_step % m_config.eval.every == 0 || last);
       const bool saveNow =
           last || stopped || (m_config.checkpoint.every > 0 && m_step % m_config.checkpoint.every == 0);
-      if (sinceFlush >= kFlushSeconds || evalNow || saveNow) flush();
+      if (m_reporter.flushDue() || evalNow || saveNow) flush();
       if (evalNow) evaluate();
       if (saveNow) saveCheckpoint();
-      maybeWriteSystem(false);
+      m_reporter.writeSystem(false);
       if (stopped) break;
     }
     if (m_step >= m_totalSteps && m_lastCheckpointStep != m_step) saveCheckpoint();  // resumed at the end
     flush();
-    maybeWriteSystem(true);
+    m_reporter.writeSystem(true);
     m_log.endProgress();
     result.status = stopped ? RunStatus::Stopped : RunStatus::Finished;
     result.reason = stopped ? "stopped at step " + std::to_string(m_step) + " on request; --resume continues"
@@ -147,50 +82,64 @@ TrainResult Trainer::run() {
     result.reason = std::string(e.what()) + (m_step > 0 ? " (at step " + std::to_string(m_step) + ")" : "");
     m_log.error(result.reason);
     try {
-      event("error", result.reason, m_step);
+      m_reporter.event("error", result.reason, m_step);
     } catch (const std::exception&) {
     }
   }
   result.steps = m_step;
-  result.lastLoss = m_lastLoss;
+  result.lastLoss = m_reporter.lastLoss();
   setStatus(result.status, result.reason);
   m_log.info(result.reason);
   return result;
 }
 
-void Trainer::logRuntime() {
-  // Keep freed memory in the heap instead of returning every large tensor to the kernel: each
-  // step allocates the same big blocks again, and fresh pages cost a fault each (the system
-  // time of a CPU step halves with this).
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  if (m_device.is_cpu()) {
-    at::set_num_threads(cpuThreadsPerRank(m_options.dist.localWorldSize));
-    if (const std::string pinned = pinToOwnCores(m_options.dist.localRank, m_options.dist.localWorldSize);
-        !pinned.empty())
-      m_log.info("pinned to CPU cores " + pinned + " (one block per rank on this node)");
-  }
-  if (m_device.is_cuda()) {
-    m_gpu = std::make_unique<GpuStats>();
-    if (!m_gpu->available())
-      m_log.info("NVML (libnvidia-ml.so.1) is not available: no GPU utilization, power or temperature");
-  }
+void Trainer::start() {
+  if (isRank0())
+    if (const std::string why = saveConfigFile(m_config, m_options.paths.config()); !why.empty())
+      throw std::runtime_error(why);
+  m_reporter.openMetrics();
+  for (const std::string& note : m_options.processNotes) m_log.info(note);
   const RuntimeInfo runtime = probeRuntime();
   m_log.info("runtime: " + describeRuntime(runtime));
   if (const std::string warning = blasWarning(runtime); !warning.empty()) {
     m_log.warn(warning);
-    event("warn", warning, std::nullopt);
+    m_reporter.event("warn", warning, std::nullopt);
   }
+  if (m_config.strategy.activation_checkpointing && m_device.is_cuda() && m_config.model.dropout > 0)
+    throw std::runtime_error(
+        "activation checkpointing with dropout on CUDA is not implemented yet: its recomputed "
+        "dropout masks would differ; set model.dropout: 0 or activation_checkpointing: false");
+  if (m_options.dist.worldSize > 1) setUpDistributed();
+  setUpModelAndOptimizer();
+  m_data = openBatchSources(m_config, m_options.dist.rank, m_options.dist.worldSize);
+  m_checkpoints = std::make_unique<TrainingCheckpoints>(
+      Checkpointer(m_options.paths.checkpoints(), static_cast<int>(m_config.checkpoint.keep)), m_comm.get(),
+      m_options.dist.rank, m_options.dist.worldSize, m_log, m_reporter);
+  if (m_options.resume || m_config.checkpoint.resume)
+    if (const auto resumed = m_checkpoints->resume(parts(), m_device)) {
+      m_step = m_lastCheckpointStep = resumed->step;
+      m_tokens = resumed->tokens;
+    }
+  m_reporter.setThroughputBasis({m_tokensPerStep, makePlan(m_config, thisMachineCpu()).flopsPerToken, jobPeakFlops()});
+  m_reporter.header(m_model->parameterCount(), m_totalSteps, m_step);
+  m_log.info("training " + formatThousands(m_model->parameterCount()) + " parameters on " + m_device.str() + " for " +
+             std::to_string(m_totalSteps) + " steps of " + formatThousands(m_tokensPerStep) + " tokens");
+  setStatus(RunStatus::Running, "");
+  m_reporter.startTiming(m_step, m_totalSteps);
 }
 
+// A fresh host block per batch: on CUDA a pinned one, copied without waiting (LibTorch's pinned
+// allocator reuses it only once the copy is done), so the step never syncs to upload data.
 torch::Tensor Trainer::batchTensor(BatchSource& source) {
   const auto B = m_config.strategy.micro_batch, T = m_config.model.block_size;
-  m_batch.resize(static_cast<std::size_t>(B * (T + 1)));
-  source.next(m_batch);
-  return torch::from_blob(m_batch.data(), {B, T + 1}, torch::kLong).to(m_device, /*non_blocking=*/false, /*copy=*/true);
+  auto host = torch::empty({B, T + 1}, torch::TensorOptions().dtype(torch::kLong).pinned_memory(m_device.is_cuda()));
+  source.next({host.data_ptr<std::int64_t>(), static_cast<std::size_t>(host.numel())});
+  return m_device.is_cpu() ? host : host.to(m_device, /*non_blocking=*/true);
 }
 
 void Trainer::trainStep() {
+  const bool syncChecked = m_device.is_cuda() && m_step + 1 == m_options.syncCheckStep;
+  const compat::SyncCheckScope syncCheck(syncChecked);
   m_model->train();
   for (auto& p : m_model->parameters()) p.mutable_grad() = torch::Tensor();
   const auto accum = m_config.strategy.grad_accum;
@@ -226,14 +175,14 @@ void Trainer::trainStep() {
   }
   const auto applied = torch::isfinite(lossSum).logical_and(torch::isfinite(gradNorm));
   const double lr = m_schedule.at(m_step);
-  if (m_sharded)
-    m_sharded->step(lr, applied);
-  else
-    m_optimizer->step(lr, applied);
+  m_optimizer->step(lr, applied);
   if (m_scaler) m_scaler->update(applied);
   ++m_step;
   m_tokens += m_tokensPerStep;
-  m_pending.push_back({m_step, m_tokens, lr, lossSum, gradNorm, applied, exposed, overlap});
+  m_reporter.add({m_step, m_tokens, lr, lossSum, gradNorm, applied, exposed, overlap});
+  if (syncChecked)
+    m_log.info("step " + std::to_string(m_step) +
+               " ran with CUDA's sync debug mode at error: nothing in it waited for the device");
 }
 
 bool Trainer::shouldStop(bool last) {
@@ -254,102 +203,7 @@ bool Trainer::shouldStop(bool last) {
   return m_stopAt > 0 && m_step >= m_stopAt && !last;
 }
 
-void Trainer::flush() {
-  if (m_pending.empty()) return;
-  const auto now = std::chrono::steady_clock::now();
-  const double seconds = std::chrono::duration<double>(now - m_lastFlush).count();
-  const double stepMs = 1000.0 * seconds / static_cast<double>(m_pending.size());
-  const double tokensPerSecond = stepMs > 0 ? static_cast<double>(m_tokensPerStep) / (stepMs / 1000.0) : 0;
-  for (const PendingStep& p : m_pending) {
-    const double loss = p.loss.item<double>();
-    const double norm = p.gradNorm.item<double>();
-    JsonWriter r = MetricsWriter::record("train");
-    r.field("step", p.step).field("tokens", p.tokens).field("loss", loss).field("lr", p.lr);
-    r.field("grad_norm", norm).field("tokens_per_s", tokensPerSecond).field("step_ms", stepMs);
-    if (m_peakFlops > 0) r.field("mfu", tokensPerSecond * m_flopsPerToken / m_peakFlops);
-    if (distributed()) r.field("comm_ms", 1000.0 * p.exposedCommSeconds);
-    // NCCL completes a work's future when it is queued, so the overlap is measured on the CPU only.
-    if (distributed() && m_device.is_cpu()) r.field("comm_overlap_ms", 1000.0 * p.overlapCommSeconds);
-    write(r);
-    if (!p.applied.item<bool>()) {
-      // Under fp16 a few skipped steps at the start are normal: the loss scale comes down
-      // from 65536 until the gradients fit.
-      const std::string scale =
-          m_scaler ? "; fp16 loss scale now " + std::to_string(static_cast<long long>(m_scaler->scale())) : "";
-      event("warn", "non-finite loss or gradient norm: step " + std::to_string(p.step) + " skipped" + scale, p.step);
-      m_log.warn("step " + std::to_string(p.step) + ": non-finite loss or gradient norm, optimizer step skipped" +
-                 scale);
-    } else {
-      m_lastLoss = loss;
-    }
-  }
-  m_pending.clear();
-  m_lastFlush = now;
-  // On a terminal, a progress line that rewrites itself; in a log (a supervised rank 0), the
-  // same figures as a line every 10 s.
-  const bool logProgress = !m_options.progressLine && isRank0() &&
-                           std::chrono::duration<double>(now - m_lastProgressLog).count() >= kProgressLogSeconds;
-  if (m_options.progressLine || logProgress) {
-    const double done = static_cast<double>(m_step - m_stepsAtStart);
-    const double elapsed = std::chrono::duration<double>(now - m_started).count();
-    const std::string line =
-        progressLine({m_step, m_totalSteps, m_lastLoss, m_schedule.at(std::max<std::int64_t>(0, m_step - 1)),
-                      tokensPerSecond, done > 0 ? elapsed / done : 0});
-    if (m_options.progressLine) m_log.progress(line);
-    if (logProgress) {
-      m_log.info(line);
-      m_lastProgressLog = now;
-    }
-  }
-}
-
-void Trainer::maybeWriteSystem(bool force) {
-  const auto now = std::chrono::steady_clock::now();
-  if (!force && std::chrono::duration<double>(now - m_lastSystem).count() < kSystemSeconds) return;
-  m_lastSystem = now;
-  const SystemSample s = m_system.sample();
-  // DESIGN.md's system record: util and memory are the rank's device's (the GPU's, through
-  // NVML, on CUDA; this process's CPU share and resident memory otherwise).
-  JsonWriter mine;
-  mine.beginObject().field("rank", m_options.dist.rank).field("device", m_device.str());
-  const auto gpu = m_gpu && m_device.is_cuda()
-                       ? m_gpu->sample(nvmlIndexOfCudaDevice(m_device.index(), std::getenv("CUDA_VISIBLE_DEVICES")))
-                       : std::nullopt;
-  if (gpu) {
-    mine.field("util", gpu->util).field("mem_used", gpu->memUsed).field("mem_total", gpu->memTotal);
-    mine.field("power_w", gpu->powerWatts).field("temp_c", gpu->temperatureC);
-    mine.field("cpu_util", s.util).field("rss", s.rss);
-  } else {
-    mine.field("util", s.util).field("mem_used", s.rss).field("mem_total", s.memTotal);
-  }
-  mine.endObject();
-  // Every rank leaves its figures in the store; rank 0 writes the newest of each. No
-  // collective: ranks sample on their own clocks.
-  if (distributed() && !isRank0()) {
-    m_comm->publish("system/" + std::to_string(m_options.dist.rank), mine.str());
-    return;
-  }
-  for (int rank = 0; rank < m_options.dist.worldSize; ++rank) {
-    const auto figures =
-        rank == 0 ? std::optional<std::string>(mine.str()) : m_comm->lookup("system/" + std::to_string(rank));
-    const JsonParseResult parsed = figures ? parseJson(*figures) : JsonParseResult{};
-    if (!parsed.ok()) continue;
-    const JsonValue& v = parsed.value;
-    JsonWriter r = MetricsWriter::record("system");
-    r.field("rank", rank).field("device", v.stringOr("device", "")).field("util", v.numberOr("util", 0));
-    r.field("mem_used", v.integerOr("mem_used", 0)).field("mem_total", v.integerOr("mem_total", 0));
-    for (const char* key : {"power_w", "temp_c", "cpu_util", "rss"})
-      if (const JsonValue* value = v.find(key)) {
-        if (value->isInteger())
-          r.field(key, value->integerOr(0));
-        else
-          r.field(key, value->numberOr(0));
-      }
-    write(r);
-  }
-}
-
-double Trainer::evaluate() {
+void Trainer::evaluate() {
   torch::NoGradGuard noGrad;
   m_model->eval();
   m_data.val->rewind();
@@ -364,23 +218,12 @@ double Trainer::evaluate() {
     m_comm->allreduce(sum);  // every rank read its own part of the validation windows
     sum.div_(m_comm->worldSize());
   }
-  const double valLoss = sum.item<double>() / static_cast<double>(m_config.eval.batches);
-  JsonWriter r = MetricsWriter::record("eval");
-  r.field("step", m_step).field("tokens", m_tokens).field("val_loss", valLoss);
-  write(r);
-  m_log.info("step " + std::to_string(m_step) + ": val loss " + std::to_string(valLoss));
-  return valLoss;
+  m_reporter.eval(m_step, m_tokens, sum.item<double>() / static_cast<double>(m_config.eval.batches));
 }
 
-void Trainer::event(const std::string& level, const std::string& message, std::optional<std::int64_t> step) {
-  JsonWriter r = MetricsWriter::record("event");
-  r.field("level", level).field("rank", m_options.dist.rank).field("msg", message);
-  if (step) r.field("step", *step);
-  write(r);
-}
-
-void Trainer::write(JsonWriter& record) {
-  if (m_metrics) m_metrics->write(record);
+void Trainer::saveCheckpoint() {
+  m_checkpoints->save(parts(), m_step, m_tokens);
+  m_lastCheckpointStep = m_step;
 }
 
 void Trainer::setStatus(RunStatus status, const std::string& reason) {

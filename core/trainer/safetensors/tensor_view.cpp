@@ -1,5 +1,5 @@
 // Byte sizes are computed with overflow checks: shapes come from untrusted file headers.
-#include "trainer/checkpoint/tensor_view.h"
+#include "trainer/safetensors/tensor_view.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "trainer/checkpoint/tensor_dtype.h"
+#include "trainer/safetensors/tensor_dtype.h"
 
 namespace traindeck {
 

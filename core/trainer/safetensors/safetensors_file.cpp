@@ -1,7 +1,7 @@
 // The whole header is checked before open() returns: a SafetensorsFile either holds a file
 // whose every view lies inside the mapping, or was never made. All sizes are 64-bit and
 // compared before they are added, since they come from an untrusted file.
-#include "trainer/checkpoint/safetensors_file.h"
+#include "trainer/safetensors/safetensors_file.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -18,7 +18,7 @@
 
 #include "runlog/json_value.h"
 #include "runlog/json_writer.h"
-#include "trainer/checkpoint/safetensors_error.h"
+#include "trainer/safetensors/safetensors_error.h"
 
 namespace traindeck {
 

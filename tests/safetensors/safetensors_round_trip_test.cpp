@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint_test_files.h"
+#include "safetensors_test_files.h"
 #include "runlog/json_value.h"
-#include "trainer/checkpoint/dtype_convert.h"
-#include "trainer/checkpoint/safetensors_error.h"
-#include "trainer/checkpoint/safetensors_file.h"
-#include "trainer/checkpoint/safetensors_writer.h"
+#include "trainer/safetensors/dtype_convert.h"
+#include "trainer/safetensors/safetensors_error.h"
+#include "trainer/safetensors/safetensors_file.h"
+#include "trainer/safetensors/safetensors_writer.h"
 
 namespace traindeck {
 namespace {

@@ -1,7 +1,7 @@
 // Bit-level conversions on the IEEE encodings. Rounding adds just under half an ulp plus the
 // kept lowest bit, which rounds ties to even; a carry out of the mantissa correctly bumps the
 // exponent, up to infinity.
-#include "trainer/checkpoint/dtype_convert.h"
+#include "trainer/safetensors/dtype_convert.h"
 
 #include <bit>
 #include <cstring>

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint_test_files.h"
-#include "trainer/checkpoint/dtype_convert.h"
-#include "trainer/checkpoint/safetensors_file.h"
+#include "safetensors_test_files.h"
+#include "trainer/safetensors/dtype_convert.h"
+#include "trainer/safetensors/safetensors_file.h"
 
 namespace traindeck {
 namespace {
@@ -25,7 +25,7 @@ TEST(SafetensorsReferenceFile, ReadsAFileWrittenByPython) {
   if (!std::filesystem::exists(kPython)) GTEST_SKIP() << "needs " << kPython << " to write the reference file";
   testing::TempDir dir;
   const std::string path = dir.file("reference.safetensors");
-  const std::string script = TRAINDECK_CHECKPOINT_TEST_DIR "/write_reference_safetensors.py";
+  const std::string script = TRAINDECK_SAFETENSORS_TEST_DIR "/write_reference_safetensors.py";
   const std::string command = std::string(kPython) + " '" + script + "' '" + path + "'";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "trainer/checkpoint/tensor_view.h"
+#include "trainer/safetensors/tensor_view.h"
 
 namespace traindeck {
 

@@ -1,6 +1,6 @@
 // The header is built with JsonWriter and read back by parseJson before anything is written,
 // so a name that is not UTF-8 fails here instead of producing a file no reader accepts.
-#include "trainer/checkpoint/safetensors_writer.h"
+#include "trainer/safetensors/safetensors_writer.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 
 #include "runlog/json_value.h"
 #include "runlog/json_writer.h"
-#include "trainer/checkpoint/safetensors_error.h"
+#include "trainer/safetensors/safetensors_error.h"
 
 namespace traindeck {
 

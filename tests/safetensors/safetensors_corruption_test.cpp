@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint_test_files.h"
-#include "trainer/checkpoint/safetensors_error.h"
-#include "trainer/checkpoint/safetensors_file.h"
-#include "trainer/checkpoint/safetensors_writer.h"
+#include "safetensors_test_files.h"
+#include "trainer/safetensors/safetensors_error.h"
+#include "trainer/safetensors/safetensors_file.h"
+#include "trainer/safetensors/safetensors_writer.h"
 
 namespace traindeck {
 namespace {

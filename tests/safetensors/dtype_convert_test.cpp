@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "trainer/checkpoint/dtype_convert.h"
+#include "trainer/safetensors/dtype_convert.h"
 
 namespace traindeck {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "trainer/checkpoint/tensor_dtype.h"
+#include "trainer/safetensors/tensor_dtype.h"
 
 namespace traindeck {
 
