@@ -65,12 +65,8 @@ if [ ! -f "$root/.traindeck-root" ]; then
   touch "$root/.traindeck-root"
 fi
 
-# The same installer as on Debian 12 (quiet when nothing is missing); sudo and apt's lists are
-# all it needs that minbase lacks.
-if ! in_root dpkg-query -W -f='${Status}' ccache 2>/dev/null | grep -q "ok installed"; then
-  say "installing the build and test dependencies inside the root (once; about 80 s)"
-  in_root apt-get update -qq
-fi
+# The same installer and package list as on Debian 12: quiet when nothing is missing, else it
+# updates apt's lists and installs (the first time about 80 s).
 in_root packaging/install-deps.sh
 
 # GPT-2's tokenizer files come from npm on the host (the root has node for the reference encoder,
