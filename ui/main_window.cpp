@@ -11,7 +11,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -264,9 +263,8 @@ void MainWindow::showFailureIfAny() {
   if (!m_session) return;
   const RunSummary summary = m_session->summary();
   if (summary.status != "failed") return;
-  const QString reason = summary.exitReason;
-  const QRegularExpressionMatch rank = QRegularExpression("^rank (\\d+) ").match(reason);
-  m_logs->showFailure(rank.hasMatch() ? rank.captured(1).toInt() : 0, reason);
+  // A failure that was not a rank's (a bad spec, no free port) shows rank 0's log.
+  m_logs->showFailure(std::max(0, summary.failedRank), summary.exitReason);
 }
 
 QString MainWindow::startRun(const QStringList& extraArgs) {

@@ -6,60 +6,65 @@
 #include <cstdint>
 #include <system_error>
 
+#include "runlog/metrics_keys.h"
+
 namespace traindeck {
 
+namespace key = metrics_key;
+
+// Switched on the length first; a test checks that every key constant lands on its own FlatKey.
 FlatKey flatKeyOf(std::string_view n) {
   switch (n.size()) {
     case 2:
-      if (n == "lr") return FlatKey::Lr;
+      if (n == key::kLr) return FlatKey::Lr;
       break;
     case 3:
-      if (n == "mfu") return FlatKey::Mfu;
-      if (n == "msg") return FlatKey::Msg;
+      if (n == key::kMfu) return FlatKey::Mfu;
+      if (n == key::kMsg) return FlatKey::Msg;
       break;
     case 4:
-      if (n == "kind") return FlatKey::Kind;
-      if (n == "time") return FlatKey::Time;
-      if (n == "step") return FlatKey::Step;
-      if (n == "loss") return FlatKey::Loss;
-      if (n == "rank") return FlatKey::Rank;
-      if (n == "util") return FlatKey::Util;
+      if (n == key::kKind) return FlatKey::Kind;
+      if (n == key::kTime) return FlatKey::Time;
+      if (n == key::kStep) return FlatKey::Step;
+      if (n == key::kLoss) return FlatKey::Loss;
+      if (n == key::kRank) return FlatKey::Rank;
+      if (n == key::kUtil) return FlatKey::Util;
       break;
     case 5:
-      if (n == "level") return FlatKey::Level;
+      if (n == key::kLevel) return FlatKey::Level;
       break;
     case 6:
-      if (n == "tokens") return FlatKey::Tokens;
-      if (n == "device") return FlatKey::Device;
-      if (n == "temp_c") return FlatKey::TempC;
-      if (n == "schema") return FlatKey::Schema;
-      if (n == "run_id") return FlatKey::RunId;
+      if (n == key::kTokens) return FlatKey::Tokens;
+      if (n == key::kDevice) return FlatKey::Device;
+      if (n == key::kTempC) return FlatKey::TempC;
+      if (n == key::kSchema) return FlatKey::Schema;
+      if (n == key::kRunId) return FlatKey::RunId;
       break;
     case 7:
-      if (n == "step_ms") return FlatKey::StepMs;
-      if (n == "power_w") return FlatKey::PowerW;
+      if (n == key::kStepMs) return FlatKey::StepMs;
+      if (n == key::kPowerW) return FlatKey::PowerW;
       break;
     case 8:
-      if (n == "val_loss") return FlatKey::ValLoss;
-      if (n == "mem_used") return FlatKey::MemUsed;
+      if (n == key::kValLoss) return FlatKey::ValLoss;
+      if (n == key::kMemUsed) return FlatKey::MemUsed;
       break;
     case 9:
-      if (n == "grad_norm") return FlatKey::GradNorm;
-      if (n == "mem_total") return FlatKey::MemTotal;
+      if (n == key::kGradNorm) return FlatKey::GradNorm;
+      if (n == key::kMemTotal) return FlatKey::MemTotal;
       break;
     case 10:
-      if (n == "parameters") return FlatKey::Parameters;
-      if (n == "world_size") return FlatKey::WorldSize;
-      if (n == "start_step") return FlatKey::StartStep;
+      if (n == key::kParameters) return FlatKey::Parameters;
+      if (n == key::kWorldSize) return FlatKey::WorldSize;
+      if (n == key::kStartStep) return FlatKey::StartStep;
       break;
     case 11:
-      if (n == "total_steps") return FlatKey::TotalSteps;
+      if (n == key::kTotalSteps) return FlatKey::TotalSteps;
       break;
     case 12:
-      if (n == "tokens_per_s") return FlatKey::TokensPerSecond;
+      if (n == key::kTokensPerSecond) return FlatKey::TokensPerSecond;
       break;
     case 15:
-      if (n == "tokens_per_step") return FlatKey::TokensPerStep;
+      if (n == key::kTokensPerStep) return FlatKey::TokensPerStep;
       break;
     default:
       break;

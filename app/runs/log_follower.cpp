@@ -1,5 +1,5 @@
 // Ranks are found by listing logs/ on each poll (cheap: one entry per rank). Bytes are split
-// into lines per rank; a partial last line waits for its newline, as in metrics.jsonl.
+// into lines per rank (LineSplitter); a partial last line waits for its newline.
 #include "log_follower.h"
 
 #include <QDir>
@@ -9,7 +9,7 @@
 #include <QTimer>
 
 #include "app_metatypes.h"
-#include "file_tail.h"
+#include "runlog/file_tail.h"
 
 namespace traindeck {
 
@@ -65,31 +65,17 @@ void LogFollower::poll() {
   for (auto& [rank, log] : m_ranks) {
     FileTail::Chunk chunk = log.tail->read(kMaxBytesPerPoll);
     if (chunk.restart) {
-      log.partial.clear();
+      log.lines.reset();
       emit logRestarted(rank);
     }
-    std::string_view bytes = chunk.bytes;
-    while (!bytes.empty()) {
-      const std::size_t nl = bytes.find('\n');
-      if (nl == std::string_view::npos) {
-        log.partial.append(bytes.substr(0, kMaxLineBytes - std::min(kMaxLineBytes, log.partial.size())));
-        break;
-      }
-      std::string_view line = bytes.substr(0, nl);
-      if (!log.partial.empty()) {
-        log.partial.append(line.substr(0, kMaxLineBytes - std::min(kMaxLineBytes, log.partial.size())));
-        line = log.partial;
-      }
+    log.lines.feed(chunk.bytes, [&](std::string_view line, bool) {
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      line = line.substr(0, kMaxLineBytes);
       LogLine out;
       out.rank = rank;
       out.level = logLevelOf(line);
       out.text = QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size()));
       lines.push_back(std::move(out));
-      log.partial.clear();
-      bytes.remove_prefix(nl + 1);
-    }
+    });
     more = more || chunk.more;
   }
   if (more) QMetaObject::invokeMethod(this, &LogFollower::poll, Qt::QueuedConnection);

@@ -15,6 +15,8 @@
 class QFileSystemWatcher;
 class QTimer;
 
+#include "runlog/line_splitter.h"
+
 namespace traindeck {
 
 class FileTail;
@@ -42,7 +44,7 @@ class LogFollower : public QObject {
  private:
   struct RankLog {
     std::unique_ptr<FileTail> tail;
-    std::string partial;
+    LineSplitter lines{kMaxLineBytes};
   };
   void discoverRanks();
 

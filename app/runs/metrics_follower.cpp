@@ -9,7 +9,7 @@
 #include <QTimer>
 
 #include "app_metatypes.h"
-#include "file_tail.h"
+#include "runlog/file_tail.h"
 
 namespace traindeck {
 

@@ -7,6 +7,7 @@
 
 #include "flat_record.h"
 #include "runlog/json_value.h"
+#include "runlog/metrics_keys.h"
 
 namespace traindeck {
 
@@ -29,7 +30,7 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
   const FlatValue& kind = r[FlatKey::Kind];
   if (kind.type != FlatValue::Type::String) return true;  // no kind: an unknown kind
   const std::string_view k = kind.text;
-  if (k == "train") {
+  if (k == metrics_kind::kTrain) {
     const FlatValue& step = r[FlatKey::Step];
     if (!step.exactInteger) return false;
     TrainColumns& t = batch.train;
@@ -42,7 +43,7 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
     t.tokensPerSecond.push_back(floatOf(r[FlatKey::TokensPerSecond]));
     t.stepMs.push_back(floatOf(r[FlatKey::StepMs]));
     t.mfu.push_back(floatOf(r[FlatKey::Mfu]));
-  } else if (k == "eval") {
+  } else if (k == metrics_kind::kEval) {
     const FlatValue& step = r[FlatKey::Step];
     if (!step.exactInteger) return false;
     EvalColumns& e = batch.eval;
@@ -50,7 +51,7 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
     e.tokens.push_back(r[FlatKey::Tokens].integerOr(0));
     e.time.push_back(timeOf(r));
     e.valLoss.push_back(floatOf(r[FlatKey::ValLoss]));
-  } else if (k == "system") {
+  } else if (k == metrics_kind::kSystem) {
     SystemPoint s;
     s.rank = static_cast<int>(r[FlatKey::Rank].integerOr(0));
     s.device = textOf(r[FlatKey::Device]);
@@ -61,7 +62,7 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
     s.powerW = static_cast<float>(r[FlatKey::PowerW].numberOr(-1));
     s.tempC = static_cast<float>(r[FlatKey::TempC].numberOr(-1));
     batch.system.push_back(std::move(s));
-  } else if (k == "event") {
+  } else if (k == metrics_kind::kEvent) {
     EventPoint e;
     e.time = timeOf(r);
     e.step = r[FlatKey::Step].integerOr(-1);
@@ -69,7 +70,7 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
     e.rank = static_cast<int>(r[FlatKey::Rank].integerOr(0));
     e.message = textOf(r[FlatKey::Msg]);
     batch.events.push_back(std::move(e));
-  } else if (k == "header") {
+  } else if (k == metrics_kind::kHeader) {
     RunHeader& h = batch.header;
     h = RunHeader{};
     h.runId = textOf(r[FlatKey::RunId]);
@@ -109,48 +110,12 @@ MetricsBatch MetricsParser::feed(std::string_view bytes) {
 }
 
 void MetricsParser::feedInto(std::string_view bytes, MetricsBatch& batch) {
-  std::size_t pos = 0;
-  // First finish a line begun in an earlier feed (or skip the rest of an overlong one).
-  if (m_discarding || !m_partial.empty()) {
-    const void* nl = std::memchr(bytes.data(), '\n', bytes.size());
-    if (!nl) {
-      if (!m_discarding) m_partial.append(bytes);
-      if (m_partial.size() > kMaxLineBytes) {
-        m_partial.clear();
-        m_discarding = true;
-      }
-      return;
-    }
-    pos = static_cast<std::size_t>(static_cast<const char*>(nl) - bytes.data()) + 1;
-    if (m_discarding) {
-      ++batch.garbageLines;
-      m_discarding = false;
-    } else {
-      m_partial.append(bytes.data(), pos - 1);
-      parseLine(m_partial, batch);
-      m_partial.clear();
-    }
-  }
-  while (pos < bytes.size()) {
-    const char* start = bytes.data() + pos;
-    const void* nl = std::memchr(start, '\n', bytes.size() - pos);
-    if (!nl) {
-      const std::string_view rest = bytes.substr(pos);
-      if (rest.size() > kMaxLineBytes)
-        m_discarding = true;
-      else
-        m_partial.assign(rest);
-      return;
-    }
-    const auto length = static_cast<std::size_t>(static_cast<const char*>(nl) - start);
-    parseLine(std::string_view(start, length), batch);
-    pos += length + 1;
-  }
-}
-
-void MetricsParser::reset() {
-  m_partial.clear();
-  m_discarding = false;
+  m_lines.feed(bytes, [&](std::string_view line, bool cut) {
+    if (cut)
+      ++batch.garbageLines;  // an overlong line is dropped, counted once
+    else
+      parseLine(line, batch);
+  });
 }
 
 }  // namespace traindeck

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "metrics_batch.h"
+#include "runlog/line_splitter.h"
 
 namespace traindeck {
 
@@ -23,15 +24,14 @@ class MetricsParser {
   // Parses into an existing batch (appending), for callers that gather several reads.
   void feedInto(std::string_view bytes, MetricsBatch& batch);
   // Forgets a held-back partial line (the file was replaced).
-  void reset();
-  std::size_t pendingBytes() const { return m_partial.size(); }
+  void reset() { m_lines.reset(); }
+  std::size_t pendingBytes() const { return m_lines.pendingBytes(); }
 
   // One complete line (without its newline) into `batch`.
   static void parseLine(std::string_view line, MetricsBatch& batch);
 
  private:
-  std::string m_partial;
-  bool m_discarding = false;  // inside an overlong line: skip to its newline
+  LineSplitter m_lines{kMaxLineBytes};
 };
 
 }  // namespace traindeck

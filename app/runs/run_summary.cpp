@@ -7,7 +7,7 @@
 #include <QFileInfo>
 
 #include "metrics_parser.h"
-#include "runlog/json_value.h"
+#include "runlog/run_directory.h"
 
 namespace traindeck {
 
@@ -69,19 +69,17 @@ RunSummary readRunSummary(const QString& runDir) {
   QFile runJson(QDir(runDir).filePath(QStringLiteral("run.json")));
   if (runJson.open(QIODevice::ReadOnly)) {
     const QByteArray bytes = runJson.read(1 << 20);
-    const JsonParseResult parsed =
-        parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-    if (parsed.ok() && parsed.value.isObject()) {
-      const JsonValue& v = parsed.value;
-      const std::string id = v.stringOr("id", "");
-      if (!id.empty()) s.id = QString::fromStdString(id);
-      s.name = QString::fromStdString(v.stringOr("name", ""));
-      s.status = QString::fromStdString(v.stringOr("status", "unknown"));
-      s.created = QString::fromStdString(v.stringOr("created", ""));
-      s.step = v.integerOr("step", 0);
-      s.supervisorPid = static_cast<int>(v.integerOr("supervisor_pid", 0));
-      s.exitReason = QString::fromStdString(v.stringOr("exit_reason", ""));
-    }
+    const RunInfoReadResult read =
+        parseRunInfo(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    const RunInfo& info = read.info;
+    if (!info.id.empty()) s.id = QString::fromStdString(info.id);
+    s.name = QString::fromStdString(info.name);
+    if (read.ok()) s.status = QString::fromUtf8(toString(info.status));
+    s.created = QString::fromStdString(info.created);
+    s.step = info.step;
+    s.supervisorPid = info.supervisorPid;
+    s.exitReason = QString::fromStdString(info.exitReason);
+    s.failedRank = info.failedRank;
   }
   readMetricsEnds(QDir(runDir).filePath(QStringLiteral("metrics.jsonl")), s);
   return s;

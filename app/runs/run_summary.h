@@ -19,7 +19,8 @@ struct RunSummary {
   qint64 totalSteps = 0;
   double lastLoss = std::nan("");
   int supervisorPid = 0;
-  QString exitReason;  // run.json "exit_reason": empty while running
+  QString exitReason;   // run.json "exit_reason": empty while running
+  int failedRank = -1;  // run.json "failed_rank": the rank whose failure ended the run, or -1
 
   // What changes on disk decide whether to read again: sizes and modification times.
   struct Signature {
@@ -31,7 +32,8 @@ struct RunSummary {
   bool sameContent(const RunSummary& o) const {
     return id == o.id && name == o.name && status == o.status && created == o.created && path == o.path &&
            step == o.step && totalSteps == o.totalSteps && supervisorPid == o.supervisorPid &&
-           exitReason == o.exitReason && (lastLoss == o.lastLoss || (std::isnan(lastLoss) && std::isnan(o.lastLoss)));
+           exitReason == o.exitReason && failedRank == o.failedRank &&
+           (lastLoss == o.lastLoss || (std::isnan(lastLoss) && std::isnan(o.lastLoss)));
   }
 };
 

@@ -81,6 +81,7 @@ LaunchResult RankSupervisor::run() {
     m_ranks.terminate(m_spec.graceSeconds);
     followOutputs();
     flushEcho();
+    m_info.failedRank = failed.rank;
     return finish(RunStatus::Failed, reason);
   }
   followOutputs();

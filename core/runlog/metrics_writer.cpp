@@ -22,9 +22,11 @@ MetricsWriter::~MetricsWriter() {
   if (m_fd >= 0) ::close(m_fd);
 }
 
-JsonWriter MetricsWriter::record(const std::string& kind) {
+JsonWriter MetricsWriter::record(std::string_view kind) {
   JsonWriter j;
-  j.beginObject().field("kind", kind).field("time", unixSeconds(std::chrono::system_clock::now()));
+  j.beginObject()
+      .field(metrics_key::kKind, kind)
+      .field(metrics_key::kTime, unixSeconds(std::chrono::system_clock::now()));
   return j;
 }
 

@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "json_writer.h"
+#include "metrics_keys.h"
 
 namespace traindeck {
 
@@ -21,8 +23,8 @@ class MetricsWriter {
   MetricsWriter& operator=(const MetricsWriter&) = delete;
 
   // Starts a record of `kind` stamped with the current time; add fields, then write() it.
-  static JsonWriter record(const std::string& kind);
-  void write(JsonWriter& record);  // closes the object and appends the line
+  static JsonWriter record(std::string_view kind);  // a metrics_kind
+  void write(JsonWriter& record);                   // closes the object and appends the line
 
  private:
   int m_fd = -1;

@@ -4,21 +4,36 @@
 #include <unistd.h>
 
 #include <ctime>
+#include <fstream>
+#include <sstream>
 
 #include "atomic_file.h"
+#include "json_value.h"
 #include "json_writer.h"
 
 namespace traindeck {
 
 const char* toString(RunStatus status) {
   switch (status) {
-    case RunStatus::Starting: return "starting";
-    case RunStatus::Running: return "running";
-    case RunStatus::Finished: return "finished";
-    case RunStatus::Failed: return "failed";
-    case RunStatus::Stopped: return "stopped";
+    case RunStatus::Starting:
+      return "starting";
+    case RunStatus::Running:
+      return "running";
+    case RunStatus::Finished:
+      return "finished";
+    case RunStatus::Failed:
+      return "failed";
+    case RunStatus::Stopped:
+      return "stopped";
   }
   return "unknown";
+}
+
+std::optional<RunStatus> runStatusFromString(std::string_view text) {
+  for (const RunStatus s :
+       {RunStatus::Starting, RunStatus::Running, RunStatus::Finished, RunStatus::Failed, RunStatus::Stopped})
+    if (text == toString(s)) return s;
+  return std::nullopt;
 }
 
 namespace {
@@ -55,25 +70,67 @@ std::string hostName() {
 }
 
 std::string runInfoJson(const RunInfo& info) {
+  using namespace run_json;
   JsonWriter j;
   j.beginObject();
-  j.field("id", info.id).field("name", info.name).field("created", info.created).field("host", info.host);
-  j.field("trainer_version", info.trainerVersion).field("world_size", info.worldSize);
-  j.key("devices").beginArray();
+  j.field(kId, info.id).field(kName, info.name).field(kCreated, info.created).field(kHost, info.host);
+  j.field(kTrainerVersion, info.trainerVersion).field(kWorldSize, info.worldSize);
+  j.key(kDevices).beginArray();
   for (const std::string& d : info.devices) j.value(d);
   j.endArray();
-  j.field("status", toString(info.status)).field("exit_reason", info.exitReason);
-  j.field("supervisor_pid", info.supervisorPid);
-  j.key("rank_pids").beginArray();
+  j.field(kStatus, toString(info.status)).field(kExitReason, info.exitReason);
+  if (info.failedRank >= 0) j.field(kFailedRank, info.failedRank);
+  j.field(kSupervisorPid, info.supervisorPid);
+  j.key(kRankPids).beginArray();
   for (const int pid : info.rankPids) j.value(pid);
   j.endArray();
-  j.field("step", info.step);
+  j.field(kStep, info.step);
   j.endObject();
   return j.str() + "\n";
 }
 
 std::string writeRunInfo(const RunPaths& paths, const RunInfo& info) {
   return writeFileAtomically(paths.runJson(), runInfoJson(info));
+}
+
+RunInfoReadResult parseRunInfo(std::string_view json) {
+  using namespace run_json;
+  RunInfoReadResult result;
+  const JsonParseResult parsed = parseJson(json);
+  if (!parsed.ok() || !parsed.value.isObject()) {
+    result.error = "run.json is not a JSON object" + (parsed.ok() ? std::string() : ": " + parsed.error);
+    return result;
+  }
+  const JsonValue& v = parsed.value;
+  RunInfo& info = result.info;
+  info.id = v.stringOr(kId, "");
+  info.name = v.stringOr(kName, "");
+  info.created = v.stringOr(kCreated, "");
+  info.host = v.stringOr(kHost, "");
+  info.trainerVersion = v.stringOr(kTrainerVersion, "");
+  info.worldSize = static_cast<int>(v.integerOr(kWorldSize, 1));
+  if (const JsonValue* devices = v.find(kDevices); devices && devices->isArray())
+    for (const JsonValue& d : devices->items()) info.devices.push_back(d.stringOr(""));
+  info.exitReason = v.stringOr(kExitReason, "");
+  info.failedRank = static_cast<int>(v.integerOr(kFailedRank, -1));
+  info.supervisorPid = static_cast<int>(v.integerOr(kSupervisorPid, 0));
+  if (const JsonValue* pids = v.find(kRankPids); pids && pids->isArray())
+    for (const JsonValue& pid : pids->items()) info.rankPids.push_back(static_cast<int>(pid.integerOr(0)));
+  info.step = v.integerOr(kStep, 0);
+  const std::string status = v.stringOr(kStatus, "");
+  if (const auto known = runStatusFromString(status))
+    info.status = *known;
+  else
+    result.error = "run.json has an unknown status '" + status + "'";
+  return result;
+}
+
+RunInfoReadResult readRunInfo(const RunPaths& paths) {
+  std::ifstream in(paths.runJson(), std::ios::binary);
+  if (!in) return {RunInfo{}, "cannot open " + paths.runJson()};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseRunInfo(text.str());
 }
 
 }  // namespace traindeck

@@ -1,16 +1,42 @@
 // The run directory contract (docs/design.md): where each file lives, how a run id is made,
-// and run.json, which is rewritten atomically whenever the run's status changes.
+// and run.json, which is rewritten atomically whenever the run's status changes. Its writer
+// (the trainer and its supervisor) and its reader (the app) are both here, with its keys.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace traindeck {
 
 enum class RunStatus { Starting, Running, Finished, Failed, Stopped };
 const char* toString(RunStatus status);
+// "running" -> Running; nothing for any other text.
+std::optional<RunStatus> runStatusFromString(std::string_view text);
+// Whether a run in this status may still have live processes.
+inline bool isLive(RunStatus status) {
+  return status == RunStatus::Starting || status == RunStatus::Running;
+}
+
+// run.json's keys.
+namespace run_json {
+inline constexpr const char* kId = "id";
+inline constexpr const char* kName = "name";
+inline constexpr const char* kCreated = "created";
+inline constexpr const char* kHost = "host";
+inline constexpr const char* kTrainerVersion = "trainer_version";
+inline constexpr const char* kWorldSize = "world_size";
+inline constexpr const char* kDevices = "devices";
+inline constexpr const char* kStatus = "status";
+inline constexpr const char* kExitReason = "exit_reason";
+inline constexpr const char* kFailedRank = "failed_rank";
+inline constexpr const char* kSupervisorPid = "supervisor_pid";
+inline constexpr const char* kRankPids = "rank_pids";
+inline constexpr const char* kStep = "step";
+}  // namespace run_json
 
 // "<UTC yyyymmdd-HHMMSS>-<slug>"
 std::string makeRunId(std::chrono::system_clock::time_point when, const std::string& slug);
@@ -36,6 +62,7 @@ struct RunInfo {
   std::vector<std::string> devices;  // per rank: "cpu", "cuda:0"
   RunStatus status = RunStatus::Starting;
   std::string exitReason;  // empty while running
+  int failedRank = -1;     // the rank whose failure ended the run; -1: none (or not a rank's)
   int supervisorPid = 0;
   std::vector<int> rankPids;
   std::int64_t step = 0;  // last completed step, for listings
@@ -44,6 +71,17 @@ struct RunInfo {
 std::string runInfoJson(const RunInfo& info);
 // Atomically replaces run.json; returns an empty string or why it failed.
 std::string writeRunInfo(const RunPaths& paths, const RunInfo& info);
+
+struct RunInfoReadResult {
+  RunInfo info;       // what could be read; defaults elsewhere
+  std::string error;  // empty when run.json was a readable object with a known status
+  bool ok() const { return error.empty(); }
+};
+// Reads what runInfoJson wrote. Tolerant: unknown keys are ignored, missing ones keep their
+// defaults; an unreadable file, text that is not a JSON object or an unknown status is an error
+// (with every field that could be read still filled in).
+RunInfoReadResult parseRunInfo(std::string_view json);
+RunInfoReadResult readRunInfo(const RunPaths& paths);
 
 std::string isoTimeUtc(std::chrono::system_clock::time_point when);
 double unixSeconds(std::chrono::system_clock::time_point when);

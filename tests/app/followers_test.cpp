@@ -1,6 +1,7 @@
 // MetricsFollower and LogFollower on files written while they run: every record once, a
-// partial line held until complete, truncation and replacement seen as a restart, ranks whose
-// logs appear late picked up, and batches crossing from a worker thread.
+// partial line held until complete, truncation and replacement seen as a restart (a copy that
+// goes on from what was read continues instead), ranks whose logs appear late picked up, and
+// batches crossing from a worker thread.
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -78,14 +79,23 @@ class FollowersTest : public QObject {
     QVERIFY(batches.front().restart);
     QTRY_COMPARE_WITH_TIMEOUT(batches.back().train.step.empty() ? 0 : batches.back().train.step.back(), 2, 5000);
 
-    // Replace it by rename (another inode): a restart again.
+    // Replaced by rename (another inode) with a copy that goes on from what was read, as a sync
+    // tool writes it: no restart, only the new records.
     batches.clear();
     const QString other = dir.filePath("new.jsonl");
     append(other, trainLine(1) + trainLine(2) + trainLine(3) + trainLine(4) + trainLine(5));
     QVERIFY(::rename(other.toLocal8Bit().constData(), path.toLocal8Bit().constData()) == 0);
     QTRY_VERIFY_WITH_TIMEOUT(!batches.empty(), 5000);
+    QVERIFY(!batches.front().restart);
+    QCOMPARE(batches.front().train.step, (std::vector<std::int64_t>{3, 4, 5}));
+
+    // Replaced by another history: a restart again, with all of it.
+    batches.clear();
+    append(other, trainLine(7) + trainLine(8));
+    QVERIFY(::rename(other.toLocal8Bit().constData(), path.toLocal8Bit().constData()) == 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!batches.empty(), 5000);
     QVERIFY(batches.front().restart);
-    QCOMPARE(batches.front().train.size(), std::size_t(5));
+    QCOMPARE(batches.front().train.step, (std::vector<std::int64_t>{7, 8}));
 
     // Nothing new: no batch.
     batches.clear();

@@ -1,6 +1,8 @@
 // LocalJob end to end with the real trainer: a tiny two-rank DDP job on the CPU, followed
 // until train points arrive, attached to by a second job, stopped gracefully; then run.json
-// says "stopped" and a complete checkpoint exists. Slow (tens of seconds); needs LibTorch.
+// says "stopped" and a complete checkpoint exists. And the contract itself: what a real
+// `traindeck-train run` writes, read through the app's parser and core/runlog's run.json
+// reader. Slow (tens of seconds); needs LibTorch.
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -8,10 +10,17 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+#include <set>
+
 #include "local_job.h"
 #include "metrics_follower.h"
+#include "metrics_parser.h"
 #include "metrics_store.h"
+#include "run_summary.h"
 #include "runlog/json_value.h"
+#include "runlog/run_directory.h"
 
 using namespace traindeck;
 
@@ -25,11 +34,75 @@ std::string runStatus(const QString& runDir) {
   return parsed.value.stringOr("status", "");
 }
 
+// tests/cli/make_tiny_job.sh: a corpus, its dataset and DIR/job.yaml for a tiny CPU job.
+bool makeTinyJob(const QString& dir) {
+  QProcess make;
+  make.start("sh", {QStringLiteral(TRAINDECK_TEST_DATA_DIR) + "/cli/make_tiny_job.sh", TRAINDECK_TRAIN_BIN, dir});
+  return make.waitForFinished(120000) && make.exitStatus() == QProcess::NormalExit && make.exitCode() == 0;
+}
+
 }  // namespace
 
 class LocalJobTest : public QObject {
   Q_OBJECT
  private slots:
+  void theTrainersRecordsReadThroughTheAppsReaders() {
+    QTemporaryDir dir;
+    const QString train = QStringLiteral(TRAINDECK_TRAIN_BIN);
+    QVERIFY(makeTinyJob(dir.path()));
+    const QString runDir = dir.filePath("run");
+    QProcess run;
+    run.setProcessChannelMode(QProcess::MergedChannels);
+    run.start(train, {"run", "--config", dir.filePath("job.yaml"), "--run-dir", runDir, "--no-progress", "--set",
+                      "strategy.kind=ddp", "--set", "strategy.nproc_per_node=2", "--set", "schedule.max_steps=12",
+                      "--set", "checkpoint.every=0"});
+    QVERIFY(run.waitForFinished(180000));
+    QVERIFY2(run.exitCode() == 0, run.readAll().constData());
+
+    QFile metrics(QDir(runDir).filePath("metrics.jsonl"));
+    QVERIFY(metrics.open(QIODevice::ReadOnly));
+    const QByteArray bytes = metrics.readAll();
+    MetricsParser parser;
+    const MetricsBatch batch = parser.feed(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    QCOMPARE(batch.garbageLines, 0);
+    QCOMPARE(parser.pendingBytes(), std::size_t(0));  // every record ends its line
+    QVERIFY(batch.hasHeader);
+    QCOMPARE(batch.header.totalSteps, 12);
+    QCOMPARE(batch.header.worldSize, 2);
+    QCOMPARE(batch.header.tokensPerStep, 2 * 4 * 32);  // ranks x micro-batch x block
+    QCOMPARE(batch.train.size(), std::size_t(12));
+    for (std::size_t i = 0; i < batch.train.size(); ++i) {
+      QCOMPARE(batch.train.step[i], static_cast<std::int64_t>(i + 1));
+      QVERIFY(std::isfinite(batch.train.loss[i]) && std::isfinite(batch.train.lr[i]));
+      QVERIFY(batch.train.tokensPerSecond[i] > 0 && batch.train.stepMs[i] > 0);
+    }
+    QCOMPARE(batch.eval.size(), std::size_t(2));  // every 10 steps and at the end
+    QCOMPARE(batch.eval.step.back(), 12);
+    QVERIFY(std::isfinite(batch.eval.valLoss.back()));
+    std::set<int> systemRanks;
+    for (const SystemPoint& p : batch.system) {
+      systemRanks.insert(p.rank);
+      QCOMPARE(p.device, std::string("cpu"));
+      QVERIFY(p.memUsed > 0 && p.memTotal >= p.memUsed);
+    }
+    QCOMPARE(systemRanks, (std::set<int>{0, 1}));
+    QVERIFY(std::any_of(batch.events.begin(), batch.events.end(),
+                        [](const EventPoint& e) { return e.message.find("checkpoint saved") != std::string::npos; }));
+
+    const RunInfoReadResult info = readRunInfo(RunPaths{runDir.toStdString()});
+    QVERIFY2(info.ok(), info.error.c_str());
+    QCOMPARE(info.info.status, RunStatus::Finished);
+    QCOMPARE(info.info.worldSize, 2);
+    QCOMPARE(info.info.rankPids.size(), std::size_t(2));
+    QCOMPARE(info.info.failedRank, -1);
+    QCOMPARE(info.info.host, hostName());
+    const RunSummary summary = readRunSummary(runDir);
+    QCOMPARE(summary.status, QString("finished"));
+    QCOMPARE(summary.step, 12);
+    QCOMPARE(summary.totalSteps, 12);
+    QCOMPARE(summary.lastLoss, batch.train.loss.back());
+  }
+
   void failsToStartAMissingBinary() {
     LocalJob job;
     QSignalSpy failed(&job, &LocalJob::failedToStart);
@@ -52,10 +125,7 @@ class LocalJobTest : public QObject {
   void trainsAndStopsGracefully() {
     QTemporaryDir dir;
     const QString train = QStringLiteral(TRAINDECK_TRAIN_BIN);
-    QProcess make;
-    make.start("sh", {QStringLiteral(TRAINDECK_TEST_DATA_DIR) + "/cli/make_tiny_job.sh", train, dir.path()});
-    QVERIFY(make.waitForFinished(120000));
-    QCOMPARE(make.exitCode(), 0);
+    QVERIFY(makeTinyJob(dir.path()));
     const QString runDir = dir.filePath("run");
 
     LocalJob job;

@@ -12,6 +12,7 @@
 #include "metrics_parser.h"
 #include "metrics_store.h"
 #include "runlog/json_value.h"
+#include "runlog/metrics_keys.h"
 
 using namespace traindeck;
 
@@ -38,6 +39,42 @@ MetricsBatch parseInChunks(std::string_view bytes, const std::vector<std::size_t
 class MetricsParserTest : public QObject {
   Q_OBJECT
  private slots:
+  // The scanner matches keys by length first; every key the trainer writes through
+  // core/runlog/metrics_keys.h must land on its own slot (a renamed key would read as absent).
+  void everySharedKeyHasItsSlot() {
+    namespace key = metrics_key;
+    const std::pair<std::string_view, FlatKey> keys[] = {{key::kKind, FlatKey::Kind},
+                                                         {key::kTime, FlatKey::Time},
+                                                         {key::kStep, FlatKey::Step},
+                                                         {key::kTokens, FlatKey::Tokens},
+                                                         {key::kLoss, FlatKey::Loss},
+                                                         {key::kLr, FlatKey::Lr},
+                                                         {key::kGradNorm, FlatKey::GradNorm},
+                                                         {key::kTokensPerSecond, FlatKey::TokensPerSecond},
+                                                         {key::kStepMs, FlatKey::StepMs},
+                                                         {key::kMfu, FlatKey::Mfu},
+                                                         {key::kValLoss, FlatKey::ValLoss},
+                                                         {key::kRank, FlatKey::Rank},
+                                                         {key::kDevice, FlatKey::Device},
+                                                         {key::kUtil, FlatKey::Util},
+                                                         {key::kMemUsed, FlatKey::MemUsed},
+                                                         {key::kMemTotal, FlatKey::MemTotal},
+                                                         {key::kPowerW, FlatKey::PowerW},
+                                                         {key::kTempC, FlatKey::TempC},
+                                                         {key::kLevel, FlatKey::Level},
+                                                         {key::kMsg, FlatKey::Msg},
+                                                         {key::kSchema, FlatKey::Schema},
+                                                         {key::kRunId, FlatKey::RunId},
+                                                         {key::kParameters, FlatKey::Parameters},
+                                                         {key::kWorldSize, FlatKey::WorldSize},
+                                                         {key::kTokensPerStep, FlatKey::TokensPerStep},
+                                                         {key::kTotalSteps, FlatKey::TotalSteps},
+                                                         {key::kStartStep, FlatKey::StartStep}};
+    QCOMPARE(std::size(keys), static_cast<std::size_t>(FlatKey::Count));
+    for (const auto& [name, slot] : keys) QVERIFY2(flatKeyOf(name) == slot, std::string(name).c_str());
+    QVERIFY(flatKeyOf("comm_ms") == FlatKey::Count);  // written, not read: ignored
+  }
+
   void wholeFixture() {
     const QByteArray bytes = test::readFixture("metrics.jsonl");
     QVERIFY(!bytes.isEmpty());
@@ -201,10 +238,13 @@ class MetricsParserTest : public QObject {
     MetricsParser parser;
     const std::string big(MetricsParser::kMaxLineBytes + 10, 'x');
     MetricsBatch b = parser.feed(big.substr(0, 100));
-    b = parser.feed(big.substr(100));
+    int garbage = b.garbageLines;
+    b = parser.feed(big.substr(100));  // over the limit: dropped now, not held
+    garbage += b.garbageLines;
     QCOMPARE(parser.pendingBytes(), std::size_t(0));
-    b = parser.feed("tail\n{\"kind\":\"eval\",\"step\":3,\"val_loss\":1.5}\n");
-    QCOMPARE(b.garbageLines, 1);
+    b = parser.feed("tail\n{\"kind\":\"eval\",\"step\":3,\"val_loss\":1.5}\n");  // its rest is skipped
+    garbage += b.garbageLines;
+    QCOMPARE(garbage, 1);
     QCOMPARE(b.eval.size(), std::size_t(1));
   }
 

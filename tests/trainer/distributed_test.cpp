@@ -21,6 +21,7 @@
 #include "config/planner.h"
 #include "launcher/supervisor.h"
 #include "runlog/json_value.h"
+#include "runlog/run_directory.h"
 #include "trainer/train/checkpointer.h"
 
 namespace traindeck {
@@ -323,7 +324,12 @@ TEST_F(Distributed, KilledRankTakesTheJobDownAndLeavesNoProcess) {
     const std::string reason = runJson(m_dir / name).stringOr("exit_reason", "");
     EXPECT_NE(reason.find("rank " + std::to_string(victim) + " was killed by SIGKILL at step "), std::string::npos)
         << reason;
-    EXPECT_EQ(runJson(m_dir / name).stringOr("status", ""), "failed");
+    // The app reads run.json through core/runlog's reader: the failed rank is a field.
+    const RunInfoReadResult read = readRunInfo(RunPaths{(m_dir / name).string()});
+    ASSERT_TRUE(read.ok()) << read.error;
+    EXPECT_EQ(read.info.status, RunStatus::Failed);
+    EXPECT_EQ(read.info.failedRank, victim);
+    EXPECT_EQ(read.info.exitReason, reason);
     for (int pid : ranks) EXPECT_FALSE(fs::exists("/proc/" + std::to_string(pid))) << "rank pid " << pid << " left";
     EXPECT_TRUE(processesMentioning((m_dir / name).string()).empty());
   }

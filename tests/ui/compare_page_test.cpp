@@ -235,7 +235,9 @@ class ComparePageTest : public QObject {
   }
 
   void screenshotsOfBothModes() {
-    const QString folder = QStringLiteral(TRAINDECK_SCREENSHOT_DIR);
+    // A folder of its own: ui.screenshots, which ctest may run at the same time, writes (and
+    // first removes) compare-multiples.png in the shared one.
+    const QString folder = QStringLiteral(TRAINDECK_SCREENSHOT_DIR "/compare-page");
     QDir().mkpath(folder);
     for (auto [mode, name] : {std::pair{ComparePage::Mode::Overlay, "compare-overlay.png"},
                               std::pair{ComparePage::Mode::SmallMultiples, "compare-multiples.png"}}) {
@@ -243,7 +245,8 @@ class ComparePageTest : public QObject {
       m_page->redrawNow();
       for (CompareChart* chart : m_page->overlayCharts() + m_page->gridCharts()) chart->replot();
       QVERIFY(m_page->grab().save(QDir(folder).filePath(name)));
-      QVERIFY(QFileInfo(QDir(folder).filePath(name)).size() > 30000);
+      const qint64 bytes = QFileInfo(QDir(folder).filePath(name)).size();
+      QVERIFY2(bytes > 30000, qPrintable(QString("%1 has %2 bytes: blank?").arg(name).arg(bytes)));
     }
     m_page->tables()->setCurrentIndex(1);  // the config diff
     QVERIFY(m_page->grab().save(QDir(folder).filePath("compare-diff.png")));

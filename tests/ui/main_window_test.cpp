@@ -36,7 +36,7 @@ class MainWindowTest : public QObject {
     QFile json(dir + "/run.json");
     json.open(QIODevice::WriteOnly);
     json.write(QString(R"({"id":"%1","name":"tiny ddp","created":"2026-11-30T08:34:49Z","status":"failed",)"
-                       R"("exit_reason":"rank 1 was killed by SIGKILL at step 37","world_size":2,"step":37})")
+                       R"("exit_reason":"rank 1 was killed by SIGKILL at step 37","failed_rank":1,"world_size":2,"step":37})")
                    .arg(name)
                    .toUtf8());
     for (int rank = 0; rank < 2; ++rank) {

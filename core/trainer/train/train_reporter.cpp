@@ -11,6 +11,8 @@ namespace traindeck {
 
 namespace {
 
+namespace key = metrics_key;
+
 constexpr double kFlushSeconds = 1.0;
 constexpr double kSystemSeconds = 5.0;
 constexpr double kProgressLogSeconds = 10.0;
@@ -36,10 +38,10 @@ void TrainReporter::openMetrics() {
 }
 
 void TrainReporter::header(std::int64_t parameters, std::int64_t totalSteps, std::int64_t startStep) {
-  JsonWriter header = MetricsWriter::record("header");
-  header.field("schema", kMetricsSchema).field("run_id", m_options.info.id).field("parameters", parameters);
-  header.field("world_size", m_options.dist.worldSize).field("tokens_per_step", m_basis.tokensPerStep);
-  header.field("total_steps", totalSteps).field("start_step", startStep);
+  JsonWriter header = MetricsWriter::record(metrics_kind::kHeader);
+  header.field(key::kSchema, kMetricsSchema).field(key::kRunId, m_options.info.id).field(key::kParameters, parameters);
+  header.field(key::kWorldSize, m_options.dist.worldSize).field(key::kTokensPerStep, m_basis.tokensPerStep);
+  header.field(key::kTotalSteps, totalSteps).field(key::kStartStep, startStep);
   write(header);
 }
 
@@ -61,13 +63,15 @@ void TrainReporter::flush(double lr) {
   const bool distributed = m_comm != nullptr;
   for (const StepResult& p : m_pending) {
     const double loss = p.loss.item<double>();
-    JsonWriter r = MetricsWriter::record("train");
-    r.field("step", p.step).field("tokens", p.tokens).field("loss", loss).field("lr", p.lr);
-    r.field("grad_norm", p.gradNorm.item<double>()).field("tokens_per_s", tokensPerSecond).field("step_ms", stepMs);
-    if (m_basis.peakFlops > 0) r.field("mfu", tokensPerSecond * m_basis.flopsPerToken / m_basis.peakFlops);
-    if (distributed) r.field("comm_ms", 1000.0 * p.exposedCommSeconds);
+    JsonWriter r = MetricsWriter::record(metrics_kind::kTrain);
+    r.field(key::kStep, p.step).field(key::kTokens, p.tokens).field(key::kLoss, loss).field(key::kLr, p.lr);
+    r.field(key::kGradNorm, p.gradNorm.item<double>())
+        .field(key::kTokensPerSecond, tokensPerSecond)
+        .field(key::kStepMs, stepMs);
+    if (m_basis.peakFlops > 0) r.field(key::kMfu, tokensPerSecond * m_basis.flopsPerToken / m_basis.peakFlops);
+    if (distributed) r.field(key::kCommMs, 1000.0 * p.exposedCommSeconds);
     // NCCL completes a work's future when it is queued, so the overlap is measured on the CPU only.
-    if (distributed && m_device.is_cpu()) r.field("comm_overlap_ms", 1000.0 * p.overlapCommSeconds);
+    if (distributed && m_device.is_cpu()) r.field(key::kCommOverlapMs, 1000.0 * p.overlapCommSeconds);
     write(r);
     if (p.applied.item<bool>())
       m_lastLoss = loss;
@@ -108,16 +112,16 @@ void TrainReporter::writeSystem(bool force) {
   // DESIGN.md's system record: util and memory are the rank's device's (the GPU's, through
   // NVML, on CUDA; this process's CPU share and resident memory otherwise).
   JsonWriter mine;
-  mine.beginObject().field("rank", m_options.dist.rank).field("device", m_device.str());
+  mine.beginObject().field(key::kRank, m_options.dist.rank).field(key::kDevice, m_device.str());
   const auto gpu = m_gpu && m_device.is_cuda()
                        ? m_gpu->sample(nvmlIndexOfCudaDevice(m_device.index(), std::getenv("CUDA_VISIBLE_DEVICES")))
                        : std::nullopt;
   if (gpu) {
-    mine.field("util", gpu->util).field("mem_used", gpu->memUsed).field("mem_total", gpu->memTotal);
-    mine.field("power_w", gpu->powerWatts).field("temp_c", gpu->temperatureC);
-    mine.field("cpu_util", s.util).field("rss", s.rss);
+    mine.field(key::kUtil, gpu->util).field(key::kMemUsed, gpu->memUsed).field(key::kMemTotal, gpu->memTotal);
+    mine.field(key::kPowerW, gpu->powerWatts).field(key::kTempC, gpu->temperatureC);
+    mine.field(key::kCpuUtil, s.util).field(key::kRss, s.rss);
   } else {
-    mine.field("util", s.util).field("mem_used", s.rss).field("mem_total", s.memTotal);
+    mine.field(key::kUtil, s.util).field(key::kMemUsed, s.rss).field(key::kMemTotal, s.memTotal);
   }
   mine.endObject();
   // Every rank leaves its figures in the store; rank 0 writes the newest of each. No
@@ -132,31 +136,33 @@ void TrainReporter::writeSystem(bool force) {
     const JsonParseResult parsed = figures ? parseJson(*figures) : JsonParseResult{};
     if (!parsed.ok()) continue;
     const JsonValue& v = parsed.value;
-    JsonWriter r = MetricsWriter::record("system");
-    r.field("rank", rank).field("device", v.stringOr("device", "")).field("util", v.numberOr("util", 0));
-    r.field("mem_used", v.integerOr("mem_used", 0)).field("mem_total", v.integerOr("mem_total", 0));
-    for (const char* key : {"power_w", "temp_c", "cpu_util", "rss"})
-      if (const JsonValue* value = v.find(key)) {
+    JsonWriter r = MetricsWriter::record(metrics_kind::kSystem);
+    r.field(key::kRank, rank)
+        .field(key::kDevice, v.stringOr(key::kDevice, ""))
+        .field(key::kUtil, v.numberOr(key::kUtil, 0));
+    r.field(key::kMemUsed, v.integerOr(key::kMemUsed, 0)).field(key::kMemTotal, v.integerOr(key::kMemTotal, 0));
+    for (const std::string_view name : {key::kPowerW, key::kTempC, key::kCpuUtil, key::kRss})
+      if (const JsonValue* value = v.find(name)) {
         if (value->isInteger())
-          r.field(key, value->integerOr(0));
+          r.field(name, value->integerOr(0));
         else
-          r.field(key, value->numberOr(0));
+          r.field(name, value->numberOr(0));
       }
     write(r);
   }
 }
 
 void TrainReporter::eval(std::int64_t step, std::int64_t tokens, double valLoss) {
-  JsonWriter r = MetricsWriter::record("eval");
-  r.field("step", step).field("tokens", tokens).field("val_loss", valLoss);
+  JsonWriter r = MetricsWriter::record(metrics_kind::kEval);
+  r.field(key::kStep, step).field(key::kTokens, tokens).field(key::kValLoss, valLoss);
   write(r);
   m_log.info("step " + std::to_string(step) + ": val loss " + std::to_string(valLoss));
 }
 
 void TrainReporter::event(const std::string& level, const std::string& message, std::optional<std::int64_t> step) {
-  JsonWriter r = MetricsWriter::record("event");
-  r.field("level", level).field("rank", m_options.dist.rank).field("msg", message);
-  if (step) r.field("step", *step);
+  JsonWriter r = MetricsWriter::record(metrics_kind::kEvent);
+  r.field(key::kLevel, level).field(key::kRank, m_options.dist.rank).field(key::kMsg, message);
+  if (step) r.field(key::kStep, *step);
   write(r);
 }
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "file_tail.h"
+#include "runlog/file_tail.h"
 #include "metrics_parser.h"
 #include "metrics_store.h"
 #include "runlog/json_writer.h"

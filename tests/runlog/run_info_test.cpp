@@ -1,0 +1,93 @@
+// run.json through its writer and its reader (core/runlog/run_directory): every field comes
+// back as written, the failed rank only when there is one; unknown keys are ignored, missing
+// ones keep their defaults, and bad input is an error that says what was wrong.
+#include <gtest/gtest.h>
+
+#include "runlog/run_directory.h"
+
+namespace traindeck {
+namespace {
+
+RunInfo sampleRun() {
+  RunInfo info;
+  info.id = "20261201-083000-demo";
+  info.name = "demo \"cpu\" ünïcode";
+  info.created = "2026-12-01T08:30:00Z";
+  info.host = "gpu-box";
+  info.trainerVersion = "0.1.0";
+  info.worldSize = 2;
+  info.devices = {"cpu", "cpu"};
+  info.status = RunStatus::Failed;
+  info.exitReason = "rank 1 was killed by SIGKILL at step 37";
+  info.failedRank = 1;
+  info.supervisorPid = 4242;
+  info.rankPids = {4243, 4244};
+  info.step = 37;
+  return info;
+}
+
+TEST(RunInfo, EveryFieldComesBackAsWritten) {
+  const RunInfo written = sampleRun();
+  const RunInfoReadResult read = parseRunInfo(runInfoJson(written));
+  ASSERT_TRUE(read.ok()) << read.error;
+  const RunInfo& r = read.info;
+  EXPECT_EQ(r.id, written.id);
+  EXPECT_EQ(r.name, written.name);
+  EXPECT_EQ(r.created, written.created);
+  EXPECT_EQ(r.host, written.host);
+  EXPECT_EQ(r.trainerVersion, written.trainerVersion);
+  EXPECT_EQ(r.worldSize, 2);
+  EXPECT_EQ(r.devices, written.devices);
+  EXPECT_EQ(r.status, RunStatus::Failed);
+  EXPECT_EQ(r.exitReason, written.exitReason);
+  EXPECT_EQ(r.failedRank, 1);
+  EXPECT_EQ(r.supervisorPid, 4242);
+  EXPECT_EQ(r.rankPids, written.rankPids);
+  EXPECT_EQ(r.step, 37);
+}
+
+TEST(RunInfo, EveryStatusRoundTrips) {
+  for (const RunStatus s :
+       {RunStatus::Starting, RunStatus::Running, RunStatus::Finished, RunStatus::Failed, RunStatus::Stopped}) {
+    RunInfo info = sampleRun();
+    info.status = s;
+    const RunInfoReadResult read = parseRunInfo(runInfoJson(info));
+    ASSERT_TRUE(read.ok()) << read.error;
+    EXPECT_EQ(read.info.status, s) << toString(s);
+    EXPECT_EQ(runStatusFromString(toString(s)), s);
+  }
+  EXPECT_FALSE(runStatusFromString("Running").has_value());
+  EXPECT_TRUE(isLive(RunStatus::Starting) && isLive(RunStatus::Running));
+  EXPECT_FALSE(isLive(RunStatus::Stopped) || isLive(RunStatus::Finished) || isLive(RunStatus::Failed));
+}
+
+TEST(RunInfo, NoFailedRankIsWrittenWhenNoRankFailed) {
+  RunInfo info = sampleRun();
+  info.failedRank = -1;
+  const std::string json = runInfoJson(info);
+  EXPECT_EQ(json.find(run_json::kFailedRank), std::string::npos) << json;
+  EXPECT_EQ(parseRunInfo(json).info.failedRank, -1);
+}
+
+TEST(RunInfo, UnknownKeysAreIgnoredAndMissingOnesKeepTheirDefaults) {
+  const RunInfoReadResult read = parseRunInfo(R"({"status":"running","future_key":[1,2],"id":"x"})");
+  ASSERT_TRUE(read.ok()) << read.error;
+  EXPECT_EQ(read.info.id, "x");
+  EXPECT_EQ(read.info.status, RunStatus::Running);
+  EXPECT_EQ(read.info.worldSize, 1);
+  EXPECT_EQ(read.info.failedRank, -1);
+  EXPECT_TRUE(read.info.rankPids.empty());
+}
+
+TEST(RunInfo, BadInputIsAnErrorThatSaysWhat) {
+  EXPECT_NE(parseRunInfo("").error.find("not a JSON object"), std::string::npos);
+  EXPECT_NE(parseRunInfo("[1, 2]").error.find("not a JSON object"), std::string::npos);
+  EXPECT_NE(parseRunInfo(R"({"id":"half)").error.find("not a JSON object"), std::string::npos);
+  const RunInfoReadResult odd = parseRunInfo(R"({"id":"y","status":"exploded"})");
+  EXPECT_NE(odd.error.find("unknown status 'exploded'"), std::string::npos) << odd.error;
+  EXPECT_EQ(odd.info.id, "y");  // what could be read is still there
+  EXPECT_FALSE(readRunInfo(RunPaths{"/nonexistent/run"}).ok());
+}
+
+}  // namespace
+}  // namespace traindeck
