@@ -19,19 +19,16 @@
 #include "metrics_parser.h"
 #include "metrics_store.h"
 #include "run_summary.h"
-#include "runlog/json_value.h"
 #include "runlog/run_directory.h"
 
 using namespace traindeck;
 
 namespace {
 
+// run.json's status through core/runlog's reader; empty while run.json is not there or unreadable.
 std::string runStatus(const QString& runDir) {
-  QFile f(QDir(runDir).filePath("run.json"));
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  const QByteArray bytes = f.readAll();
-  const auto parsed = parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-  return parsed.value.stringOr("status", "");
+  const RunInfoReadResult read = readRunInfo(RunPaths{runDir.toStdString()});
+  return read.ok() ? toString(read.info.status) : "";
 }
 
 // tests/cli/make_tiny_job.sh: a corpus, its dataset and DIR/job.yaml for a tiny CPU job.

@@ -5,6 +5,7 @@
 
 #include <torch/torch.h>
 
+#include "device_choice.h"
 #include "train_job.h"
 #include "trainer/runtime_info.h"
 
@@ -35,11 +36,6 @@ std::string pinToOwnCores(int localRank, int localWorldSize) {
                     : std::to_string(cores[first]) + "-" + std::to_string(cores[first + block - 1]);
 }
 
-bool trainsOnCpu(const RunConfig& config) {
-  return config.strategy.device == DeviceKind::Cpu ||
-         (config.strategy.device == DeviceKind::Auto && !torch::cuda::is_available());
-}
-
 }  // namespace
 
 std::vector<std::string> setUpTrainingProcess(const RunConfig& config, const DistEnv& dist) {
@@ -49,7 +45,7 @@ std::vector<std::string> setUpTrainingProcess(const RunConfig& config, const Dis
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   std::vector<std::string> notes;
-  if (!trainsOnCpu(config)) return notes;
+  if (!chooseTrainingDevice(config.strategy, dist.localRank).is_cpu()) return notes;
   at::set_num_threads(cpuThreadsPerRank(dist.localWorldSize));
   if (const std::string pinned = pinToOwnCores(dist.localRank, dist.localWorldSize); !pinned.empty())
     notes.push_back("pinned to CPU cores " + pinned + " (one block per rank on this node)");

@@ -37,15 +37,12 @@ void TrainReporter::openMetrics() {
   if (isRank0()) m_metrics = std::make_unique<MetricsWriter>(m_options.paths.metrics());
 }
 
-void TrainReporter::header(std::int64_t parameters, std::int64_t totalSteps, std::int64_t startStep) {
+void TrainReporter::begin(std::int64_t parameters, std::int64_t startStep, std::int64_t totalSteps) {
   JsonWriter header = MetricsWriter::record(metrics_kind::kHeader);
   header.field(key::kSchema, kMetricsSchema).field(key::kRunId, m_options.info.id).field(key::kParameters, parameters);
   header.field(key::kWorldSize, m_options.dist.worldSize).field(key::kTokensPerStep, m_basis.tokensPerStep);
   header.field(key::kTotalSteps, totalSteps).field(key::kStartStep, startStep);
   write(header);
-}
-
-void TrainReporter::startTiming(std::int64_t startStep, std::int64_t totalSteps) {
   m_started = m_lastFlush = m_lastSystem = m_lastProgressLog = std::chrono::steady_clock::now();
   m_stepsAtStart = m_newestStep = startStep;
   m_totalSteps = totalSteps;

