@@ -323,7 +323,8 @@ void ComparePage::refreshLegend() {
     const ComparedRun& run = m_comparison->run(i);
     QPixmap swatch(14, 14);
     swatch.fill(comparisonColor(run.colorSlot));
-    auto* item = new QListWidgetItem(QIcon(swatch), QStringLiteral("%1  (%2)").arg(run.label, run.summary.status));
+    auto* item =
+        new QListWidgetItem(QIcon(swatch), QStringLiteral("%1  (%2)").arg(run.label, run.summary.statusName()));
     item->setToolTip(run.runDir);
     m_legend->addItem(item);
   }

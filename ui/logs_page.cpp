@@ -87,26 +87,38 @@ LogsPage::LogsPage(QWidget* parent) : QWidget(parent) {
           [this] { findNext(m_search->text(), QGuiApplication::keyboardModifiers() & Qt::ShiftModifier); });
 }
 
-void LogsPage::appendLines(const QVector<LogEntry>& lines) {
-  std::set<int> known;
-  for (int i = 1; i < m_rankChooser->count(); ++i) known.insert(m_rankChooser->itemData(i).toInt());
-  const bool atEnd = m_view->verticalScrollBar()->value() == m_view->verticalScrollBar()->maximum();
-  for (const LogEntry& line : lines) {
-    m_lines.push_back(line);
-    if (!known.count(line.rank)) {
-      known.insert(line.rank);
-      int at = 1;
-      while (at < m_rankChooser->count() && m_rankChooser->itemData(at).toInt() < line.rank) ++at;
-      m_rankChooser->insertItem(at, tr("Rank %1").arg(line.rank), line.rank);
-    }
-    if (m_failedRank < 0 && accepts(line)) m_view->appendPlainText(format(line));
+void LogsPage::showLines(const LogStore& store) {
+  const bool sameStore = m_store == &store && m_generation == store.generation();
+  const std::size_t from = sameStore ? store.indexFrom(m_shownEnd) : 0;
+  m_store = &store;
+  m_generation = store.generation();
+  m_shownEnd = store.endSequence();
+  addRanks(from);
+  if (!sameStore || m_failedRank >= 0) {
+    rebuild();
+    return;
   }
-  if (m_failedRank >= 0) rebuild();
+  const bool atEnd = m_view->verticalScrollBar()->value() == m_view->verticalScrollBar()->maximum();
+  for (std::size_t i = from; i < store.size(); ++i)
+    if (accepts(store.at(i))) m_view->appendPlainText(format(store.at(i)));
   if (m_follow->isChecked() || atEnd) m_view->verticalScrollBar()->setValue(m_view->verticalScrollBar()->maximum());
 }
 
+void LogsPage::addRanks(std::size_t fromIndex) {
+  std::set<int> known;
+  for (int i = 1; i < m_rankChooser->count(); ++i) known.insert(m_rankChooser->itemData(i).toInt());
+  for (std::size_t i = fromIndex; i < m_store->size(); ++i) {
+    const int rank = m_store->at(i).rank;
+    if (!known.insert(rank).second) continue;
+    int at = 1;
+    while (at < m_rankChooser->count() && m_rankChooser->itemData(at).toInt() < rank) ++at;
+    m_rankChooser->insertItem(at, tr("Rank %1").arg(rank), rank);
+  }
+}
+
 void LogsPage::clear() {
-  m_lines.clear();
+  m_store = nullptr;
+  m_shownEnd = m_generation = 0;
   m_failedRank = -1;
   m_banner->hide();
   while (m_rankChooser->count() > 1) m_rankChooser->removeItem(1);
@@ -141,28 +153,29 @@ QString LogsPage::visibleText() const {
   return m_view->toPlainText();
 }
 
-bool LogsPage::accepts(const LogEntry& entry) const {
-  return m_rankFilter < 0 || entry.rank == m_rankFilter;
+bool LogsPage::accepts(const LogLine& line) const {
+  return m_rankFilter < 0 || line.rank == m_rankFilter;
 }
 
-QString LogsPage::format(const LogEntry& entry) const {
-  return m_rankFilter < 0 ? QStringLiteral("[%1] %2").arg(entry.rank).arg(entry.text) : entry.text;
+QString LogsPage::format(const LogLine& line) const {
+  return m_rankFilter < 0 ? QStringLiteral("[%1] %2").arg(line.rank).arg(line.text) : line.text;
 }
 
 void LogsPage::rebuild() {
   QStringList text;
+  const std::size_t count = m_store ? m_store->size() : 0;
   if (m_failedRank >= 0) {
     // The failing rank's last lines first, then everything the filter shows.
-    QVector<const LogEntry*> last;
-    for (const LogEntry& e : m_lines)
-      if (e.rank == m_failedRank) last.push_back(&e);
+    QVector<const LogLine*> last;
+    for (std::size_t i = 0; i < count; ++i)
+      if (m_store->at(i).rank == m_failedRank) last.push_back(&m_store->at(i));
     if (last.size() > kFailureContextLines) last.remove(0, last.size() - kFailureContextLines);
     text << tr("── last lines of rank %1 ──").arg(m_failedRank);
-    for (const LogEntry* e : last) text << QStringLiteral("[%1] %2").arg(e->rank).arg(e->text);
+    for (const LogLine* e : last) text << QStringLiteral("[%1] %2").arg(e->rank).arg(e->text);
     text << tr("── all lines ──");
   }
-  for (const LogEntry& e : m_lines)
-    if (accepts(e)) text << format(e);
+  for (std::size_t i = 0; i < count; ++i)
+    if (accepts(m_store->at(i))) text << format(m_store->at(i));
   m_view->setPlainText(text.join('\n'));
   if (m_failedRank < 0 && m_follow->isChecked())
     m_view->verticalScrollBar()->setValue(m_view->verticalScrollBar()->maximum());

@@ -1,11 +1,15 @@
-// The Logs page: every rank's log lines, filtered to one rank or all, followed as they come,
-// searchable, with warnings and errors coloured. When a run fails, a banner names the failing
-// rank and its last lines come first. The page keeps the lines it shows (its display model).
+// The Logs page: a view of a run's LogStore (every rank's lines, bounded), filtered to one rank
+// or all, followed as they come, searchable, with warnings and errors coloured. When a run
+// fails, a banner names the failing rank and its last lines come first. The page keeps no lines
+// of its own: showLines() appends what the store holds past the last line shown, and rebuilds
+// when the store says a rank's log began again.
 #pragma once
 
 #include <QPlainTextEdit>
-#include <QVector>
 #include <QWidget>
+#include <cstdint>
+
+#include "runs/log_store.h"
 
 class QCheckBox;
 class QComboBox;
@@ -14,18 +18,13 @@ class QLineEdit;
 
 namespace traindeck {
 
-struct LogEntry {
-  int rank = 0;
-  QString level;  // error, warn, info, or empty for other output
-  QString text;
-};
-
 class LogsPage : public QWidget {
   Q_OBJECT
  public:
   explicit LogsPage(QWidget* parent = nullptr);
 
-  void appendLines(const QVector<LogEntry>& lines);
+  // The store to show; it outlives its use here (until clear() or another store is shown).
+  void showLines(const LogStore& store);
   void clear();
   // A failed run: banner with the reason; the rank's last lines first, and the filter on it.
   void showFailure(int rank, const QString& reason);
@@ -35,10 +34,13 @@ class LogsPage : public QWidget {
 
  private:
   void rebuild();
-  bool accepts(const LogEntry& entry) const;
-  QString format(const LogEntry& entry) const;
+  void addRanks(std::size_t fromIndex);
+  bool accepts(const LogLine& line) const;
+  QString format(const LogLine& line) const;
 
-  QVector<LogEntry> m_lines;
+  const LogStore* m_store = nullptr;
+  std::uint64_t m_shownEnd = 0;    // the store's endSequence() when last shown
+  std::uint64_t m_generation = 0;  // the store's generation() when last shown
   int m_rankFilter = -1;
   int m_failedRank = -1;
   QComboBox* m_rankChooser;

@@ -1,6 +1,6 @@
-// Selecting a run opens a RunSession on it (and re-attaches to its supervisor when it still
-// runs, so Stop and Kill work after the app was closed and reopened); Start saves the Setup
-// page's job to a file beside the new run and runs `traindeck-train run` as a child process.
+// Selecting a run takes its shared session from the registry; the JobController re-attaches at
+// start-up to the runs still going, so Stop and Kill work after the app was closed and reopened.
+// Start hands the Setup page's job to the JobController, which picks the kind of job.
 #include "main_window.h"
 
 #include <QApplication>
@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
@@ -21,43 +22,27 @@
 #include <QVBoxLayout>
 
 #include "compare_page.h"
-#include "config/validate.h"
 #include "hosts_dialog.h"
-#include "jobs/local_job.h"
+#include "jobs/job_controller.h"
 #include "logs_page.h"
 #include "monitor_page.h"
 #include "runlog/run_directory.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
 #include "runs/run_list_model.h"
+#include "runs/run_registry.h"
 #include "runs/run_session.h"
 #include "setup_page.h"
 
 namespace traindeck {
 
-namespace {
-
-QString levelName(LogLevel level) {
-  switch (level) {
-    case LogLevel::Error:
-      return QStringLiteral("error");
-    case LogLevel::Warn:
-      return QStringLiteral("warn");
-    case LogLevel::Info:
-      return QStringLiteral("info");
-    case LogLevel::Plain:
-      break;
-  }
-  return {};
-}
-
-}  // namespace
-
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent),
       m_options(options),
+      m_registry(std::make_unique<RunRegistry>()),
+      m_jobs(new JobController(options.runsRoot, options.trainBinary, this)),
       m_runs(new RunListModel(this)),
-      m_comparison(std::make_unique<Comparison>()),
+      m_comparison(std::make_unique<Comparison>(*m_registry)),
       m_comparisonSets(std::make_unique<ComparisonSets>(options.runsRoot)) {
   setWindowTitle(tr("TrainDeck"));
   m_splitter = new QSplitter(Qt::Horizontal, this);
@@ -114,6 +99,15 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   connect(m_runs, &QAbstractItemModel::rowsInserted, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
   connect(m_runs, &QAbstractItemModel::dataChanged, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
 
+  connect(m_jobs, &JobController::jobStateChanged, this, &MainWindow::updateActions);
+  connect(m_jobs, &JobController::jobFailedToStart, this,
+          [this](const QString&, const QString& why) { tellProblem(tr("Cannot start"), why); });
+  connect(m_jobs, &JobController::jobFinished, this, [this] {
+    m_runs->rescan();
+    showFailureIfAny();
+    updateActions();
+  });
+  m_jobs->attachRunning();  // runs started before the app was reopened
   m_runs->setRunsRoot(options.runsRoot);
   openConfig(options.configPath);
   if (!options.openRun.isEmpty()) showRun(options.openRun);
@@ -172,14 +166,29 @@ void MainWindow::buildActions() {
   hosts->setToolTip(tr("SSH hosts for remote runs: add, edit, test a connection"));
 }
 
+void MainWindow::tellProblem(const QString& title, const QString& text) {
+  // Window-modal but not blocking: the app keeps following its runs while the message is up.
+  auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+  box->setObjectName("problemMessage");
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+  statusBar()->showMessage(text, 10000);
+}
+
+Job* MainWindow::shownJob() const {
+  return m_session ? m_jobs->jobFor(m_session->runDir()) : nullptr;
+}
+
 void MainWindow::updateActions() {
-  const bool running =
-      m_job && (m_job->state() == LocalJob::State::Starting || m_job->state() == LocalJob::State::Running ||
-                m_job->state() == LocalJob::State::Stopping);
-  m_start->setEnabled(m_setup->isStartable() && !running);
+  const Job* job = shownJob();
+  const bool active = job && job->isActive();
+  m_start->setEnabled(m_setup->isStartable());
   m_start->setStatusTip(m_setup->isStartable() ? QString() : tr("Fix the problems on the Setup page to start"));
-  m_stop->setEnabled(running && m_job->state() != LocalJob::State::Stopping);
-  m_kill->setEnabled(running);
+  m_stop->setEnabled(active && job->state() != Job::State::Stopping);
+  m_kill->setEnabled(active);
+  const QString noJob = job ? QString() : tr("The run shown has no live job in this app");
+  m_stop->setStatusTip(noJob);
+  m_kill->setStatusTip(noJob);
   const qsizetype selected = selectedRunDirs().size();
   m_compareAction->setEnabled(selected >= 2 && selected <= Comparison::kMaxRuns);
   m_compareAction->setStatusTip(
@@ -212,46 +221,34 @@ void MainWindow::openConfig(const QString& nameOrPath) {
 }
 
 void MainWindow::showRun(const QString& runDir) {
-  if (m_session && m_session->runDir() == runDir) return;
-  m_session = std::make_unique<RunSession>(runDir, this);
+  const QString dir = QFileInfo(runDir).absoluteFilePath();
+  if (m_session && m_session->runDir() == dir) return;
+  // The pages let go of the old run's stores before the session may end.
   m_monitor->clear();
   m_logs->clear();
-  const RunSession* session = m_session.get();
-  connect(session, &RunSession::metricsChanged, this, [this, session] {
-    MetricsView view;
-    view.train = &session->store().train();
-    view.eval = &session->store().eval();
-    view.system = &session->store().system();
-    view.events = &session->store().events();
-    view.header = session->store().header();
-    const int row = m_runs->rowOfPath(session->runDir());
-    view.status = row >= 0 ? m_runs->runAt(row).status : session->summary().status;
-    m_monitor->showMetrics(view);
-  });
-  connect(session, &RunSession::logLinesAvailable, this, [this](const QVector<LogLine>& lines) {
-    QVector<LogEntry> entries;
-    entries.reserve(lines.size());
-    for (const LogLine& line : lines) entries.push_back({line.rank, levelName(line.level), line.text});
-    m_logs->appendLines(entries);
-  });
+  if (m_session) disconnect(m_session.get(), nullptr, this, nullptr);
+  m_session = m_registry->session(dir);
+  connect(m_session.get(), &RunSession::metricsChanged, this, &MainWindow::showSessionMetrics);
+  connect(m_session.get(), &RunSession::logsChanged, this, [this] { m_logs->showLines(m_session->logs()); });
+  // A session the Compare page already holds has its data already: show it now.
+  showSessionMetrics();
+  m_logs->showLines(m_session->logs());
   const RunSummary summary = m_session->summary();
   m_runLabel->setText(
-      tr("Run <b>%1</b> · %2 · %3").arg(summary.id.toHtmlEscaped(), summary.status, runDir.toHtmlEscaped()));
-  if (!m_job || m_job->runDir() != runDir) {
-    // A run that still goes on (started before the app was reopened): follow its supervisor.
-    if (summary.status == "running" || summary.status == "starting") {
-      auto job = std::make_unique<LocalJob>();
-      if (job->attach(runDir).isEmpty()) {
-        m_job = std::move(job);
-        connect(m_job.get(), &LocalJob::stateChanged, this, &MainWindow::updateActions);
-      }
-    }
-  }
-  const int row = m_runs->rowOfPath(runDir);
+      tr("Run <b>%1</b> · %2 · %3").arg(summary.id.toHtmlEscaped(), summary.statusName(), dir.toHtmlEscaped()));
+  // A run that goes on without a job here (started by the CLI, or outside the runs root).
+  if (summary.isLive() && !m_jobs->jobFor(dir)) m_jobs->attach(dir);
+  const int row = m_runs->rowOfPath(dir);
   if (row >= 0 && m_runTable->currentIndex().row() != row) m_runTable->selectRow(row);
   if (m_pages->currentWidget() == m_setup) m_pages->setCurrentWidget(m_monitor);
   showFailureIfAny();
   updateActions();
+}
+
+void MainWindow::showSessionMetrics() {
+  const int row = m_runs->rowOfPath(m_session->runDir());
+  const QString status = row >= 0 ? m_runs->runAt(row).statusName() : m_session->summary().statusName();
+  m_monitor->showMetrics(metricsViewOf(m_session->metrics(), status));
 }
 
 void MainWindow::runSelected() {
@@ -262,59 +259,44 @@ void MainWindow::runSelected() {
 void MainWindow::showFailureIfAny() {
   if (!m_session) return;
   const RunSummary summary = m_session->summary();
-  if (summary.status != "failed") return;
+  if (!summary.hasStatus(RunStatus::Failed)) return;
   // A failure that was not a rank's (a bad spec, no free port) shows rank 0's log.
   m_logs->showFailure(std::max(0, summary.failedRank), summary.exitReason);
 }
 
 QString MainWindow::startRun(const QStringList& extraArgs) {
   if (!m_setup->isStartable()) return {};
-  const RunConfig config = m_setup->config();
-  const QString id = QString::fromStdString(makeRunId(std::chrono::system_clock::now(), slugify(config.name)));
-  const QString runDir = QDir(m_options.runsRoot).filePath(id);
-  // The job as edited, saved where relative paths mean what they meant: beside its file when it
-  // has one, else beside the run.
-  const QString jobFile = m_setup->filePath().isEmpty() ? runDir + ".job.yaml" : m_setup->filePath();
-  QDir().mkpath(m_options.runsRoot);
-  if (m_setup->filePath().isEmpty()) {
-    QFile out(jobFile);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(m_setup->yamlText().toUtf8()) < 0) {
-      QMessageBox::warning(this, tr("Cannot start"), tr("Could not write %1: %2").arg(jobFile, out.errorString()));
-      return {};
-    }
-  } else if (!m_setup->saveFile(jobFile)) {
+  // The job as edited: saved to its file when it has one (relative paths keep their meaning
+  // beside it); else the controller writes it beside the run.
+  const bool hasFile = !m_setup->filePath().isEmpty();
+  if (hasFile && !m_setup->saveFile(m_setup->filePath())) return {};
+  const JobController::Started started =
+      m_jobs->start(m_setup->config(), hasFile ? m_setup->filePath() : QString(), m_setup->yamlText(), extraArgs);
+  if (!started.error.isEmpty()) {
+    tellProblem(tr("Cannot start"), started.error);
     return {};
   }
-  m_job = std::make_unique<LocalJob>();
-  connect(m_job.get(), &LocalJob::stateChanged, this, &MainWindow::updateActions);
-  connect(m_job.get(), &LocalJob::failedToStart, this,
-          [this](const QString& why) { QMessageBox::warning(this, tr("Cannot start"), why); });
-  connect(m_job.get(), &LocalJob::finished, this, [this] {
-    m_runs->rescan();
-    showFailureIfAny();
-    updateActions();
-  });
-  m_job->start(m_options.trainBinary, jobFile, runDir, extraArgs);
   m_runs->rescan();
-  showRun(runDir);
+  showRun(started.runDir);
   m_pages->setCurrentWidget(m_monitor);
-  statusBar()->showMessage(tr("Started %1").arg(id), 5000);
-  return runDir;
+  statusBar()->showMessage(tr("Started %1").arg(QFileInfo(started.runDir).fileName()), 5000);
+  return started.runDir;
 }
 
 void MainWindow::stopRun() {
-  if (m_job) m_job->stop();
+  if (Job* job = shownJob()) job->stop();
   updateActions();
 }
 
 void MainWindow::killRun() {
-  if (!m_job) return;
+  Job* job = shownJob();
+  if (!job || !job->isActive()) return;
   if (QApplication::activeModalWidget() == nullptr && isVisible() &&
       QMessageBox::question(this, tr("Kill the run?"),
                             tr("The ranks end at once, without a checkpoint. --resume continues from the last one.")) !=
           QMessageBox::Yes)
     return;
-  m_job->kill();
+  job->kill();
   updateActions();
 }
 

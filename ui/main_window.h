@@ -1,7 +1,8 @@
 // The main window wires the pieces together and owns none of a run's data: the run list
 // (app/runs' RunListModel) beside four pages (Setup, Monitor, Logs, Compare), a toolbar with
-// New, Open, Save, Start, Stop, Kill and Compare, the selected run's RunSession feeding the
-// run pages, and the Comparison of the runs selected together feeding the Compare page.
+// New, Open, Save, Start, Stop, Kill and Compare, the shown run's shared session (from the
+// RunRegistry) feeding the run pages, the Comparison of the runs selected together feeding the
+// Compare page, and the JobController, whose job for the shown run Stop and Kill act on.
 #pragma once
 
 #include <QMainWindow>
@@ -19,10 +20,12 @@ namespace traindeck {
 class ComparePage;
 class Comparison;
 class ComparisonSets;
-class LocalJob;
+class Job;
+class JobController;
 class LogsPage;
 class MonitorPage;
 class RunListModel;
+class RunRegistry;
 class RunSession;
 class SetupPage;
 
@@ -46,7 +49,10 @@ class MainWindow : public QMainWindow {
   LogsPage* logsPage() const { return m_logs; }
   ComparePage* comparePage() const { return m_compare; }
   RunListModel* runList() const { return m_runs; }
-  LocalJob* job() const { return m_job.get(); }
+  JobController* jobs() const { return m_jobs; }
+  RunRegistry* registry() const { return m_registry.get(); }
+  // The job of the run shown, or nullptr when it has none here (then Stop and Kill are off).
+  Job* shownJob() const;
   QString currentRunDir() const;
 
  public slots:
@@ -54,8 +60,10 @@ class MainWindow : public QMainWindow {
   void showRun(const QString& runDir);
   // Opens the Compare page on these runs (the run list's selection when empty).
   void compareRuns(const QStringList& runDirs = {});
-  // Starts the Setup page's job under the runs root; returns the new run directory, or empty.
+  // Starts the Setup page's job under the runs root and shows it; returns the new run
+  // directory, or empty (after telling the user why).
   QString startRun(const QStringList& extraArgs = {});
+  // Stop and Kill act on the run shown, and only when it has a live job here.
   void stopRun();
   void killRun();
   // Each page, as the window shows it, to <folder>/<page>.png; false if one could not be written.
@@ -68,10 +76,14 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void updateActions();
   void showFailureIfAny();
+  void tellProblem(const QString& title, const QString& text);
   void runSelected();
+  void showSessionMetrics();
   QStringList selectedRunDirs() const;
 
   MainWindowOptions m_options;
+  std::unique_ptr<RunRegistry> m_registry;  // before everything holding its sessions
+  JobController* m_jobs;
   RunListModel* m_runs;
   QTableView* m_runTable;
   QTabWidget* m_pages;
@@ -81,8 +93,7 @@ class MainWindow : public QMainWindow {
   ComparePage* m_compare;
   QSplitter* m_splitter;
   QLabel* m_runLabel;
-  std::unique_ptr<RunSession> m_session;
-  std::unique_ptr<LocalJob> m_job;
+  std::shared_ptr<const RunSession> m_session;
   std::unique_ptr<Comparison> m_comparison;
   std::unique_ptr<ComparisonSets> m_comparisonSets;
   QAction* m_start = nullptr;

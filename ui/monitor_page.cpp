@@ -56,6 +56,17 @@ QString formatNumber(double value, int decimals) {
 
 }  // namespace
 
+MetricsView metricsViewOf(const MetricsStore& store, const QString& status) {
+  MetricsView view;
+  view.train = &store.train();
+  view.eval = &store.eval();
+  view.system = &store.system();
+  view.events = &store.events();
+  view.header = store.header();
+  view.status = status;
+  return view;
+}
+
 MonitorPage::MonitorPage(QWidget* parent) : QWidget(parent) {
   setObjectName("monitorPage");
   auto* layout = new QVBoxLayout(this);

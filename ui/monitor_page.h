@@ -9,8 +9,9 @@
 #include <map>
 #include <vector>
 
+#include "runlog/metrics_batch.h"
 #include "runs/metric_series.h"
-#include "runs/metrics_batch.h"
+#include "runs/metrics_store.h"
 #include "smoothing.h"
 
 class QComboBox;
@@ -32,6 +33,9 @@ struct MetricsView {
   RunHeader header;
   QString status;  // run.json's status: running, finished, ...
 };
+
+// A view of everything `store` holds.
+MetricsView metricsViewOf(const MetricsStore& store, const QString& status = {});
 
 class MonitorPage : public QWidget {
   Q_OBJECT

@@ -4,7 +4,7 @@
 
 #include <QString>
 
-#include "runs/metrics_batch.h"
+#include "runlog/metrics_batch.h"
 
 namespace traindeck {
 

@@ -10,12 +10,12 @@
 #include <QProcess>
 #include <QTimer>
 
-#include "run_summary.h"
+#include "runlog/run_directory.h"
 #include "trainer_process.h"
 
 namespace traindeck {
 
-LocalJob::LocalJob(QObject* parent) : QObject(parent) {}
+LocalJob::LocalJob(QObject* parent) : Job(parent) {}
 
 LocalJob::~LocalJob() = default;  // the run, detached, goes on
 
@@ -75,11 +75,14 @@ void LocalJob::watchPid() {
 
 QString LocalJob::attach(const QString& runDir) {
   if (m_state != State::Idle) return tr("this job is already in use");
-  const RunSummary summary = readRunSummary(runDir);
-  if (summary.status == "unknown") return tr("%1 has no readable run.json").arg(runDir);
-  if (summary.status != "running" && summary.status != "starting")
-    return tr("the run is not running (status %1)").arg(summary.status);
-  const int pid = summary.supervisorPid;
+  const RunInfoReadResult read = readRunInfo(RunPaths{runDir.toStdString()});
+  if (!read.ok()) return tr("%1 has no readable run.json (%2)").arg(runDir, QString::fromStdString(read.error));
+  if (!isLive(read.info.status))
+    return tr("the run is not running (status %1)").arg(QString::fromUtf8(toString(read.info.status)));
+  if (read.info.host != hostName())
+    return tr("the run executes on %1, not on this machine (%2): its pid means nothing here")
+        .arg(QString::fromStdString(read.info.host), QString::fromStdString(hostName()));
+  const int pid = read.info.supervisorPid;
   if (!isTrainerProcess(pid)) return tr("the run's supervisor (pid %1) is no longer running").arg(pid);
   m_runDir = runDir;
   m_attachedPid = pid;
@@ -94,8 +97,9 @@ void LocalJob::pollAttached() {
   if (isTrainerProcess(m_attachedPid) || (young && ::kill(m_attachedPid, 0) == 0)) return;
   m_attachTimer->stop();
   // How it ended, as the supervisor wrote it: finished or stopped 0, failed 1.
-  const QString status = readRunSummary(m_runDir).status;
-  const int exitCode = status == "finished" || status == "stopped" ? 0 : status == "failed" ? 1 : -1;
+  const RunInfoReadResult read = readRunInfo(RunPaths{m_runDir.toStdString()});
+  const bool ended = read.ok() && !isLive(read.info.status);
+  const int exitCode = !ended ? -1 : read.info.status == RunStatus::Failed ? 1 : 0;
   readOutput();
   setState(State::Finished);
   emit finished(exitCode);

@@ -7,20 +7,19 @@
 #pragma once
 
 #include <QElapsedTimer>
-#include <QObject>
 #include <QString>
 #include <QStringList>
 #include <deque>
+
+#include "job.h"
 
 class QTimer;
 
 namespace traindeck {
 
-class LocalJob : public QObject {
+class LocalJob : public Job {
   Q_OBJECT
  public:
-  enum class State { Idle, Starting, Running, Stopping, Finished };
-  Q_ENUM(State)
   static constexpr int kOutputLines = 200;
   static constexpr int kAttachPollMs = 500;
 
@@ -33,20 +32,14 @@ class LocalJob : public QObject {
   // Follows a run whose run.json says starting/running and whose supervisor_pid is a live
   // traindeck-train. Returns an empty string, or why it cannot.
   QString attach(const QString& runDir);
-  void stop();
-  void kill();
+  void stop() override;
+  void kill() override;
 
-  State state() const { return m_state; }
+  State state() const override { return m_state; }
+  QString runDir() const override { return m_runDir; }
+  QStringList recentOutput() override;
   bool isAttached() const { return m_attachedPid > 0; }
   qint64 supervisorPid() const;
-  QString runDir() const { return m_runDir; }
-  QStringList recentOutput();
-
- signals:
-  void stateChanged(traindeck::LocalJob::State state);
-  // 0 when run.json says finished or stopped, 1 failed, -1 when it says neither (killed).
-  void finished(int exitCode);
-  void failedToStart(const QString& reason);
 
  private:
   void setState(State state);

@@ -6,7 +6,7 @@
 #include <QVector>
 
 #include "log_line.h"
-#include "metrics_batch.h"
+#include "runlog/metrics_batch.h"
 
 Q_DECLARE_METATYPE(traindeck::MetricsBatch)
 Q_DECLARE_METATYPE(traindeck::LogLine)

@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <algorithm>
 
+#include "run_registry.h"
 #include "run_session.h"
 
 namespace traindeck {
@@ -42,17 +43,13 @@ ComparedRun readRun(const QString& runDir, int colorSlot) {
   return run;
 }
 
-bool isLive(const QString& status) {
-  return status == QLatin1String("running") || status == QLatin1String("starting");
-}
-
 }  // namespace
 
 QColor comparisonColor(int slot) {
   return kColors[((slot % Comparison::kMaxRuns) + Comparison::kMaxRuns) % Comparison::kMaxRuns];
 }
 
-Comparison::Comparison(QObject* parent) : QObject(parent) {
+Comparison::Comparison(RunRegistry& registry, QObject* parent) : QObject(parent), m_registry(registry) {
   m_refresh.setInterval(1000);
   connect(&m_refresh, &QTimer::timeout, this, &Comparison::refreshLiveSummaries);
   m_refresh.start();
@@ -94,14 +91,15 @@ QString Comparison::setRuns(const QStringList& runDirs) {
     const int slot = static_cast<int>(std::find(slotTaken.begin(), slotTaken.end(), false) - slotTaken.begin());
     slotTaken[static_cast<std::size_t>(slot)] = true;
     entry.run = readRun(entry.run.runDir, slot);
-    entry.session = std::make_unique<RunSession>(entry.run.runDir, nullptr, RunSession::Follow::MetricsOnly);
-    const RunSession* session = entry.session.get();
-    connect(session, &RunSession::metricsChanged, this, [this, session] {
-      for (std::size_t i = 0; i < m_entries.size(); ++i)
-        if (m_entries[i].session.get() == session) emit metricsChanged(static_cast<int>(i));
+    entry.session = m_registry.session(entry.run.runDir, RunRegistry::Follow::MetricsOnly);
+    const QString runDir = entry.run.runDir;
+    connect(entry.session.get(), &RunSession::metricsChanged, this, [this, runDir] {
+      if (const int index = indexOf(runDir); index >= 0) emit metricsChanged(index);
     });
   }
-  m_entries = std::move(next);  // runs no longer wanted end here (their followers stop)
+  // Runs no longer wanted are let go here (their followers stop unless another page shows them).
+  for (Entry& gone : m_entries) disconnect(gone.session.get(), nullptr, this, nullptr);
+  m_entries = std::move(next);
   emit runsChanged();
   return leftOut.isEmpty() ? QString() : tr("Left out: %1").arg(leftOut.join(QStringLiteral("; ")));
 }
@@ -113,18 +111,24 @@ QStringList Comparison::runDirs() const {
 }
 
 const MetricsStore& Comparison::store(int index) const {
-  return m_entries.at(static_cast<std::size_t>(index)).session->store();
+  return m_entries.at(static_cast<std::size_t>(index)).session->metrics();
+}
+
+int Comparison::indexOf(const QString& runDir) const {
+  for (std::size_t i = 0; i < m_entries.size(); ++i)
+    if (m_entries[i].run.runDir == runDir) return static_cast<int>(i);
+  return -1;
 }
 
 RunFigures Comparison::figures(int index) const {
   const ComparedRun& r = run(index);
-  return summarizeRun(store(index), r.summary.status, r.config);
+  return summarizeRun(store(index), r.summary.statusName(), r.config);
 }
 
 void Comparison::refreshLiveSummaries() {
   for (std::size_t i = 0; i < m_entries.size(); ++i) {
     ComparedRun& run = m_entries[i].run;
-    if (!isLive(run.summary.status)) continue;
+    if (!run.summary.isLive()) continue;
     RunSummary fresh = readRunSummary(run.runDir);
     if (fresh.sameContent(run.summary)) continue;
     run.summary = std::move(fresh);

@@ -1,6 +1,7 @@
 // A comparison: up to 20 runs watched together. Each run keeps its colour slot while it stays
-// in the comparison, so every chart and table shows it in the same colour. One metrics-only
-// RunSession per run keeps live runs updating. Lives in the GUI thread.
+// in the comparison, so every chart and table shows it in the same colour. Each run's shared
+// RunSession (from the RunRegistry: the Monitor's, when it shows the same run) keeps live runs
+// updating. Lives in the GUI thread.
 #pragma once
 
 #include <QColor>
@@ -17,6 +18,7 @@
 namespace traindeck {
 
 class MetricsStore;
+class RunRegistry;
 class RunSession;
 
 struct ComparedRun {
@@ -35,7 +37,7 @@ class Comparison : public QObject {
  public:
   static constexpr int kMaxRuns = 20;
 
-  explicit Comparison(QObject* parent = nullptr);
+  explicit Comparison(RunRegistry& registry, QObject* parent = nullptr);
   ~Comparison() override;
 
   // Compares these runs, in this order. Runs already compared keep their colours and their
@@ -56,10 +58,12 @@ class Comparison : public QObject {
  private:
   struct Entry {
     ComparedRun run;
-    std::unique_ptr<RunSession> session;
+    std::shared_ptr<const RunSession> session;
   };
   void refreshLiveSummaries();
+  int indexOf(const QString& runDir) const;
 
+  RunRegistry& m_registry;
   std::vector<Entry> m_entries;
   QTimer m_refresh;
 };

@@ -9,8 +9,8 @@
 #include <QString>
 #include <memory>
 
-#include "metrics_batch.h"
-#include "metrics_parser.h"
+#include "runlog/metrics_batch.h"
+#include "runlog/metrics_jsonl_parser.h"
 
 class QFileSystemWatcher;
 class QTimer;
@@ -45,7 +45,7 @@ class MetricsFollower : public QObject {
   QString m_dir;
   QString m_path;
   std::unique_ptr<FileTail> m_tail;
-  MetricsParser m_parser;
+  MetricsJsonlParser m_parser;
   QFileSystemWatcher* m_watcher = nullptr;
   QTimer* m_timer = nullptr;
   bool m_pollQueued = false;

@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-#include "metrics_batch.h"
+#include "runlog/metrics_batch.h"
 
 namespace traindeck {
 

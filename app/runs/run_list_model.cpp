@@ -138,7 +138,7 @@ QVariant RunListModel::field(const RunSummary& run, int column, bool forDisplay)
     case NameColumn:
       return run.name;
     case StatusColumn:
-      return run.status;
+      return run.statusName();
     case StepColumn:
       return run.step;
     case TotalStepsColumn:

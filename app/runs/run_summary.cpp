@@ -6,8 +6,7 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include "metrics_parser.h"
-#include "runlog/run_directory.h"
+#include "runlog/metrics_jsonl_parser.h"
 
 namespace traindeck {
 
@@ -22,7 +21,7 @@ void readMetricsEnds(const QString& path, RunSummary& s) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) return;
   const qint64 size = file.size();
-  MetricsParser parser;
+  MetricsJsonlParser parser;
   MetricsBatch batch;
   if (size > kRunSummaryTailBytes) {
     const QByteArray head = readRange(file, 0, 4096);
@@ -30,7 +29,7 @@ void readMetricsEnds(const QString& path, RunSummary& s) {
     QByteArray tail = readRange(file, size - kRunSummaryTailBytes, kRunSummaryTailBytes);
     const qsizetype nl = tail.indexOf('\n');
     tail = nl < 0 ? QByteArray() : tail.mid(nl + 1);
-    MetricsParser tailParser;
+    MetricsJsonlParser tailParser;
     tailParser.feedInto(std::string_view(tail.constData(), static_cast<std::size_t>(tail.size())), batch);
   } else {
     const QByteArray all = file.readAll();
@@ -65,7 +64,6 @@ RunSummary readRunSummary(const QString& runDir) {
   s.signature = runSignature(runDir);
   s.path = QFileInfo(runDir).absoluteFilePath();
   s.id = QFileInfo(runDir).fileName();
-  s.status = QStringLiteral("unknown");
   QFile runJson(QDir(runDir).filePath(QStringLiteral("run.json")));
   if (runJson.open(QIODevice::ReadOnly)) {
     const QByteArray bytes = runJson.read(1 << 20);
@@ -74,7 +72,8 @@ RunSummary readRunSummary(const QString& runDir) {
     const RunInfo& info = read.info;
     if (!info.id.empty()) s.id = QString::fromStdString(info.id);
     s.name = QString::fromStdString(info.name);
-    if (read.ok()) s.status = QString::fromUtf8(toString(info.status));
+    if (read.ok()) s.status = info.status;
+    s.host = QString::fromStdString(info.host);
     s.created = QString::fromStdString(info.created);
     s.step = info.step;
     s.supervisorPid = info.supervisorPid;

@@ -6,19 +6,23 @@
 #include <QDateTime>
 #include <QString>
 #include <cmath>
+#include <optional>
+
+#include "runlog/run_directory.h"
 
 namespace traindeck {
 
 struct RunSummary {
   QString id;  // run.json "id", else the folder's name
   QString name;
-  QString status;   // starting|running|finished|failed|stopped; "unknown" if run.json is unreadable
-  QString created;  // ISO 8601 UTC, empty if unknown
-  QString path;     // the run directory, absolute
-  qint64 step = 0;  // the last train step seen (or run.json's "step" when larger)
+  std::optional<RunStatus> status;  // none when run.json is unreadable (or names no known status)
+  QString created;                  // ISO 8601 UTC, empty if unknown
+  QString path;                     // the run directory, absolute
+  qint64 step = 0;                  // the last train step seen (or run.json's "step" when larger)
   qint64 totalSteps = 0;
   double lastLoss = std::nan("");
   int supervisorPid = 0;
+  QString host;         // run.json "host": the machine the run executes on
   QString exitReason;   // run.json "exit_reason": empty while running
   int failedRank = -1;  // run.json "failed_rank": the rank whose failure ended the run, or -1
 
@@ -29,9 +33,13 @@ struct RunSummary {
     bool operator==(const Signature&) const = default;
   } signature;
 
+  QString statusName() const { return status ? QString::fromUtf8(toString(*status)) : QStringLiteral("unknown"); }
+  bool isLive() const { return status && traindeck::isLive(*status); }
+  bool hasStatus(RunStatus s) const { return status == s; }
+
   bool sameContent(const RunSummary& o) const {
     return id == o.id && name == o.name && status == o.status && created == o.created && path == o.path &&
-           step == o.step && totalSteps == o.totalSteps && supervisorPid == o.supervisorPid &&
+           host == o.host && step == o.step && totalSteps == o.totalSteps && supervisorPid == o.supervisorPid &&
            exitReason == o.exitReason && failedRank == o.failedRank &&
            (lastLoss == o.lastLoss || (std::isnan(lastLoss) && std::isnan(o.lastLoss)));
   }

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "metrics_batch.h"
+#include "runlog/metrics_batch.h"
 
 namespace traindeck::test {
 

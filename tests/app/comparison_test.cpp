@@ -11,6 +11,8 @@
 #include "runs/comparison_sets.h"
 #include "runs/comparison_summary_model.h"
 #include "runs/config_diff_model.h"
+#include "runs/run_registry.h"
+#include "runs/run_session.h"
 
 using namespace traindeck;
 
@@ -78,7 +80,8 @@ class ComparisonTest : public QObject {
   }
 
   void coloursStayWithTheirRuns() {
-    Comparison comparison;
+    RunRegistry registry;
+    Comparison comparison(registry);
     QVERIFY(comparison.setRuns({m_a, m_b, m_c}).isEmpty());
     QCOMPARE(comparison.size(), 3);
     QCOMPARE(comparison.run(0).colorSlot, 0);
@@ -96,7 +99,8 @@ class ComparisonTest : public QObject {
   }
 
   void saysWhatItLeavesOut() {
-    Comparison comparison;
+    RunRegistry registry;
+    Comparison comparison(registry);
     const QString why = comparison.setRuns({m_a, m_root.path() + "/nothing-here", m_b});
     QCOMPARE(comparison.size(), 2);
     QVERIFY2(why.contains("nothing-here") && why.contains("no run.json"), qPrintable(why));
@@ -108,8 +112,31 @@ class ComparisonTest : public QObject {
     QVERIFY2(tooMany.contains("at most 20"), qPrintable(tooMany));
   }
 
+  void twentyRunsAreFollowedByOneThread() {
+    QStringList runs;
+    for (int i = 0; i < Comparison::kMaxRuns; ++i)
+      runs << makeRun(m_root.path() + "/twenty", QString("r%1").arg(i), "running", "seed: 1\n", {3.0, 2.0, 1.5});
+    const auto threads = [] { return QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(); };
+    const qsizetype before = threads();
+    RunRegistry registry;  // its follower thread is the only one this adds
+    Comparison comparison(registry);
+    QCOMPARE(comparison.setRuns(runs), QString());
+    for (int i = 0; i < comparison.size(); ++i) QTRY_COMPARE(comparison.store(i).train().size(), std::size_t(3));
+    QCOMPARE(threads(), before + 1);
+    QCOMPARE(registry.liveSessions(), Comparison::kMaxRuns);
+    // The Monitor showing one of them shares its session: no second follower.
+    const std::shared_ptr<const RunSession> shown = registry.session(runs[4]);
+    QCOMPARE(registry.liveSessions(), Comparison::kMaxRuns);
+    QCOMPARE(shown->metrics().train().size(), std::size_t(3));
+    QCOMPARE(&shown->metrics(), &comparison.store(4));
+    QCOMPARE(threads(), before + 1);
+    comparison.setRuns(runs.mid(0, 2));  // the runs let go end, but the one still shown
+    QCOMPARE(registry.liveSessions(), 3);
+  }
+
   void summaryTableMatchesHandFigures() {
-    Comparison comparison;
+    RunRegistry registry;
+    Comparison comparison(registry);
     comparison.setRuns({m_a, m_b, m_c});
     ComparisonSummaryModel model(&comparison);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -154,7 +181,8 @@ class ComparisonTest : public QObject {
   }
 
   void configDiffShowsWhatDiffers() {
-    Comparison comparison;
+    RunRegistry registry;
+    Comparison comparison(registry);
     comparison.setRuns({m_a, m_b, m_c});
     ConfigDiffModel model(&comparison);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -186,7 +214,8 @@ class ComparisonTest : public QObject {
     QTemporaryDir root;
     const QString live = makeRun(root.path(), "live", "running", "seed: 1\n", {3.0, 2.0});
     const QString done = makeRun(root.path(), "done", "finished", "seed: 2\n", {3.0});
-    Comparison comparison;
+    RunRegistry registry;
+    Comparison comparison(registry);
     comparison.setRuns({live, done});
     ComparisonSummaryModel model(&comparison);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

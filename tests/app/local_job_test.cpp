@@ -16,29 +16,16 @@
 
 #include "local_job.h"
 #include "metrics_follower.h"
-#include "metrics_parser.h"
 #include "metrics_store.h"
+#include "run_status.h"
 #include "run_summary.h"
+#include "runlog/metrics_jsonl_parser.h"
 #include "runlog/run_directory.h"
+#include "tiny_job.h"
 
 using namespace traindeck;
-
-namespace {
-
-// run.json's status through core/runlog's reader; empty while run.json is not there or unreadable.
-std::string runStatus(const QString& runDir) {
-  const RunInfoReadResult read = readRunInfo(RunPaths{runDir.toStdString()});
-  return read.ok() ? toString(read.info.status) : "";
-}
-
-// tests/cli/make_tiny_job.sh: a corpus, its dataset and DIR/job.yaml for a tiny CPU job.
-bool makeTinyJob(const QString& dir) {
-  QProcess make;
-  make.start("sh", {QStringLiteral(TRAINDECK_TEST_DATA_DIR) + "/cli/make_tiny_job.sh", TRAINDECK_TRAIN_BIN, dir});
-  return make.waitForFinished(120000) && make.exitStatus() == QProcess::NormalExit && make.exitCode() == 0;
-}
-
-}  // namespace
+using test_support::makeTinyJob;
+using test_support::runStatus;
 
 class LocalJobTest : public QObject {
   Q_OBJECT
@@ -59,7 +46,7 @@ class LocalJobTest : public QObject {
     QFile metrics(QDir(runDir).filePath("metrics.jsonl"));
     QVERIFY(metrics.open(QIODevice::ReadOnly));
     const QByteArray bytes = metrics.readAll();
-    MetricsParser parser;
+    MetricsJsonlParser parser;
     const MetricsBatch batch = parser.feed(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     QCOMPARE(batch.garbageLines, 0);
     QCOMPARE(parser.pendingBytes(), std::size_t(0));  // every record ends its line
@@ -94,7 +81,8 @@ class LocalJobTest : public QObject {
     QCOMPARE(info.info.failedRank, -1);
     QCOMPARE(info.info.host, hostName());
     const RunSummary summary = readRunSummary(runDir);
-    QCOMPARE(summary.status, QString("finished"));
+    QVERIFY(summary.hasStatus(RunStatus::Finished));
+    QCOMPARE(summary.host, QString::fromStdString(hostName()));
     QCOMPARE(summary.step, 12);
     QCOMPARE(summary.totalSteps, 12);
     QCOMPARE(summary.lastLoss, batch.train.loss.back());
@@ -105,7 +93,7 @@ class LocalJobTest : public QObject {
     QSignalSpy failed(&job, &LocalJob::failedToStart);
     job.start("/nonexistent/traindeck-train", "job.yaml", "/tmp/none");
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 5000);
-    QCOMPARE(job.state(), LocalJob::State::Finished);
+    QCOMPARE(job.state(), Job::State::Finished);
   }
 
   void attachRefusesARunThatIsNotRunning() {
@@ -116,7 +104,22 @@ class LocalJobTest : public QObject {
     f.close();
     LocalJob job;
     QVERIFY(!job.attach(dir.path()).isEmpty());
-    QCOMPARE(job.state(), LocalJob::State::Idle);
+    QCOMPARE(job.state(), Job::State::Idle);
+  }
+
+  void attachTrustsAPidOnlyOnTheHostThatWroteIt() {
+    // This test's own pid is alive; run.json says another machine wrote it: refused for the host.
+    QTemporaryDir dir;
+    QFile f(dir.filePath("run.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QString(R"({"id":"x","status":"running","host":"gpu-box-7","supervisor_pid":%1})")
+                .arg(QCoreApplication::applicationPid())
+                .toUtf8());
+    f.close();
+    LocalJob job;
+    const QString why = job.attach(dir.path());
+    QVERIFY2(why.contains("gpu-box-7") && why.contains("not on this machine"), qPrintable(why));
+    QCOMPARE(job.state(), Job::State::Idle);
   }
 
   void trainsAndStopsGracefully() {
@@ -132,7 +135,7 @@ class LocalJobTest : public QObject {
     job.start(train, dir.filePath("job.yaml"), runDir,
               {"--set", "schedule.max_steps=100000", "--set", "strategy.kind=ddp", "--set", "strategy.nproc_per_node=2",
                "--set", "checkpoint.every=0"});
-    QTRY_COMPARE_WITH_TIMEOUT(job.state(), LocalJob::State::Running, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(job.state(), Job::State::Running, 10000);
     QVERIFY(job.supervisorPid() > 0);
 
     MetricsFollower follower(runDir);
@@ -152,9 +155,9 @@ class LocalJobTest : public QObject {
     QCOMPARE(attached.supervisorPid(), job.supervisorPid());
 
     job.stop();
-    QCOMPARE(job.state(), LocalJob::State::Stopping);
+    QCOMPARE(job.state(), Job::State::Stopping);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
-    QCOMPARE(job.state(), LocalJob::State::Finished);
+    QCOMPARE(job.state(), Job::State::Finished);
     QCOMPARE(finished.at(0).at(0).toInt(), 0);
     QCOMPARE(runStatus(runDir), std::string("stopped"));
     const QStringList checkpoints =

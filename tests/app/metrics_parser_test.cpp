@@ -1,4 +1,4 @@
-// MetricsParser and MetricsStore on a recorded metrics.jsonl: the same records however the
+// MetricsJsonlParser and MetricsStore on a recorded metrics.jsonl: the same records however the
 // bytes are chunked, garbage skipped and counted, the fast path agreeing with parseJson, and
 // "the later record wins" for steps a resumed run logs again.
 #include <QRandomGenerator>
@@ -8,11 +8,11 @@
 #include <string_view>
 
 #include "batch_compare.h"
-#include "flat_record.h"
-#include "metrics_parser.h"
 #include "metrics_store.h"
 #include "runlog/json_value.h"
+#include "runlog/metrics_jsonl_parser.h"
 #include "runlog/metrics_keys.h"
+#include "runlog/metrics_record_scan.h"
 
 using namespace traindeck;
 
@@ -23,7 +23,7 @@ std::string_view view(const QByteArray& bytes) {
 }
 
 MetricsBatch parseInChunks(std::string_view bytes, const std::vector<std::size_t>& sizes) {
-  MetricsParser parser;
+  MetricsJsonlParser parser;
   MetricsBatch all;
   std::size_t pos = 0, k = 0;
   while (pos < bytes.size()) {
@@ -78,7 +78,7 @@ class MetricsParserTest : public QObject {
   void wholeFixture() {
     const QByteArray bytes = test::readFixture("metrics.jsonl");
     QVERIFY(!bytes.isEmpty());
-    MetricsParser parser;
+    MetricsJsonlParser parser;
     const MetricsBatch b = parser.feed(view(bytes));
     QVERIFY(b.hasHeader);
     QCOMPARE(b.header.runId, std::string("20261130-083449-tiny-ddp"));
@@ -113,7 +113,7 @@ class MetricsParserTest : public QObject {
 
   void chunkingDoesNotMatter() {
     const QByteArray bytes = test::readFixture("metrics.jsonl");
-    MetricsParser parser;
+    MetricsJsonlParser parser;
     const MetricsBatch whole = parser.feed(view(bytes));
     const MetricsBatch byByte = parseInChunks(view(bytes), {1});
     QCOMPARE(test::difference(whole, byByte), std::string());
@@ -126,7 +126,7 @@ class MetricsParserTest : public QObject {
   }
 
   void partialLastLineIsHeldBack() {
-    MetricsParser parser;
+    MetricsJsonlParser parser;
     MetricsBatch b = parser.feed(R"({"kind":"train","time":1,"step":1,"loss":2.5})"
                                  "\n"
                                  R"({"kind":"train","ti)");
@@ -162,9 +162,9 @@ class MetricsParserTest : public QObject {
         ++inserted;
       }
     }
-    MetricsParser clean;
+    MetricsJsonlParser clean;
     const MetricsBatch expected = clean.feed(view(bytes));
-    MetricsParser parser;
+    MetricsJsonlParser parser;
     MetricsBatch got = parser.feed(view(mixed));
     QCOMPARE(got.garbageLines, inserted);
     got.garbageLines = 0;
@@ -226,7 +226,7 @@ class MetricsParserTest : public QObject {
       QByteArray mutated = bytes;
       for (int i = 0; i < 20; ++i)
         mutated[random.bounded(static_cast<int>(mutated.size()))] = static_cast<char>(random.bounded(256));
-      MetricsParser parser;
+      MetricsJsonlParser parser;
       const MetricsBatch b = parser.feed(view(mutated));
       QVERIFY(b.train.size() <= 30);
       MetricsStore store;
@@ -235,8 +235,8 @@ class MetricsParserTest : public QObject {
   }
 
   void overlongLineIsDropped() {
-    MetricsParser parser;
-    const std::string big(MetricsParser::kMaxLineBytes + 10, 'x');
+    MetricsJsonlParser parser;
+    const std::string big(MetricsJsonlParser::kMaxLineBytes + 10, 'x');
     MetricsBatch b = parser.feed(big.substr(0, 100));
     int garbage = b.garbageLines;
     b = parser.feed(big.substr(100));  // over the limit: dropped now, not held
@@ -271,7 +271,7 @@ class MetricsParserTest : public QObject {
     }
     for (const std::size_t chunk : {text.size(), std::size_t(1), std::size_t(37)}) {
       MetricsStore store;
-      MetricsParser parser;
+      MetricsJsonlParser parser;
       for (std::size_t pos = 0; pos < text.size(); pos += chunk)
         store.append(parser.feed(std::string_view(text).substr(pos, chunk)));
       QCOMPARE(store.train().size(), std::size_t(25));
@@ -289,7 +289,7 @@ class MetricsParserTest : public QObject {
 
   void storeSplitsSystemByRankAndRestarts() {
     const QByteArray bytes = test::readFixture("metrics.jsonl");
-    MetricsParser parser;
+    MetricsJsonlParser parser;
     MetricsStore store;
     store.append(parser.feed(view(bytes)));
     QCOMPARE(store.system().size(), std::size_t(2));

@@ -3,7 +3,7 @@
 #include <QtTest>
 #include <cmath>
 
-#include "runs/metrics_parser.h"
+#include "runlog/metrics_jsonl_parser.h"
 #include "runs/run_comparison.h"
 
 using namespace traindeck;
@@ -50,7 +50,7 @@ class RunComparisonTest : public QObject {
         "{\"kind\":\"train\",\"time\":14,\"step\":5,\"tokens\":40,\"loss\":2.0,\"tokens_per_s\":400}\n"
         "{\"kind\":\"eval\",\"time\":14.5,\"step\":5,\"tokens\":40,\"val_loss\":2.6}\n";
     MetricsStore store;
-    MetricsParser parser;
+    MetricsJsonlParser parser;
     store.append(parser.feed(text));
     const RunFigures f = summarizeRun(store, "finished", flattenYaml("strategy: {kind: ddp, precision: bf16}\n"));
     QCOMPARE(f.finalLoss, 2.0);

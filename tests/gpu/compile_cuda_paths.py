@@ -47,7 +47,7 @@ def main():
     if not (pathlib.Path(cuda_include) / "cuda_runtime_api.h").exists():
         sys.exit(f"compile_cuda_paths: no CUDA headers in {cuda_include}")
     entries = [e for e in json.loads((build / "compile_commands.json").read_text())
-               if e["file"].endswith(".cpp") and ("/core/trainer/" in e["file"] or "/app/traindeck-train/" in e["file"])
+               if e["file"].endswith(".cpp") and ("/core/trainer/" in e["file"] or "/programs/traindeck-train/" in e["file"])
                and not any(part in e["file"] for part in ("/tokenizer/", "/data/", "/safetensors/"))]
     with tempfile.TemporaryDirectory() as shim:
         macros = pathlib.Path(shim) / "c10/cuda/impl/cuda_cmake_macros.h"

@@ -13,6 +13,7 @@
 #include "compare_tables.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
+#include "runs/run_registry.h"
 
 using namespace traindeck;
 
@@ -49,6 +50,7 @@ class ComparePageTest : public QObject {
   Q_OBJECT
 
   QTemporaryDir m_root;  // runs root for the named sets
+  RunRegistry m_registry;
   std::unique_ptr<Comparison> m_comparison;
   std::unique_ptr<ComparisonSets> m_sets;
   std::unique_ptr<ComparePage> m_page;
@@ -70,7 +72,7 @@ class ComparePageTest : public QObject {
   void init() {
     m_runs = fixtureRuns();
     QCOMPARE(m_runs.size(), 5);
-    m_comparison = std::make_unique<Comparison>();
+    m_comparison = std::make_unique<Comparison>(m_registry);
     m_sets = std::make_unique<ComparisonSets>(m_root.path());
     m_page = std::make_unique<ComparePage>(m_comparison.get(), m_sets.get());
     m_page->resize(1400, 900);

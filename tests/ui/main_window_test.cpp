@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTableView>
@@ -15,15 +16,18 @@
 
 #include "compare_chart.h"
 #include "compare_page.h"
-#include "jobs/local_job.h"
+#include "jobs/job_controller.h"
 #include "logs_page.h"
 #include "main_window.h"
 #include "metric_chart.h"
 #include "monitor_page.h"
+#include "run_status.h"
 #include "runs/run_list_model.h"
 #include "setup_page.h"
 
 namespace traindeck {
+
+using test_support::runStatus;
 
 class MainWindowTest : public QObject {
   Q_OBJECT
@@ -35,10 +39,11 @@ class MainWindowTest : public QObject {
     QFile::copy(TRAINDECK_TEST_DATA_DIR "/app/fixtures/metrics.jsonl", dir + "/metrics.jsonl");
     QFile json(dir + "/run.json");
     json.open(QIODevice::WriteOnly);
-    json.write(QString(R"({"id":"%1","name":"tiny ddp","created":"2026-11-30T08:34:49Z","status":"failed",)"
-                       R"("exit_reason":"rank 1 was killed by SIGKILL at step 37","failed_rank":1,"world_size":2,"step":37})")
-                   .arg(name)
-                   .toUtf8());
+    json.write(
+        QString(R"({"id":"%1","name":"tiny ddp","created":"2026-11-30T08:34:49Z","status":"failed",)"
+                R"("exit_reason":"rank 1 was killed by SIGKILL at step 37","failed_rank":1,"world_size":2,"step":37})")
+            .arg(name)
+            .toUtf8());
     for (int rank = 0; rank < 2; ++rank) {
       QFile log(dir + QString("/logs/rank-%1.log").arg(rank));
       log.open(QIODevice::WriteOnly);
@@ -114,19 +119,23 @@ class MainWindowTest : public QObject {
     QTRY_VERIFY(window.comparePage()->overlayCharts().front()->lines().front().x.size() > 10);
   }
 
-  void startsFollowsAndStopsAJob() {
-    // The demo preset, with its data made here from a tiny corpus, started from the window.
-    QTemporaryDir data, runs;
+  // The demo preset's data, made in `data` from a tiny corpus.
+  static bool makeDemoData(const QTemporaryDir& data) {
     useDataDir(data);
     const QString corpus = QDir(data.path()).filePath("corpus.txt");
     QFile text(corpus);
-    QVERIFY(text.open(QIODevice::WriteOnly));
+    if (!text.open(QIODevice::WriteOnly)) return false;
     for (int i = 0; i < 400; ++i)
       text.write(QString("the deck trains model %1 and watches the loss fall\n%\n").arg(i).toUtf8());
     text.close();
-    QCOMPARE(QProcess::execute(TRAINDECK_TRAIN_BIN, {"prepare", "--tokenizer", "byte", "--out", data.path() + "/demo",
-                                                     "--val-fraction", "0.1", "--doc-separator", "%", corpus}),
-             0);
+    return QProcess::execute(TRAINDECK_TRAIN_BIN, {"prepare", "--tokenizer", "byte", "--out", data.path() + "/demo",
+                                                   "--val-fraction", "0.1", "--doc-separator", "%", corpus}) == 0;
+  }
+
+  void startsFollowsAndStopsAJob() {
+    // The demo preset, with its data made here from a tiny corpus, started from the window.
+    QTemporaryDir data, runs;
+    QVERIFY(makeDemoData(data));
     MainWindow window(options(runs));
     window.openConfig("demo-cpu");
     QTRY_VERIFY(window.setupPage()->isStartable());
@@ -138,13 +147,73 @@ class MainWindowTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.logsPage()->visibleText().contains("all 2 ranks arrived"), 10000);
     QVERIFY(window.findChild<QAction*>("stopAction")->isEnabled());
     window.stopRun();
-    QTRY_COMPARE_WITH_TIMEOUT(window.job()->state(), LocalJob::State::Finished, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.shownJob()->state(), Job::State::Finished, 60000);
+    QVERIFY(!window.findChild<QAction*>("stopAction")->isEnabled());
     QFile json(run + "/run.json");
     QVERIFY(json.open(QIODevice::ReadOnly));
     QVERIFY(json.readAll().contains("\"status\":\"stopped\""));
     const QStringList checkpoints = QDir(run + "/checkpoints").entryList({"step-*"}, QDir::Dirs);
     QVERIFY(!checkpoints.isEmpty());
     QVERIFY(QFile::exists(run + "/checkpoints/" + checkpoints.last() + "/COMPLETE"));
+  }
+
+  void stopActsOnTheRunShownAndReattachesAfterARestart() {
+    // Two runs going at once; Stop on the one shown stops that one only. The other goes on when
+    // the window closes, and a new window finds it and stops it. A finished run has no Stop.
+    QTemporaryDir data, runs;
+    QVERIFY(makeDemoData(data));
+    const QStringList small = {"--set", "schedule.max_steps=100000", "--set", "model.n_layer=1",
+                               "--set", "model.n_embd=32",           "--set", "strategy.nproc_per_node=1",
+                               "--set", "checkpoint.every=0"};
+    const QString finished = makeRecordedRun(runs, "20261130-083449-tiny-ddp");
+    QString first, second;
+    {
+      MainWindow window(options(runs));
+      QTRY_VERIFY(window.setupPage()->isStartable());
+      first = window.startRun(small);
+      second = window.startRun(small);
+      QVERIFY(!first.isEmpty() && !second.isEmpty() && first != second);
+      QCOMPARE(window.currentRunDir(), second);  // a new run is the one shown
+      QTRY_COMPARE_WITH_TIMEOUT(runStatus(first), std::string("running"), 60000);
+      QTRY_COMPARE_WITH_TIMEOUT(runStatus(second), std::string("running"), 60000);
+      window.showRun(first);
+      QAction* stop = window.findChild<QAction*>("stopAction");
+      QVERIFY(stop->isEnabled());
+      stop->trigger();
+      QTRY_COMPARE_WITH_TIMEOUT(runStatus(first), std::string("stopped"), 60000);
+      QCOMPARE(runStatus(second), std::string("running"));
+      QTRY_VERIFY(!stop->isEnabled());  // the run shown has ended
+      window.showRun(finished);
+      QVERIFY(!stop->isEnabled() && !window.findChild<QAction*>("killAction")->isEnabled());
+      window.showRun(second);
+      QVERIFY(stop->isEnabled());
+    }
+    QCOMPARE(runStatus(second), std::string("running"));  // the window closed; the run goes on
+    MainWindow reopened(options(runs));
+    QVERIFY(reopened.jobs()->jobFor(second) && reopened.jobs()->jobFor(second)->isActive());
+    QVERIFY(!reopened.jobs()->jobFor(first));
+    reopened.showRun(second);
+    QAction* stop = reopened.findChild<QAction*>("stopAction");
+    QVERIFY(stop->isEnabled());
+    stop->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(runStatus(second), std::string("stopped"), 60000);
+    QTRY_VERIFY(!stop->isEnabled());
+  }
+
+  void refusesAnSshTargetWithASentence() {
+    QTemporaryDir data, runs;
+    QVERIFY(makeDemoData(data));
+    MainWindow window(options(runs));
+    QTRY_VERIFY(window.setupPage()->isStartable());
+    auto* yaml = window.findChild<QPlainTextEdit*>("yaml");
+    yaml->setPlainText(yaml->toPlainText() + "\ntarget:\n  kind: ssh\n  host: ubuntu@203.0.113.7\n");
+    QTRY_VERIFY(window.setupPage()->config().target.kind == TargetKind::Ssh);
+    QVERIFY(window.setupPage()->isStartable());
+    QVERIFY(window.startRun().isEmpty());
+    auto* message = window.findChild<QMessageBox*>("problemMessage");
+    QVERIFY(message);
+    QVERIFY2(message->text().contains("ubuntu@203.0.113.7"), qPrintable(message->text()));
+    QVERIFY(QDir(runs.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty());  // nothing made
   }
 };
 

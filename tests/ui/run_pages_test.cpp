@@ -2,6 +2,7 @@
 // smoothing as TensorBoard does it, a growing run by its new records only, progress, exports)
 // and the Logs page filters, searches and puts a failed rank first.
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
@@ -14,6 +15,7 @@
 #include "metric_chart.h"
 #include "monitor_page.h"
 #include "progress_text.h"
+#include "runs/run_registry.h"
 #include "smoothing.h"
 
 using namespace traindeck;
@@ -227,12 +229,18 @@ class RunPagesTest : public QObject {
 
   void logsFilterSearchAndPutTheFailedRankFirst() {
     LogsPage page;
-    QVector<LogEntry> lines;
+    LogStore store;
+    QVector<LogLine> lines;
     for (int i = 0; i < 30; ++i)
-      lines.push_back({i % 2, "info", QString("2026-11-30T08:00:%1Z info: line %2").arg(i).arg(i)});
-    lines.push_back({1, "error", "2026-11-30T08:01:00Z error: all-reduce failed"});
-    page.appendLines(lines);
+      lines.push_back({i % 2, LogLevel::Info, QString("2026-11-30T08:00:%1Z info: line %2").arg(i).arg(i)});
+    store.append(lines.mid(0, 20));
+    page.showLines(store);
+    QCOMPARE(page.visibleText().count('\n') + 1, 20);
+    store.append(lines.mid(20));
+    store.append({{1, LogLevel::Error, "2026-11-30T08:01:00Z error: all-reduce failed"}});
+    page.showLines(store);  // only what is new is added
     QCOMPARE(page.visibleText().count('\n') + 1, 31);
+    QCOMPARE(page.visibleText().count("line 19"), 1);
     page.setRankFilter(1);
     QCOMPARE(page.visibleText().count('\n') + 1, 16);
     QVERIFY(!page.visibleText().contains("line 0"));
@@ -246,6 +254,53 @@ class RunPagesTest : public QObject {
     QVERIFY(shown.at(16).contains("all-reduce failed"));  // rank 1's 16 lines, its last closing the block
     QVERIFY(shown.at(17).contains("all lines"));
     QVERIFY(page.findChild<QLabel*>("failureBanner")->isVisibleTo(&page));
+  }
+
+  void aTruncatedLogIsShownOnce() {
+    // A rank's log cut back and written anew while the run is followed: the page shows the new
+    // lines once and none of the old ones.
+    QTemporaryDir dir;
+    QDir().mkpath(dir.filePath("logs"));
+    const auto writeLog = [&](int rank, const QString& text, QIODevice::OpenMode mode) {
+      QFile log(dir.filePath(QString("logs/rank-%1.log").arg(rank)));
+      QVERIFY(log.open(QIODevice::WriteOnly | mode));
+      log.write(text.toUtf8());
+    };
+    QString first;
+    for (int i = 0; i < 50; ++i) first += QString("2026-11-30T08:00:00Z info: first pass line %1\n").arg(i);
+    writeLog(0, first, QIODevice::Truncate);
+    writeLog(1, "2026-11-30T08:00:00Z info: rank 1 stays\n", QIODevice::Truncate);
+    RunRegistry registry;
+    const std::shared_ptr<const RunSession> session = registry.session(dir.path());
+    LogsPage page;
+    connect(session.get(), &RunSession::logsChanged, &page, [&] { page.showLines(session->logs()); });
+    QTRY_VERIFY(page.visibleText().contains("first pass line 49"));
+    QVERIFY(page.visibleText().contains("rank 1 stays"));
+    writeLog(0, "2026-11-30T08:00:01Z info: second pass line 0\n2026-11-30T08:00:01Z info: second pass line 1\n",
+             QIODevice::Truncate);
+    QTRY_VERIFY(page.visibleText().contains("second pass line 1"));
+    QTRY_VERIFY(!page.visibleText().contains("first pass"));
+    const QString shown = page.visibleText();
+    QCOMPARE(shown.count("second pass line 0"), 1);
+    QCOMPARE(shown.count("second pass line 1"), 1);
+    QCOMPARE(shown.count("rank 1 stays"), 1);  // the other rank's lines are kept, once
+    QCOMPARE(session->logs().size(), std::size_t(3));
+  }
+
+  void theLogStoreIsBounded() {
+    LogStore store(100);
+    QVector<LogLine> lines;
+    for (int i = 0; i < 250; ++i) lines.push_back({0, LogLevel::Plain, QString("line %1").arg(i)});
+    store.append(lines);
+    QCOMPARE(store.size(), std::size_t(100));
+    QCOMPARE(store.at(0).text, QString("line 150"));
+    QCOMPARE(store.droppedLines(), std::uint64_t(150));
+    QCOMPARE(store.sequenceAt(0), std::uint64_t(150));
+    QCOMPARE(store.indexFrom(200), std::size_t(50));
+    LogsPage page;
+    page.showLines(store);
+    QCOMPARE(page.visibleText().count('\n') + 1, 100);
+    QVERIFY(!page.visibleText().contains("line 149\n"));
   }
 };
 

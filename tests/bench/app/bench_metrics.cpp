@@ -9,10 +9,10 @@
 #include <fstream>
 #include <string>
 
-#include "runlog/file_tail.h"
-#include "metrics_parser.h"
 #include "metrics_store.h"
+#include "runlog/file_tail.h"
 #include "runlog/json_writer.h"
+#include "runlog/metrics_jsonl_parser.h"
 
 using namespace traindeck;
 using Clock = std::chrono::steady_clock;
@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
 
   // As the follower does: 64 MiB reads, each parsed into a batch, each batch appended.
   FileTail tail(path);
-  MetricsParser parser;
+  MetricsJsonlParser parser;
   MetricsStore store;
   double readMs = 0, parseMs = 0, storeMs = 0;
   for (;;) {

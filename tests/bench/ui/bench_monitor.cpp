@@ -4,6 +4,8 @@
 //   event-loop latency (p50, p99) while a fresh run appends 1,000 records/s, and while a long run
 //   (N records already) appends 100 records/s, the page following each
 //   memory per stored train point (the store), and per drawn point (the charts)
+//   the Compare page on 20 runs of M records each (default 50,000): until every line is drawn,
+//   a redraw (median of 5), and the threads the followers add
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -17,10 +19,15 @@
 #include <cstdio>
 #include <thread>
 
+#include "compare_chart.h"
+#include "compare_page.h"
 #include "metric_chart.h"
 #include "monitor_page.h"
-#include "runs/metrics_parser.h"
+#include "runlog/metrics_jsonl_parser.h"
+#include "runs/comparison.h"
+#include "runs/comparison_sets.h"
 #include "runs/metrics_store.h"
+#include "runs/run_registry.h"
 #include "runs/run_session.h"
 
 using namespace traindeck;
@@ -59,11 +66,12 @@ void liveLatency(QApplication& app, const QString& runDir, long prefill, int per
   MonitorPage livePage;
   livePage.resize(1400, 900);
   livePage.show();
-  RunSession session(runDir);
-  QObject::connect(&session, &RunSession::metricsChanged, &livePage, [&] {
+  RunRegistry registry;
+  const std::shared_ptr<const RunSession> session = registry.session(runDir, RunRegistry::Follow::MetricsOnly);
+  QObject::connect(session.get(), &RunSession::metricsChanged, &livePage, [&] {
     MetricsView v;
-    v.train = &session.store().train();
-    v.header = session.store().header();
+    v.train = &session->metrics().train();
+    v.header = session->metrics().header();
     livePage.showMetrics(v);
   });
   // Let the page read and draw what is there before the clock starts.
@@ -112,8 +120,60 @@ void liveLatency(QApplication& app, const QString& runDir, long prefill, int per
   std::printf(
       "event-loop latency over 5 s, %ld records stored first, %d records/s arriving (%zu stored, %d drawn at "
       "the end): p50 %.1f ms, p99 %.1f ms, max %.0f ms, late %.0f%% of the time\n",
-      prefill, perTick * 100, session.store().train().size(), livePage.charts().front()->graph(0)->dataCount(),
+      prefill, perTick * 100, session->metrics().train().size(), livePage.charts().front()->graph(0)->dataCount(),
       lateness[lateness.size() / 2], lateness[lateness.size() * 99 / 100], lateness.back(), lateTotal / 50.0);
+}
+
+int threadCount() {
+  return static_cast<int>(QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
+}
+
+// The Compare page on 20 finished runs of `records` train records each.
+void compareFigures(const QString& root, long records) {
+  QStringList runs;
+  for (int r = 0; r < Comparison::kMaxRuns; ++r) {
+    const QString dir = QDir(root).filePath(QString("run-%1").arg(r, 2, 10, QChar('0')));
+    QDir().mkpath(dir);
+    writeMetrics(dir + "/metrics.jsonl", records);
+    QFile json(dir + "/run.json");
+    json.open(QIODevice::WriteOnly);
+    json.write(QString(R"({"id":"run-%1","name":"lr %1","status":"finished","step":%2})").arg(r).arg(records).toUtf8());
+    QFile config(dir + "/config.yaml");
+    config.open(QIODevice::WriteOnly);
+    config.write(QString("optimizer:\n  lr: %1e-4\n").arg(r + 1).toUtf8());
+    runs << dir;
+  }
+  const int threadsBefore = threadCount();
+  RunRegistry registry;
+  Comparison comparison(registry);
+  ComparisonSets sets(root);
+  ComparePage page(&comparison, &sets);
+  page.resize(1400, 900);
+  page.show();
+  QElapsedTimer clock;
+  clock.start();
+  page.compareRuns(runs);
+  const auto allStored = [&] {
+    for (int i = 0; i < comparison.size(); ++i)
+      if (comparison.store(i).train().size() < static_cast<std::size_t>(records)) return false;
+    return comparison.size() == runs.size();
+  };
+  while (!allStored() && clock.elapsed() < 120000) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  page.redrawNow();
+  page.grab();
+  const double loadMs = static_cast<double>(clock.elapsed());
+  const int threads = threadCount() - threadsBefore;
+  std::vector<double> redraws;
+  for (int i = 0; i < 6; ++i) {
+    clock.restart();
+    page.redrawNow();
+    page.grab();
+    if (i > 0) redraws.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
+  }
+  std::printf(
+      "compare, 20 runs x %ld records: every line drawn after %.0f ms; redraw %.1f ms (median of 5); "
+      "%d threads added while following them\n",
+      records, loadMs, median(redraws), threads);
 }
 
 }  // namespace
@@ -121,6 +181,7 @@ void liveLatency(QApplication& app, const QString& runDir, long prefill, int per
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   const long records = argc > 1 ? std::atol(argv[1]) : 1000000;
+  const long compareRecords = argc > 2 ? std::atol(argv[2]) : 50000;
   QTemporaryDir dir;
   const QString path = dir.filePath("metrics.jsonl");
   writeMetrics(path, records);
@@ -136,17 +197,11 @@ int main(int argc, char** argv) {
     QFile in(path);
     in.open(QIODevice::ReadOnly);
     const QByteArray bytes = in.readAll();
-    MetricsParser parser;
+    MetricsJsonlParser parser;
     store.append(parser.feed(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
   }
   const double parsedMs = static_cast<double>(clock.elapsed());
-  MetricsView view;
-  view.train = &store.train();
-  view.eval = &store.eval();
-  view.system = &store.system();
-  view.events = &store.events();
-  view.header = store.header();
-  page.showMetrics(view);
+  page.showMetrics(metricsViewOf(store));
   while (page.charts().front()->graph(0)->dataCount() < records)
     QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
   page.grab();
@@ -194,5 +249,6 @@ int main(int argc, char** argv) {
       "memory: %.1f bytes per stored train point (store); each drawn series adds 16 bytes per point "
       "(QCustomPlot key + value), 7 series on the Monitor page\n",
       store.bytesPerTrainPoint());
+  compareFigures(dir.filePath("compare"), compareRecords);
   return 0;
 }

@@ -7,9 +7,9 @@
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 #include "check_ssh_cli.h"
+#include "config/path_expand.h"
 #include "config/preset_files.h"
 #include "main_window.h"
 
@@ -45,16 +45,11 @@ options:
 Without a display, use traindeck-train (see traindeck-train --help).
 )";
 
-// The trainer's default runs_root: ${TRAINDECK_DATA}/runs, TRAINDECK_DATA defaulting to
-// $XDG_DATA_HOME/traindeck (~/.local/share/traindeck).
+// The trainer's default runs_root, expanded as the trainer expands it.
 QString defaultRunsRoot() {
-  QString data = qEnvironmentVariable("TRAINDECK_DATA");
-  if (data.isEmpty()) {
-    QString xdg = qEnvironmentVariable("XDG_DATA_HOME");
-    if (xdg.isEmpty()) xdg = QDir::homePath() + "/.local/share";
-    data = xdg + "/traindeck";
-  }
-  return QDir(data).filePath("runs");
+  return QString::fromStdString(traindeck::expandPath("${TRAINDECK_DATA}/runs", QDir::currentPath().toStdString(),
+                                                      traindeck::processEnvironment())
+                                    .path);
 }
 
 }  // namespace

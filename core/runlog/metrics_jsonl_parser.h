@@ -9,12 +9,12 @@
 #include <string>
 #include <string_view>
 
-#include "metrics_batch.h"
 #include "runlog/line_splitter.h"
+#include "runlog/metrics_batch.h"
 
 namespace traindeck {
 
-class MetricsParser {
+class MetricsJsonlParser {
  public:
   // A line longer than this is dropped (and counted once as garbage) instead of being held.
   static constexpr std::size_t kMaxLineBytes = 1 << 20;

@@ -1,6 +1,6 @@
 // The fast path reads each byte once and copies nothing: keys are matched by length first,
 // numbers go through std::from_chars. Every branch it does not handle returns false.
-#include "flat_record.h"
+#include "runlog/metrics_record_scan.h"
 
 #include <charconv>
 #include <cstdint>

@@ -1,13 +1,13 @@
 // Lines are parsed in place where they lie whole in the fed bytes; only a line split across
 // feeds is copied. Each line tries the flat fast path, then the strict JSON parser.
-#include "metrics_parser.h"
+#include "runlog/metrics_jsonl_parser.h"
 
 #include <cstring>
 #include <limits>
 
-#include "flat_record.h"
 #include "runlog/json_value.h"
 #include "runlog/metrics_keys.h"
+#include "runlog/metrics_record_scan.h"
 
 namespace traindeck {
 
@@ -87,7 +87,7 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
 
 }  // namespace
 
-void MetricsParser::parseLine(std::string_view line, MetricsBatch& batch) {
+void MetricsJsonlParser::parseLine(std::string_view line, MetricsBatch& batch) {
   FlatRecord record;
   if (scanFlatRecord(line, record)) {
     if (!addRecord(record, batch)) ++batch.garbageLines;
@@ -103,13 +103,13 @@ void MetricsParser::parseLine(std::string_view line, MetricsBatch& batch) {
   if (!addRecord(record, batch)) ++batch.garbageLines;
 }
 
-MetricsBatch MetricsParser::feed(std::string_view bytes) {
+MetricsBatch MetricsJsonlParser::feed(std::string_view bytes) {
   MetricsBatch batch;
   feedInto(bytes, batch);
   return batch;
 }
 
-void MetricsParser::feedInto(std::string_view bytes, MetricsBatch& batch) {
+void MetricsJsonlParser::feedInto(std::string_view bytes, MetricsBatch& batch) {
   m_lines.feed(bytes, [&](std::string_view line, bool cut) {
     if (cut)
       ++batch.garbageLines;  // an overlong line is dropped, counted once

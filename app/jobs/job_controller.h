@@ -1,0 +1,59 @@
+// The app's jobs, one per run directory: it makes each new run's id and folder, writes the job
+// file, picks the kind of job from the config's target, and at start-up re-attaches to every run
+// under the runs root that run.json says is still going on this machine. Pages and the window
+// ask it for the job of the run they show; a run with no job here (finished, or executing where
+// this app cannot reach) cannot be stopped from this app. Lives in the GUI thread.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <map>
+#include <memory>
+
+#include "config/run_config.h"
+#include "job.h"
+
+namespace traindeck {
+
+class JobController : public QObject {
+  Q_OBJECT
+ public:
+  struct Started {
+    QString runDir;  // the new run's folder; empty when nothing was started
+    QString error;   // why nothing was started, as a sentence for the user
+  };
+
+  JobController(const QString& runsRoot, const QString& trainBinary, QObject* parent = nullptr);
+  ~JobController() override;  // the jobs' runs go on (they were started detached)
+
+  // Starts `config` in a new run under the runs root. `jobFile` is the job's saved YAML file; when
+  // it is empty, `yamlText` is written to <run>.job.yaml beside the run (relative paths then mean
+  // the runs root). `extraArgs` go to `traindeck-train run` after the config.
+  Started start(const RunConfig& config, const QString& jobFile, const QString& yamlText,
+                const QStringList& extraArgs = {});
+  // Follows every run under the runs root whose run.json says it is going on this machine and
+  // whose supervisor lives; returns how many it found.
+  int attachRunning();
+  // Follows one such run (one outside the runs root, or started since by the CLI). Returns an
+  // empty string, or why not.
+  QString attach(const QString& runDir);
+  // The job of this run directory, or nullptr when this app has none for it.
+  Job* jobFor(const QString& runDir) const;
+  QString runsRoot() const { return m_runsRoot; }
+
+ signals:
+  void jobStateChanged(const QString& runDir, traindeck::Job::State state);
+  void jobFinished(const QString& runDir, int exitCode);
+  void jobFailedToStart(const QString& runDir, const QString& reason);
+
+ private:
+  QString newRunDir(const RunConfig& config) const;
+  void adopt(const QString& runDir, std::unique_ptr<Job> job);
+
+  QString m_runsRoot;
+  QString m_trainBinary;
+  std::map<QString, std::unique_ptr<Job>> m_jobs;  // by absolute run directory
+};
+
+}  // namespace traindeck

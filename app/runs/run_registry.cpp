@@ -1,0 +1,37 @@
+#include "run_registry.h"
+
+#include <QFileInfo>
+
+namespace traindeck {
+
+RunRegistry::RunRegistry(QObject* parent) : QObject(parent) {
+  m_thread.setObjectName("run-followers");
+  m_thread.start();
+}
+
+RunRegistry::~RunRegistry() {
+  // Followers of sessions that are gone were queued for deletion; they are deleted as the
+  // thread's loop ends.
+  m_thread.quit();
+  m_thread.wait();
+}
+
+std::shared_ptr<const RunSession> RunRegistry::session(const QString& runDir, Follow follow) {
+  const QString key = QFileInfo(runDir).absoluteFilePath();
+  std::erase_if(m_sessions, [](const auto& entry) { return entry.second.expired(); });
+  std::shared_ptr<RunSession> shared = m_sessions[key].lock();
+  if (!shared) {
+    shared = std::make_shared<RunSession>(key, &m_thread);
+    m_sessions[key] = shared;
+  }
+  if (follow == Follow::MetricsAndLogs) shared->followLogs();
+  return shared;
+}
+
+int RunRegistry::liveSessions() const {
+  int live = 0;
+  for (const auto& [dir, session] : m_sessions) live += session.expired() ? 0 : 1;
+  return live;
+}
+
+}  // namespace traindeck

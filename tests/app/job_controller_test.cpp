@@ -1,0 +1,97 @@
+// The JobController with the real trainer: run ids and job files for new runs, an ssh target
+// refused with a sentence (nothing made, nothing run), and a run started by one controller
+// found again by a second one, as after the app was closed and reopened, and stopped through
+// it. Needs LibTorch (the restart case trains a tiny job).
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "config/config_io.h"
+#include "job_controller.h"
+#include "run_status.h"
+#include "runlog/run_directory.h"
+#include "tiny_job.h"
+
+using namespace traindeck;
+using test_support::runStatus;
+
+namespace {
+
+RunConfig tinyConfig(const QString& dir) {
+  if (!test_support::makeTinyJob(dir)) return {};
+  return loadConfigFile(QDir(dir).filePath("job.yaml").toStdString()).config;
+}
+
+}  // namespace
+
+class JobControllerTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void refusesAnSshTargetWithASentence() {
+    QTemporaryDir runs;
+    JobController jobs(runs.filePath("runs"), TRAINDECK_TRAIN_BIN);
+    RunConfig config;
+    config.name = "remote job";
+    config.target.kind = TargetKind::Ssh;
+    config.target.host = "ubuntu@203.0.113.7";
+    const JobController::Started started = jobs.start(config, {}, "name: remote job\n");
+    QVERIFY(started.runDir.isEmpty());
+    QVERIFY2(started.error.contains("ubuntu@203.0.113.7") && started.error.contains("Set Target to local"),
+             qPrintable(started.error));
+    QVERIFY(!QFileInfo::exists(runs.filePath("runs")));  // nothing made
+  }
+
+  void givesEachStartItsOwnRunAndJobFile() {
+    // A trainer that does not exist: the runs are made, their jobs fail to start and say so.
+    QTemporaryDir runs;
+    JobController jobs(runs.path(), "/nonexistent/traindeck-train");
+    QSignalSpy failed(&jobs, &JobController::jobFailedToStart);
+    RunConfig config;
+    config.name = "Same Name";
+    const JobController::Started a = jobs.start(config, {}, "name: Same Name\nseed: 1\n");
+    const JobController::Started b = jobs.start(config, {}, "name: Same Name\nseed: 2\n");
+    QVERIFY(a.error.isEmpty() && b.error.isEmpty());
+    QVERIFY(a.runDir != b.runDir);  // one second, one name: still two runs
+    QVERIFY(QFileInfo(a.runDir).fileName().endsWith("-same-name"));
+    QFile jobB(b.runDir + ".job.yaml");
+    QVERIFY(jobB.open(QIODevice::ReadOnly));
+    QCOMPARE(jobB.readAll(), QByteArray("name: Same Name\nseed: 2\n"));
+    QTRY_COMPARE(failed.size(), 2);
+    QCOMPARE(failed.at(0).at(0).toString(), a.runDir);
+    QVERIFY(jobs.jobFor(a.runDir) && !jobs.jobFor(a.runDir)->isActive());
+    QVERIFY(!jobs.jobFor(runs.filePath("never-started")));
+  }
+
+  void findsItsRunsAgainAfterARestart() {
+    QTemporaryDir dir;
+    const RunConfig config = tinyConfig(dir.path());
+    QCOMPARE(config.name, std::string("tiny cli job"));
+    const QString root = dir.filePath("runs");
+    QString runDir;
+    {
+      JobController first(root, TRAINDECK_TRAIN_BIN);
+      runDir = first.start(config, dir.filePath("job.yaml"), {}, {"--set", "schedule.max_steps=100000"}).runDir;
+      QVERIFY(!runDir.isEmpty());
+      QTRY_COMPARE_WITH_TIMEOUT(runStatus(runDir), std::string("running"), 60000);
+    }  // the app closes; the run goes on
+    QCOMPARE(runStatus(runDir), std::string("running"));
+
+    JobController second(root, TRAINDECK_TRAIN_BIN);
+    QCOMPARE(second.attachRunning(), 1);
+    Job* job = second.jobFor(runDir);
+    QVERIFY(job && job->state() == Job::State::Running);
+    QSignalSpy finished(&second, &JobController::jobFinished);
+    job->stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
+    QCOMPARE(finished.at(0).at(0).toString(), runDir);
+    QCOMPARE(finished.at(0).at(1).toInt(), 0);
+    QCOMPARE(runStatus(runDir), std::string("stopped"));
+    QCOMPARE(second.attachRunning(), 0);  // nothing goes on any more
+  }
+};
+
+QTEST_GUILESS_MAIN(JobControllerTest)
+#include "job_controller_test.moc"
