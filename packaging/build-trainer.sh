@@ -11,6 +11,7 @@
 # EXTRA_PREFIX=DIR[;DIR]       more CMake prefixes (yaml-cpp, GoogleTest unpacked somewhere)
 # GLOO_INCLUDE_DIR=DIR         gloo's headers, where neither torch nor the system has them
 # JOBS=N                       parallel compile jobs (default: the cores)
+# TESTS=OFF                    leave the tests out (the sources an app uploads carry none)
 # The first lines of output say what was found ("found: ..."), for the caller's log.
 set -uo pipefail
 
@@ -39,7 +40,7 @@ has_pip_torch() { [ -n "$python" ] && "$python" -c 'import torch' 2>/dev/null; }
 choice=${LIBTORCH:-}
 [ -z "$choice" ] && { has_pip_torch && choice=pip || choice=system; }
 
-cmake_args=(-DCMAKE_BUILD_TYPE=Release -DTRAINDECK_GUI=OFF -DBUILD_TESTING=ON)
+cmake_args=(-DCMAKE_BUILD_TYPE=Release -DTRAINDECK_GUI=OFF -DBUILD_TESTING=${TESTS:-ON})
 prefixes=${EXTRA_PREFIX:-}
 include_flags=""
 case "$choice" in

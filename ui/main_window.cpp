@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include "compare_page.h"
+#include "host_key_prompt.h"
 #include "hosts_dialog.h"
 #include "jobs/job_controller.h"
 #include "logs_page.h"
@@ -58,7 +59,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_runTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
   m_runTable->verticalHeader()->hide();
   m_runTable->horizontalHeader()->setStretchLastSection(true);
-  // The list shows name, status, step, total and loss; the id and path are in the run label.
+  // The list shows name, status, step, total, loss and where it runs; the id and path are in the run label.
   for (int column : {RunListModel::IdColumn, RunListModel::CreatedColumn, RunListModel::PathColumn})
     m_runTable->setColumnHidden(column, true);
   m_runTable->setAlternatingRowColors(true);
@@ -99,6 +100,13 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   connect(m_runs, &QAbstractItemModel::rowsInserted, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
   connect(m_runs, &QAbstractItemModel::dataChanged, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
 
+  JobController::RemoteOptions remote;
+  remote.payloadDir = options.remotePayloadDir.isEmpty()
+                          ? QDir(QFileInfo(options.trainBinary).absolutePath()).filePath("../share/traindeck/remote")
+                          : options.remotePayloadDir;
+  remote.hostKeyPrompt = [this](const HostKeyInfo& key) { return HostKeyPrompt::ask(key, this); };
+  m_jobs->setRemoteOptions(remote);
+  connect(m_jobs, &JobController::jobLinkChanged, m_runs, &RunListModel::setLinkNote);
   connect(m_jobs, &JobController::jobStateChanged, this, &MainWindow::updateActions);
   connect(m_jobs, &JobController::jobFailedToStart, this,
           [this](const QString&, const QString& why) { tellProblem(tr("Cannot start"), why); });
@@ -143,8 +151,9 @@ void MainWindow::buildActions() {
   });
   add(tr("Save…"), QKeySequence::Save, tr("Save the job as YAML"), [this] { m_setup->saveFile(m_setup->filePath()); });
   bar->addSeparator();
-  m_start = add(tr("Start"), QKeySequence(Qt::CTRL | Qt::Key_R), tr("Train this job on this machine"),
-                [this] { startRun(); });
+  m_start =
+      add(tr("Start"), QKeySequence(Qt::CTRL | Qt::Key_R),
+          tr("Train this job on its target: this machine, or the SSH host set under Target"), [this] { startRun(); });
   m_stop =
       add(tr("Stop"), QKeySequence(Qt::CTRL | Qt::Key_Period),
           tr("Stop the run gracefully: every rank finishes its step and saves a checkpoint"), [this] { stopRun(); });

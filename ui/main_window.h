@@ -35,6 +35,7 @@ struct MainWindowOptions {
   QString runsRoot;                 // where runs are listed and new ones made
   QString openRun;                  // a run directory to show first (may be outside the runs root)
   QString trainBinary;              // traindeck-train
+  QString remotePayloadDir;         // default: <trainBinary's folder>/../share/traindeck/remote
   QStringList compareRuns;          // runs to show side by side on the Compare page first
 };
 

@@ -26,6 +26,9 @@ class Job : public QObject {
   virtual void kill() = 0;
   // The last lines the run's launcher printed (not the ranks' logs), oldest first.
   virtual QStringList recentOutput() = 0;
+  // How the run is reached: empty for a run on this machine; for a remote one "following",
+  // "reconnecting (link lost at 10:42:07)", "host unreachable since 10:42: ...".
+  virtual QString linkText() const { return {}; }
 
   // Starting, running or stopping: there is something to stop or kill.
   bool isActive() const {
@@ -38,6 +41,7 @@ class Job : public QObject {
   // 0 when run.json says finished or stopped, 1 failed, -1 when it says neither (killed).
   void finished(int exitCode);
   void failedToStart(const QString& reason);
+  void linkTextChanged(const QString& text);
 };
 
 }  // namespace traindeck

@@ -7,7 +7,11 @@
 
 #include "config/validate.h"
 #include "local_job.h"
+#include "remote_job.h"
+#include "remote_record.h"
 #include "runlog/run_directory.h"
+#include "ssh_config.h"
+#include "ssh_error.h"
 
 namespace traindeck {
 
@@ -35,11 +39,6 @@ QString JobController::newRunDir(const RunConfig& config) const {
 
 JobController::Started JobController::start(const RunConfig& config, const QString& jobFile, const QString& yamlText,
                                             const QStringList& extraArgs) {
-  if (config.target.kind == TargetKind::Ssh)
-    return {{},
-            tr("This job's target is the SSH host \"%1\", and TrainDeck cannot run jobs on other machines yet. "
-               "Set Target to local to train on this machine, or run traindeck-train on that host yourself.")
-                .arg(QString::fromStdString(config.target.host))};
   if (!QDir().mkpath(m_runsRoot)) return {{}, tr("Could not make the runs folder %1.").arg(m_runsRoot)};
   const QString runDir = newRunDir(config);
   QString configPath = jobFile;
@@ -49,10 +48,43 @@ JobController::Started JobController::start(const RunConfig& config, const QStri
     if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly) || out.write(yamlText.toUtf8()) < 0 || !out.flush())
       return {{}, tr("Could not write the job file %1: %2.").arg(configPath, out.errorString())};
   }
+  if (config.target.kind == TargetKind::Ssh) return startRemote(config, runDir, configPath, extraArgs);
   auto job = std::make_unique<LocalJob>();
   LocalJob* local = job.get();
   adopt(runDir, std::move(job));
   local->start(m_trainBinary, configPath, runDir, extraArgs);
+  return {runDir, {}};
+}
+
+JobController::Started JobController::startRemote(const RunConfig& config, const QString& runDir,
+                                                  const QString& configPath, const QStringList& extraArgs) {
+  const QString spec = QString::fromStdString(config.target.host);
+  RemoteLaunch launch;
+  launch.spec = spec;
+  try {
+    launch.target = SshTarget::parse(spec);
+  } catch (const SshError& e) {
+    return {{}, tr("target.host \"%1\" is not a host: %2").arg(spec, e.message())};
+  }
+  if (!config.target.user.empty()) launch.target.user = QString::fromStdString(config.target.user);
+  if (config.target.port != 22 && launch.target.port == 0) launch.target.port = static_cast<int>(config.target.port);
+  if (!config.target.identity.empty()) launch.target.identityFiles << QString::fromStdString(config.target.identity);
+  launch.target.proxyCommand = QString::fromStdString(config.target.proxy_command);
+  launch.target.knownHostsFile = m_remote.knownHostsFile;
+  launch.target.batch = m_remote.batch;
+  SshConfig::fromFile(m_remote.sshConfigFile.isEmpty() ? SshConfig::defaultPath() : m_remote.sshConfigFile)
+      .resolve(launch.target);
+  launch.workDir = m_remote.workDir.isEmpty() ? QString::fromStdString(config.target.remote_dir) : m_remote.workDir;
+  launch.config = config;
+  launch.configBaseDir = QFileInfo(configPath).absolutePath();
+  launch.localRunDir = runDir;
+  launch.extraArgs = extraArgs;
+  launch.payloadDir = m_remote.payloadDir;
+  auto job = std::make_unique<RemoteJob>();
+  RemoteJob* remote = job.get();
+  if (m_remote.hostKeyPrompt) remote->setHostKeyPrompt(m_remote.hostKeyPrompt);
+  adopt(runDir, std::move(job));
+  remote->start(launch);
   return {runDir, {}};
 }
 
@@ -61,7 +93,8 @@ int JobController::attachRunning() {
   const QFileInfoList dirs = QDir(m_runsRoot).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot);
   for (const QFileInfo& dir : dirs) {
     const RunInfoReadResult read = readRunInfo(RunPaths{dir.absoluteFilePath().toStdString()});
-    if (!read.ok() || !isLive(read.info.status) || read.info.host != hostName()) continue;
+    if (!read.ok() || !isLive(read.info.status)) continue;
+    if (read.info.host != hostName() && !QFileInfo::exists(dir.absoluteFilePath() + "/" + kRemoteRecordFile)) continue;
     if (attach(dir.absoluteFilePath()).isEmpty()) ++found;
   }
   return found;
@@ -70,6 +103,14 @@ int JobController::attachRunning() {
 QString JobController::attach(const QString& runDir) {
   const QString dir = absolute(runDir);
   if (Job* known = jobFor(dir); known && known->isActive()) return {};
+  if (QFileInfo::exists(dir + "/" + kRemoteRecordFile)) {  // the mirror of a run on a host
+    auto job = std::make_unique<RemoteJob>();
+    if (m_remote.hostKeyPrompt) job->setHostKeyPrompt(m_remote.hostKeyPrompt);
+    const QString why = job->attach(dir, m_remote.batch);
+    if (!why.isEmpty()) return why;
+    adopt(dir, std::move(job));
+    return {};
+  }
   auto job = std::make_unique<LocalJob>();
   const QString why = job->attach(dir);
   if (!why.isEmpty()) return why;
@@ -88,6 +129,7 @@ void JobController::adopt(const QString& runDir, std::unique_ptr<Job> job) {
   connect(raw, &Job::finished, this, [this, runDir](int exitCode) { emit jobFinished(runDir, exitCode); });
   connect(raw, &Job::failedToStart, this,
           [this, runDir](const QString& reason) { emit jobFailedToStart(runDir, reason); });
+  connect(raw, &Job::linkTextChanged, this, [this, runDir](const QString& text) { emit jobLinkChanged(runDir, text); });
   m_jobs[runDir] = std::move(job);  // an ended job of the same run (a resume) is replaced
 }
 

@@ -1,8 +1,10 @@
 // The app's jobs, one per run directory: it makes each new run's id and folder, writes the job
-// file, picks the kind of job from the config's target, and at start-up re-attaches to every run
-// under the runs root that run.json says is still going on this machine. Pages and the window
-// ask it for the job of the run they show; a run with no job here (finished, or executing where
-// this app cannot reach) cannot be stopped from this app. Lives in the GUI thread.
+// file, picks the kind of job from the config's target (LocalJob for this machine, RemoteJob for
+// an SSH host, whose run directory here is the mirror), and at start-up re-attaches to every
+// run under the runs root that is still going: on this machine by pid, on a host through the
+// mirror's remote.json. Pages and the window ask it for the job of the run they show; a run
+// with no job here (finished, or one this app cannot reach) cannot be stopped from this app.
+// Lives in the GUI thread.
 #pragma once
 
 #include <QObject>
@@ -13,6 +15,7 @@
 
 #include "config/run_config.h"
 #include "job.h"
+#include "remote_host.h"
 
 namespace traindeck {
 
@@ -24,7 +27,17 @@ class JobController : public QObject {
     QString error;   // why nothing was started, as a sentence for the user
   };
 
+  struct RemoteOptions {
+    QString payloadDir;                       // share/traindeck/remote: the helper and the trainer's sources
+    RemoteHost::HostKeyPrompt hostKeyPrompt;  // none: unknown host keys are refused
+    QString knownHostsFile;                   // default: the SSH config's, else ~/.ssh/known_hosts
+    QString sshConfigFile;                    // default: ~/.ssh/config
+    QString workDir;                          // overrides the config's target.remote_dir
+    bool batch = false;                       // ask nothing (headless)
+  };
+
   JobController(const QString& runsRoot, const QString& trainBinary, QObject* parent = nullptr);
+  void setRemoteOptions(const RemoteOptions& options) { m_remote = options; }
   ~JobController() override;  // the jobs' runs go on (they were started detached)
 
   // Starts `config` in a new run under the runs root. `jobFile` is the job's saved YAML file; when
@@ -46,13 +59,17 @@ class JobController : public QObject {
   void jobStateChanged(const QString& runDir, traindeck::Job::State state);
   void jobFinished(const QString& runDir, int exitCode);
   void jobFailedToStart(const QString& runDir, const QString& reason);
+  void jobLinkChanged(const QString& runDir, const QString& text);
 
  private:
   QString newRunDir(const RunConfig& config) const;
   void adopt(const QString& runDir, std::unique_ptr<Job> job);
+  Started startRemote(const RunConfig& config, const QString& runDir, const QString& configPath,
+                      const QStringList& extraArgs);
 
   QString m_runsRoot;
   QString m_trainBinary;
+  RemoteOptions m_remote;
   std::map<QString, std::unique_ptr<Job>> m_jobs;  // by absolute run directory
 };
 

@@ -43,6 +43,13 @@ int RunListModel::rowOfPath(const QString& runDir) const {
   return -1;
 }
 
+void RunListModel::setLinkNote(const QString& runDir, const QString& note) {
+  const QString path = QFileInfo(runDir).absoluteFilePath();
+  if (m_linkNotes.value(path) == note) return;
+  m_linkNotes[path] = note;
+  if (const int row = rowOfPath(path); row >= 0) emit dataChanged(index(row, WhereColumn), index(row, WhereColumn));
+}
+
 std::vector<RunSummary> RunListModel::scan() const {
   std::unordered_map<QString, const RunSummary*> known;
   for (const RunSummary& r : m_rows) known.emplace(r.path, &r);
@@ -150,6 +157,11 @@ QVariant RunListModel::field(const RunSummary& run, int column, bool forDisplay)
       return run.created;
     case PathColumn:
       return run.path;
+    case WhereColumn: {
+      if (run.remoteSpec.isEmpty()) return tr("this machine");
+      const QString note = m_linkNotes.value(run.path);
+      return note.isEmpty() ? run.remoteSpec : run.remoteSpec + " · " + note;
+    }
     default:
       return {};
   }
@@ -163,14 +175,14 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::TextAlignmentRole &&
       (index.column() == StepColumn || index.column() == TotalStepsColumn || index.column() == LastLossColumn))
     return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
-  if (role >= IdRole && role <= PathRole) return field(run, role - IdRole, false);
+  if (role >= IdRole && role <= WhereRole) return field(run, role - IdRole, false);
   return {};
 }
 
 QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* const kTitles[ColumnCount] = {"Id",          "Name",      "Status",  "Step",
-                                                   "Total steps", "Last loss", "Created", "Path"};
+  static const char* const kTitles[ColumnCount] = {"Id",        "Name",    "Status", "Step", "Total steps",
+                                                   "Last loss", "Created", "Path",   "Where"};
   if (section < 0 || section >= ColumnCount) return {};
   return tr(kTitles[section]);
 }
@@ -185,6 +197,7 @@ QHash<int, QByteArray> RunListModel::roleNames() const {
   names.insert(LastLossRole, "lastLoss");
   names.insert(CreatedRole, "created");
   names.insert(PathRole, "path");
+  names.insert(WhereRole, "where");
   return names;
 }
 

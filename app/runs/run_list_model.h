@@ -27,6 +27,7 @@ class RunListModel : public QAbstractTableModel {
     LastLossColumn,
     CreatedColumn,
     PathColumn,
+    WhereColumn,
     ColumnCount
   };
   // The same fields as roles on any column, for list views and delegates.
@@ -38,7 +39,8 @@ class RunListModel : public QAbstractTableModel {
     TotalStepsRole,
     LastLossRole,
     CreatedRole,
-    PathRole
+    PathRole,
+    WhereRole
   };
   static constexpr int kRescanMs = 1000;
 
@@ -50,6 +52,8 @@ class RunListModel : public QAbstractTableModel {
   QString runsRoot() const { return m_root; }
   const RunSummary& runAt(int row) const { return m_rows.at(static_cast<std::size_t>(row)); }
   int rowOfPath(const QString& runDir) const;
+  // What the Where column adds for a remote run while its job follows it ("reconnecting ...").
+  void setLinkNote(const QString& runDir, const QString& note);
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -68,6 +72,7 @@ class RunListModel : public QAbstractTableModel {
 
   QString m_root;
   std::vector<RunSummary> m_rows;
+  QHash<QString, QString> m_linkNotes;  // by run directory
   QFileSystemWatcher* m_watcher = nullptr;
   QTimer* m_timer = nullptr;     // the periodic rescan
   QTimer* m_coalesce = nullptr;  // one rescan shortly after a burst of file events

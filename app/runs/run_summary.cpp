@@ -5,6 +5,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include "runlog/metrics_jsonl_parser.h"
 
@@ -80,6 +82,9 @@ RunSummary readRunSummary(const QString& runDir) {
     s.exitReason = QString::fromStdString(info.exitReason);
     s.failedRank = info.failedRank;
   }
+  QFile remote(QDir(runDir).filePath(QStringLiteral("remote.json")));  // app/jobs' RemoteRecord
+  if (remote.open(QIODevice::ReadOnly))
+    s.remoteSpec = QJsonDocument::fromJson(remote.read(1 << 16)).object().value(QStringLiteral("spec")).toString();
   readMetricsEnds(QDir(runDir).filePath(QStringLiteral("metrics.jsonl")), s);
   return s;
 }

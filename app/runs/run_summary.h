@@ -23,6 +23,7 @@ struct RunSummary {
   double lastLoss = std::nan("");
   int supervisorPid = 0;
   QString host;         // run.json "host": the machine the run executes on
+  QString remoteSpec;   // for the mirror of a remote run, its host as the user named it (remote.json)
   QString exitReason;   // run.json "exit_reason": empty while running
   int failedRank = -1;  // run.json "failed_rank": the rank whose failure ended the run, or -1
 

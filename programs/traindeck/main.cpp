@@ -9,9 +9,10 @@
 #include <cstring>
 
 #include "check_ssh_cli.h"
-#include "config/path_expand.h"
 #include "config/preset_files.h"
 #include "main_window.h"
+#include "remote_cli.h"
+#include "runs_root.h"
 
 namespace {
 
@@ -20,6 +21,9 @@ const char* kHelp = R"(traindeck: set up, launch and watch GPT-2 training jobs.
 usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open RUN_DIR] [--compare RUN_DIR ...]
        traindeck --check-ssh [user@]host[:port] [--identity FILE] [--proxy-command CMD]
                  [--known-hosts FILE] [--ssh-config FILE] [--batch]
+       traindeck --launch [user@]host[:port] --config FILE [--identity KEY] [--known-hosts FILE]
+                 [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR] [--set K=V]...
+       traindeck --attach RUN_DIR | --stop RUN_DIR
 
 options:
   --config FILE     the job to open on the Setup page: a YAML file or a preset name
@@ -39,18 +43,20 @@ options:
                       --known-hosts FILE     instead of ~/.ssh/known_hosts
                       --ssh-config FILE      instead of ~/.ssh/config
                       --batch                ask nothing: unknown host keys are refused
+  --launch HOST     train on an SSH host without a display: build the bundled trainer there
+                    once (cached), upload the job's data, start the run detached (it outlives
+                    the link), mirror its run folder under --runs-root and follow it. The
+                    mirror's folder is the first line on stdout; exit 0 when the run finished
+                    or was stopped, 1 when it failed; Ctrl-C detaches (the run goes on).
+                    --remote-dir DIR is the host's work folder (default: target.remote_dir).
+                    --set KEY=VALUE overrides a config key (repeat).
+  --attach RUN_DIR  follow a remote run's mirror again
+  --stop RUN_DIR    stop a remote run gracefully and follow it to the end
   --help, -h        this text
   --version         the version
 
 Without a display, use traindeck-train (see traindeck-train --help).
 )";
-
-// The trainer's default runs_root, expanded as the trainer expands it.
-QString defaultRunsRoot() {
-  return QString::fromStdString(traindeck::expandPath("${TRAINDECK_DATA}/runs", QDir::currentPath().toStdString(),
-                                                      traindeck::processEnvironment())
-                                    .path);
-}
 
 }  // namespace
 
@@ -62,6 +68,7 @@ int main(int argc, char** argv) {
     }
     if (std::strcmp(argv[i], "--check-ssh") == 0 || std::strncmp(argv[i], "--check-ssh=", 12) == 0)
       return traindeck::runCheckSshCli(argc, argv);
+    if (traindeck::isRemoteCliCommand(argc, argv)) return traindeck::runRemoteCli(argc, argv);
     if (std::strcmp(argv[i], "--version") == 0) {
       std::printf("traindeck %s (Qt %s)\n", TRAINDECK_VERSION, qVersion());
       return 0;
@@ -99,7 +106,7 @@ int main(int argc, char** argv) {
   options.presetDirs = presetDirs;
   options.configPath = parser.value(configOption);
   options.runsRoot =
-      parser.isSet(runsRootOption) ? QDir(parser.value(runsRootOption)).absolutePath() : defaultRunsRoot();
+      parser.isSet(runsRootOption) ? QDir(parser.value(runsRootOption)).absolutePath() : traindeck::defaultRunsRoot();
   options.openRun = parser.isSet(openOption) ? QDir(parser.value(openOption)).absolutePath() : QString();
   for (const QString& run : parser.values(compareOption)) options.compareRuns << QDir(run).absolutePath();
   options.trainBinary = QDir(QApplication::applicationDirPath()).filePath("traindeck-train");

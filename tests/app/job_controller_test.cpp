@@ -1,5 +1,5 @@
-// The JobController with the real trainer: run ids and job files for new runs, an ssh target
-// refused with a sentence (nothing made, nothing run), and a run started by one controller
+// The JobController with the real trainer: run ids and job files for new runs, an unreachable
+// ssh target failing with a sentence (the mirror's run.json says failed), and a run started by one controller
 // found again by a second one, as after the app was closed and reopened, and stopped through
 // it. Needs LibTorch (the restart case trains a tiny job).
 #include <QDir>
@@ -30,18 +30,28 @@ RunConfig tinyConfig(const QString& dir) {
 class JobControllerTest : public QObject {
   Q_OBJECT
  private slots:
-  void refusesAnSshTargetWithASentence() {
+  void anUnreachableSshTargetFailsWithASentence() {
+    // Nothing listens on port 1: the remote job fails to start, says so, and the mirror says it.
     QTemporaryDir runs;
-    JobController jobs(runs.filePath("runs"), TRAINDECK_TRAIN_BIN);
+    JobController jobs(runs.path(), TRAINDECK_TRAIN_BIN);
+    JobController::RemoteOptions remote;
+    remote.payloadDir = TRAINDECK_REMOTE_PAYLOAD_DIR;
+    remote.batch = true;
+    remote.knownHostsFile = runs.filePath("known_hosts");
+    jobs.setRemoteOptions(remote);
+    QSignalSpy failed(&jobs, &JobController::jobFailedToStart);
     RunConfig config;
     config.name = "remote job";
     config.target.kind = TargetKind::Ssh;
-    config.target.host = "ubuntu@203.0.113.7";
+    config.target.host = "nobody@127.0.0.1:1";
     const JobController::Started started = jobs.start(config, {}, "name: remote job\n");
-    QVERIFY(started.runDir.isEmpty());
-    QVERIFY2(started.error.contains("ubuntu@203.0.113.7") && started.error.contains("Set Target to local"),
-             qPrintable(started.error));
-    QVERIFY(!QFileInfo::exists(runs.filePath("runs")));  // nothing made
+    QVERIFY2(started.error.isEmpty(), qPrintable(started.error));
+    QVERIFY(jobs.jobFor(started.runDir));
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 30000);
+    const QString why = failed.at(0).at(1).toString();
+    QVERIFY2(why.contains("127.0.0.1"), qPrintable(why));
+    QCOMPARE(runStatus(started.runDir), std::string("failed"));
+    QVERIFY(!jobs.jobFor(started.runDir)->isActive());
   }
 
   void givesEachStartItsOwnRunAndJobFile() {

@@ -104,6 +104,15 @@ QString SshdServer::log() const {
   return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
+bool SshdServer::writeKnownHosts(const QString& file) const {
+  QFile pub(path("host_key.pub"));
+  if (!pub.open(QIODevice::ReadOnly)) return false;
+  const QList<QByteArray> key = pub.readAll().trimmed().split(' ');
+  QFile out(file);
+  if (key.size() < 2 || !out.open(QIODevice::WriteOnly)) return false;
+  return out.write(QString("[127.0.0.1]:%1 ").arg(m_port).toUtf8() + key[0] + " " + key[1] + "\n") > 0;
+}
+
 QString SshdServer::proxyCommand(const QString& pidFile) const {
   return QString("echo $$ > %1; exec socat - TCP:127.0.0.1:%2").arg(pidFile).arg(m_port);
 }

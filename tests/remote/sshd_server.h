@@ -32,6 +32,8 @@ class SshdServer {
   QString user() const;
   QString spec() const;  // user@127.0.0.1:port
   QString log() const;   // what sshd -e wrote so far
+  // Writes a known_hosts file that knows this server's host key; false when it could not.
+  bool writeKnownHosts(const QString& file) const;
   // A ProxyCommand through socat that writes its shell's pid to pidFile (to kill or freeze it).
   QString proxyCommand(const QString& pidFile) const;
   // The pid of the socat-based proxy written by proxyCommand(pidFile), or -1.

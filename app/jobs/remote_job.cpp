@@ -1,0 +1,460 @@
+// The bootstrap is a chain of steps, each one remote operation whose answer starts the next;
+// any failure ends the chain with a sentence and leaves the mirror's run.json saying why.
+// Remote paths: the work folder is made absolute by the first step, and everything after it
+// lives there: traindeck-remote-<hash>.sh, src/<hash>/, build/<hash>-<libtorch>/, data/<sha256>/
+// and runs/<run-id>/.
+#include "remote_job.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QTemporaryFile>
+
+#include "config/config_io.h"
+#include "runlog/run_directory.h"
+#include "shell_quote.h"
+
+namespace traindeck {
+
+namespace {
+
+// The work folder as a shell word: "~/x" becomes "$HOME"/'x' (the remote shell expands it).
+QString shellPath(const QString& path) {
+  if (path == "~") return QStringLiteral("\"$HOME\"");
+  if (path.startsWith("~/")) return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
+  return shellQuote(path);
+}
+
+QString readText(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).trimmed() : QString();
+}
+
+// A build folder name for this LibTorch: "pip-2.6.0-cu124", "system".
+QString libtorchKey(const HostProbe& probe) {
+  QString key = probe.libtorchChoice();
+  if (key == "pip") key += "-" + probe.torch + (probe.torchCuda.isEmpty() ? "" : "-cu" + probe.torchCuda);
+  return key.replace(QRegularExpression("[^A-Za-z0-9._+-]"), "_");
+}
+
+}  // namespace
+
+RemoteJob::RemoteJob(QObject* parent) : Job(parent) {
+  m_pollTimer.setInterval(kPollMs);
+  connect(&m_pollTimer, &QTimer::timeout, this, &RemoteJob::poll);
+}
+
+RemoteJob::~RemoteJob() = default;
+
+void RemoteJob::setState(State state) {
+  if (m_state == state) return;
+  m_state = state;
+  emit stateChanged(state);
+}
+
+void RemoteJob::setLinkText(const QString& text) {
+  if (m_linkText == text) return;
+  m_linkText = text;
+  emit linkTextChanged(text);
+}
+
+void RemoteJob::addOutput(const QString& text) {
+  m_output.push_back(text);
+  while (m_output.size() > static_cast<std::size_t>(kOutputLines)) m_output.pop_front();
+  emit outputLine(text);
+}
+
+QStringList RemoteJob::recentOutput() {
+  QStringList lines(m_output.begin(), m_output.end());
+  const QString supervisor = readText(QDir(runDir()).filePath("supervisor.log"));
+  if (!supervisor.isEmpty()) lines += supervisor.split('\n').mid(std::max<qsizetype>(0, supervisor.count('\n') - 50));
+  return lines;
+}
+
+void RemoteJob::makeHost(const SshTarget& target) {
+  m_host = std::make_unique<RemoteHost>(target);
+  if (m_hostKeyPrompt) m_host->setHostKeyPrompt(m_hostKeyPrompt);
+  connect(m_host.get(), &RemoteHost::execOutputAvailable, this, [this](int id, const QByteArray& data, bool isStderr) {
+    auto it = m_execs.find(id);
+    if (it == m_execs.end()) return;
+    PendingExec& e = it->second;
+    (isStderr ? e.err : e.out) += data;
+    if (!e.stream) return;
+    e.lineBuffer += data;
+    qsizetype nl;
+    while ((nl = e.lineBuffer.indexOf('\n')) >= 0) {
+      addOutput(QString::fromUtf8(e.lineBuffer.left(nl)));
+      e.lineBuffer.remove(0, nl + 1);
+    }
+  });
+  connect(m_host.get(), &RemoteHost::execFinished, this, [this](int id, int status) {
+    auto node = m_execs.extract(id);
+    if (node.empty()) return;
+    node.mapped().done(status, node.mapped().out, node.mapped().err);
+  });
+  connect(m_host.get(), &RemoteHost::transferFinished, this, [this](int id, const TransferResult&) {
+    auto node = m_uploadsInFlight.extract(id);
+    if (!node.empty()) node.mapped()();
+  });
+  connect(m_host.get(), &RemoteHost::operationFailed, this, [this](int id, const QString& message) {
+    if (m_execs.erase(id) + m_uploadsInFlight.erase(id) == 0) return;
+    if (m_state == State::Starting) {
+      fail(message);
+    } else {
+      m_pollInFlight = false;  // a poll cut by the link: the next one asks again from the same offsets
+    }
+  });
+  connect(m_host.get(), &RemoteHost::connectionFailed, this, [this](const QString& message) {
+    if (m_state == State::Starting) return fail(message);
+    // Following a run (after a reconnect gave up, or re-attached while the host is away): it may
+    // come back, and a link never ends the run; try again now and then.
+    setLinkText(tr("host unreachable since %1: %2").arg(m_unreachableSince.toString("HH:mm"), message));
+    QTimer::singleShot(kRetryConnectMs, this, [this] {
+      if (m_host && (m_state == State::Running || m_state == State::Stopping) && !m_host->isReady())
+        m_host->connectToHost();
+    });
+  });
+  connect(m_host.get(), &RemoteHost::stateChanged, this, [this](LinkState state) {
+    if (state != LinkState::Ready && !m_unreachableSince.isValid()) m_unreachableSince = QDateTime::currentDateTime();
+    if (state == LinkState::Ready) m_unreachableSince = {};
+    if (m_state == State::Running || m_state == State::Stopping) {
+      if (state == LinkState::Ready)
+        setLinkText(tr("following"));
+      else if (state == LinkState::Reconnecting)
+        setLinkText(tr("reconnecting (link lost at %1)").arg(m_unreachableSince.toString("HH:mm:ss")));
+    }
+  });
+}
+
+void RemoteJob::exec(const QString& command, ExecDone done, bool streamOutput) {
+  const int id = m_host->exec(command);
+  m_execs[id] = PendingExec{std::move(done), streamOutput, {}, {}, {}};
+}
+
+void RemoteJob::upload(const QString& local, const QString& remote, UploadDone done) {
+  const int id = m_host->upload(local, remote);
+  m_uploadsInFlight[id] = std::move(done);
+}
+
+void RemoteJob::fail(const QString& sentence) {
+  if (m_state == State::Finished) return;
+  addOutput(sentence);
+  m_execs.clear();
+  m_uploadsInFlight.clear();
+  m_pollTimer.stop();
+  // The mirror says what happened, so the run list shows a failed run with its reason.
+  RunInfo info;
+  const RunInfoReadResult existing = readRunInfo(RunPaths{runDir().toStdString()});
+  if (existing.ok()) info = existing.info;
+  info.id = QFileInfo(runDir()).fileName().toStdString();
+  if (info.name.empty()) info.name = m_launch.config.name;
+  if (info.host.empty()) info.host = m_launch.spec.toStdString();
+  info.status = RunStatus::Failed;
+  info.exitReason = sentence.toStdString();
+  if (info.created.empty()) info.created = isoTimeUtc(std::chrono::system_clock::now());
+  writeRunInfo(RunPaths{runDir().toStdString()}, info);
+  const bool wasStarting = m_state == State::Starting;
+  setState(State::Finished);
+  if (wasStarting) emit failedToStart(sentence);
+  emit finished(1);
+}
+
+QString RemoteJob::helper() const {
+  return shellQuote(m_record.helper);
+}
+
+// --- start: the bootstrap steps ---------------------------------------------------------------
+
+void RemoteJob::start(const RemoteLaunch& launch) {
+  if (m_state != State::Idle) return;
+  m_launch = launch;
+  m_mirror = std::make_unique<RunMirror>(launch.localRunDir);
+  QDir().mkpath(launch.localRunDir);
+  m_record = RemoteRecord::fromTarget(launch.spec, launch.target);
+  setState(State::Starting);
+  m_sourcesHash = readText(QDir(launch.payloadDir).filePath("trainer-sources.sha256")).left(64);
+  if (m_sourcesHash.size() != 64 || !QFileInfo::exists(QDir(launch.payloadDir).filePath("trainer-sources.tar"))) {
+    fail(tr("The trainer's sources for remote builds are not in %1: this app was built without them.")
+             .arg(launch.payloadDir));
+    return;
+  }
+  emit stepStarted("connect", launch.spec);
+  setLinkText(tr("connecting"));
+  makeHost(launch.target);
+  connect(m_host.get(), &RemoteHost::readyChanged, this, [this](bool ready) {
+    if (ready && m_state == State::Starting && m_record.workDir.isEmpty()) stepWorkFolder();
+  });
+  m_host->connectToHost();
+}
+
+void RemoteJob::stepWorkFolder() {
+  emit stepStarted("work folder", m_launch.workDir);
+  const QString dir = shellPath(m_launch.workDir);
+  exec(QStringLiteral("umask 077 && mkdir -p -- %1 && chmod 700 -- %1 && cd -- %1 && pwd").arg(dir),
+       [this](int status, const QByteArray& out, const QByteArray& err) {
+         const QString work = QString::fromUtf8(out).trimmed();
+         if (status != 0 || !work.startsWith('/'))
+           return fail(tr("Could not make the work folder %1 on %2: %3")
+                           .arg(m_launch.workDir, m_launch.spec, QString::fromUtf8(err).trimmed()));
+         m_record.workDir = work;
+         m_record.helper = work + "/traindeck-remote-" + m_sourcesHash.left(12) + ".sh";
+         stepHelper();
+       });
+}
+
+void RemoteJob::stepHelper() {
+  upload(QDir(m_launch.payloadDir).filePath("traindeck-remote.sh"), m_record.helper, [this] { stepProbe(); });
+}
+
+void RemoteJob::stepProbe() {
+  emit stepStarted("probe", {});
+  exec("sh " + helper() + " probe " + shellQuote(m_record.workDir),
+       [this](int status, const QByteArray& out, const QByteArray& err) {
+         m_probe = parseHostProbe(out);
+         if (status != 0 || !m_probe.complete)
+           return fail(tr("Could not learn what %1 has: %2").arg(m_launch.spec, QString::fromUtf8(err).trimmed()));
+         m_record.bootId = m_probe.bootId;
+         addOutput(tr("%1: %2").arg(m_launch.spec, m_probe.summary()));
+         emit probed(m_probe);
+         if (const QStringList missing = m_probe.missingForBuild(); !missing.isEmpty()) return fail(missing.join(' '));
+         stepSources();
+       });
+}
+
+void RemoteJob::stepSources() {
+  emit stepStarted("sources", m_sourcesHash.left(12));
+  const QString src = m_record.workDir + "/src/" + m_sourcesHash;
+  exec("test -f " + shellQuote(src + "/.done"), [this, src](int status, const QByteArray&, const QByteArray&) {
+    if (status == 0) {
+      addOutput(tr("The trainer's sources %1 are there already.").arg(m_sourcesHash.left(12)));
+      return stepBuild();
+    }
+    const QString tarball = src + ".tar";
+    exec("mkdir -p -- " + shellQuote(m_record.workDir + "/src"),
+         [this, src, tarball](int, const QByteArray&, const QByteArray&) {
+           upload(QDir(m_launch.payloadDir).filePath("trainer-sources.tar"), tarball, [this, src, tarball] {
+             exec("sh " + helper() + " unpack " + shellQuote(tarball) + " " + shellQuote(src),
+                  [this, tarball](int status, const QByteArray& out, const QByteArray& err) {
+                    if (status != 0) return fail(parseKeyValues(out).value("error", QString::fromUtf8(err).trimmed()));
+                    exec("rm -f -- " + shellQuote(tarball),
+                         [this](int, const QByteArray&, const QByteArray&) { stepBuild(); });
+                  });
+           });
+         });
+  });
+}
+
+void RemoteJob::stepBuild() {
+  const QString key = m_sourcesHash.left(16) + "-" + libtorchKey(m_probe);
+  const QString build = m_record.workDir + "/build/" + key;
+  emit stepStarted("build", key);
+  m_record.trainBinary = build + "/bin/traindeck-train";
+  exec(
+      "sh " + helper() + " build " + shellQuote(m_record.workDir + "/src/" + m_sourcesHash) + " " + shellQuote(build),
+      [this](int status, const QByteArray& out, const QByteArray&) {
+        const QMap<QString, QString> answer = parseKeyValues(out);
+        if (status != 0 || !answer.contains("built"))
+          return fail(tr("Building the trainer on %1 failed: %2")
+                          .arg(m_launch.spec, answer.value("error", tr("see the build output"))));
+        if (answer.value("built") == "cached") addOutput(tr("The trainer for this LibTorch is built there already."));
+        RunConfig config = m_launch.config;
+        const UploadPlan plan = planUploads(config, m_launch.configBaseDir, m_record.workDir);
+        if (!plan.error.isEmpty()) return fail(plan.error);
+        m_launch.config = config;
+        m_uploads = plan.uploads;
+        stepData(0);
+      },
+      true);
+}
+
+void RemoteJob::stepData(int index) {
+  if (index >= m_uploads.size()) return stepLaunch();
+  const PlannedUpload& up = m_uploads[index];
+  emit stepStarted("data", up.field);
+  exec("test -f " + shellQuote(up.remoteDir + "/.done"), [this, index](int status, const QByteArray&,
+                                                                       const QByteArray&) {
+    const PlannedUpload& up = m_uploads[index];
+    if (status == 0) {
+      addOutput(tr("%1 is on the host already (%2).").arg(up.field, up.key.left(12)));
+      return stepData(index + 1);
+    }
+    // Into <key>.partial, then renamed: a cut upload is never taken for a complete one.
+    const QString partial = up.remoteDir + ".partial";
+    QStringList dirs;
+    for (const QString& file : up.files) dirs << shellQuote(QFileInfo(partial + "/" + file).path());
+    dirs.removeDuplicates();
+    exec("mkdir -p -- " + dirs.join(' '), [this, index, partial](int status, const QByteArray&, const QByteArray& err) {
+      if (status != 0)
+        return fail(tr("Could not make %1 on the host: %2").arg(partial, QString::fromUtf8(err).trimmed()));
+      auto next = std::make_shared<std::function<void(int)>>();
+      *next = [this, index, partial, next](int file) {
+        const PlannedUpload& up = m_uploads[index];
+        if (file >= up.files.size()) {
+          const QString done = shellQuote(up.remoteDir);
+          exec(QStringLiteral("rm -rf -- %1 && mv -- %2 %1 && : > %1/.done").arg(done, shellQuote(partial)),
+               [this, index](int status, const QByteArray&, const QByteArray& err) {
+                 if (status != 0) return fail(QString::fromUtf8(err).trimmed());
+                 stepData(index + 1);
+               });
+          return;
+        }
+        const QString local = QDir(QFileInfo(up.localPath).absolutePath()).filePath(up.files[file]);
+        addOutput(tr("uploading %1").arg(up.files[file]));
+        upload(local, partial + "/" + up.files[file], [next, file] { (*next)(file + 1); });
+      };
+      (*next)(0);
+    });
+  });
+}
+
+void RemoteJob::stepLaunch() {
+  emit stepStarted("launch", {});
+  const QString id = QFileInfo(m_launch.localRunDir).fileName();
+  m_record.remoteRunDir = m_record.workDir + "/runs/" + id;
+  // The remote copy of the job: every key resolved, paths rewritten for the host, which is where
+  // it runs (its target is that machine itself).
+  RunConfig hostConfig = m_launch.config;
+  hostConfig.target = TargetConfig{};
+  QTemporaryFile config;
+  const QByteArray yaml = QByteArray::fromStdString(saveConfigText(hostConfig));
+  if (!config.open() || config.write(yaml) != yaml.size() || !config.flush())
+    return fail(tr("Could not write the job's remote copy: %1").arg(config.errorString()));
+  const QString remoteConfig = m_record.workDir + "/runs/" + id + ".job.yaml";
+  const QString localConfig = config.fileName();
+  config.setAutoRemove(false);
+  exec("mkdir -p -- " + shellQuote(m_record.workDir + "/runs"), [this, localConfig, remoteConfig](
+                                                                    int, const QByteArray&, const QByteArray&) {
+    upload(localConfig, remoteConfig, [this, localConfig, remoteConfig] {
+      QFile::remove(localConfig);
+      QStringList argv{"sh", m_record.helper, "launch", m_record.trainBinary, remoteConfig, m_record.remoteRunDir};
+      argv += m_launch.extraArgs;
+      exec(shellJoin(argv), [this](int status, const QByteArray& out, const QByteArray& err) {
+        const QMap<QString, QString> answer = parseKeyValues(out);
+        if (status != 0 || answer.value("pid").toLongLong() <= 0)
+          return fail(tr("The trainer did not start on %1: %2")
+                          .arg(m_launch.spec, answer.value("error", QString::fromUtf8(err).trimmed())));
+        m_record.pid = answer.value("pid").toLongLong();
+        m_record.startTime = answer.value("start_time");
+        m_record.bootId = answer.value("boot_id");
+        if (const QString why = writeRemoteRecord(runDir(), m_record); !why.isEmpty()) return fail(why);
+        addOutput(tr("Started on %1 as pid %2 in %3").arg(m_launch.spec).arg(m_record.pid).arg(m_record.remoteRunDir));
+        startFollowing();
+      });
+    });
+  });
+}
+
+// --- following ---------------------------------------------------------------------------------
+
+QString RemoteJob::attach(const QString& runDir, bool batch) {
+  if (m_state != State::Idle) return tr("this job is already in use");
+  QString error;
+  if (!readRemoteRecord(runDir, &m_record, &error))
+    return error.isEmpty() ? tr("%1 is not the mirror of a remote run (no remote.json)").arg(runDir) : error;
+  const RunInfoReadResult read = readRunInfo(RunPaths{runDir.toStdString()});
+  if (read.ok() && !isLive(read.info.status))
+    return tr("the run is not running (status %1)").arg(QString::fromUtf8(toString(read.info.status)));
+  m_launch.spec = m_record.spec;
+  m_launch.localRunDir = runDir;
+  m_mirror = std::make_unique<RunMirror>(runDir);
+  makeHost(m_record.target(batch));
+  m_host->connectToHost();
+  startFollowing();
+  return {};
+}
+
+void RemoteJob::startFollowing() {
+  setState(State::Running);
+  setLinkText(m_host->isReady() ? tr("following") : tr("connecting"));
+  m_pollTimer.start();
+  poll();
+}
+
+void RemoteJob::poll() {
+  if (m_pollInFlight || !m_host || !m_host->isReady()) return;
+  m_pollInFlight = true;
+  QStringList argv{"sh",
+                   m_record.helper,
+                   "read",
+                   m_record.remoteRunDir,
+                   QString::number(kMaxReadBytes),
+                   QString::number(m_record.pid),
+                   m_record.startTime};
+  argv += m_mirror->readArguments();
+  exec(shellJoin(argv), [this](int status, const QByteArray& out, const QByteArray& err) {
+    m_pollInFlight = false;
+    RemoteReadAnswer answer = parseRemoteReadAnswer(out);
+    if (status != 0 && !answer.complete) answer.error = QString::fromUtf8(err).trimmed();
+    onAnswer(answer);
+  });
+}
+
+void RemoteJob::onAnswer(const RemoteReadAnswer& answer) {
+  if (m_state == State::Finished) return;
+  if (!answer.complete) {
+    addOutput(tr("Reading the run on %1 failed: %2").arg(m_launch.spec, answer.error));
+    return;
+  }
+  if (!m_record.bootId.isEmpty() && answer.bootId != m_record.bootId)
+    return fail(tr("%1 restarted (its boot id changed) while the run was going: the run ended with it. "
+                   "--resume continues from its last checkpoint.")
+                    .arg(m_launch.spec));
+  if (const QString why = m_mirror->apply(answer); !why.isEmpty()) {
+    addOutput(why);
+    return;
+  }
+  const RunInfoReadResult read = readRunInfo(RunPaths{runDir().toStdString()});
+  const bool ended = read.ok() && !isLive(read.info.status);
+  // Ended, and its supervisor gone (it writes its last lines after run.json), all of it here.
+  if (ended && !m_endedSeen.isValid()) m_endedSeen.start();
+  if (ended && RunMirror::caughtUp(answer) && (!answer.supervisorAlive || m_endedSeen.elapsed() > kSupervisorGraceMs)) {
+    m_pollTimer.stop();
+    setLinkText(tr("finished"));
+    setState(State::Finished);
+    emit finished(read.info.status == RunStatus::Failed ? 1 : 0);
+    return;
+  }
+  if (!answer.supervisorAlive && !ended && RunMirror::caughtUp(answer)) {
+    // Once more, in case run.json was being replaced as the supervisor ended.
+    if (!m_supervisorGoneOnce) {
+      m_supervisorGoneOnce = true;
+      return;
+    }
+    if (!read.ok()) {  // it never wrote run.json: it refused the job, or died at once
+      const QStringList said = readText(QDir(runDir()).filePath("supervisor.log")).split('\n');
+      return fail(tr("The trainer on %1 ended without starting the run: %2")
+                      .arg(m_launch.spec, said.mid(std::max<qsizetype>(0, said.size() - 3)).join(' ')));
+    }
+    m_pollTimer.stop();
+    setLinkText(tr("ended"));
+    setState(State::Finished);
+    emit finished(-1);  // killed: run.json says nothing
+  }
+}
+
+void RemoteJob::signalSupervisor(const QString& signal) {
+  exec(shellJoin({"sh", m_record.helper, "signal", signal, QString::number(m_record.pid), m_record.startTime}),
+       [this, signal](int status, const QByteArray& out, const QByteArray& err) {
+         const QString answer = parseKeyValues(out).value("signalled");
+         if (status != 0)
+           addOutput(tr("Could not send %1 to the run on %2: %3")
+                         .arg(signal, m_launch.spec, QString::fromUtf8(err).trimmed()));
+         else if (answer == "gone")
+           addOutput(tr("The run's supervisor on %1 had ended already.").arg(m_launch.spec));
+       });
+}
+
+void RemoteJob::stop() {
+  if (m_state != State::Running || !m_host) return;
+  signalSupervisor(QStringLiteral("TERM"));
+  setState(State::Stopping);
+}
+
+void RemoteJob::kill() {
+  if ((m_state != State::Running && m_state != State::Stopping) || !m_host) return;
+  signalSupervisor(QStringLiteral("KILL"));
+}
+
+}  // namespace traindeck

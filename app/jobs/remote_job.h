@@ -1,0 +1,125 @@
+// A run on an SSH host, as a Job. start() bootstraps the host in visible steps (connect, work
+// folder, probe, sources, build, data, launch) and starts the trainer detached there (its own
+// session: it outlives the link and the app); attach() follows such a run again from its local
+// mirror's remote.json. While it runs, the mirror (RunMirror) copies the remote run directory
+// every kPollMs over the one SSH connection; a lost link is reconnected with backoff by
+// RemoteHost and the copy resumes at its offsets. Only the run's own run.json ends the job
+// (or a supervisor that died without writing it, or a host that rebooted). GUI thread.
+#pragma once
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "config/run_config.h"
+#include "host_probe.h"
+#include "job.h"
+#include "remote_host.h"
+#include "remote_record.h"
+#include "remote_uploads.h"
+#include "run_mirror.h"
+
+namespace traindeck {
+
+struct RemoteLaunch {
+  QString spec;                            // [user@]host[:port], as shown
+  SshTarget target;                        // resolved (identity, proxy, known hosts, batch)
+  QString workDir = "~/.cache/traindeck";  // the remote work folder
+  RunConfig config;                        // the job; its paths are rewritten for the host
+  QString configBaseDir;                   // the folder its relative paths mean
+  QString localRunDir;                     // the mirror, under the runs root
+  QStringList extraArgs;                   // for `traindeck-train run` after --config
+  QString payloadDir;                      // trainer-sources.tar, trainer-sources.sha256, traindeck-remote.sh
+};
+
+class RemoteJob : public Job {
+  Q_OBJECT
+ public:
+  static constexpr int kPollMs = 500;
+  static constexpr int kMaxReadBytes = 4 << 20;  // per file per poll
+  static constexpr int kOutputLines = 400;
+  static constexpr int kSupervisorGraceMs = 30000;  // after run.json says it ended
+  static constexpr int kRetryConnectMs = 15000;     // a host that could not be reached, tried again
+
+  explicit RemoteJob(QObject* parent = nullptr);
+  ~RemoteJob() override;  // the remote run goes on
+
+  // Before start()/attach(): how unknown host keys are answered (none: refused).
+  void setHostKeyPrompt(RemoteHost::HostKeyPrompt prompt) { m_hostKeyPrompt = std::move(prompt); }
+  void start(const RemoteLaunch& launch);
+  // Follows the run whose mirror is `runDir` (its remote.json). Empty string, or why not.
+  QString attach(const QString& runDir, bool batch = false);
+
+  State state() const override { return m_state; }
+  QString runDir() const override { return m_mirror ? m_mirror->localDir() : m_launch.localRunDir; }
+  void stop() override;
+  void kill() override;
+  QStringList recentOutput() override;
+
+  // "following", "reconnecting", "host unreachable since 10:42", "building", ...
+  QString linkText() const override { return m_linkText; }
+  const HostProbe& probe() const { return m_probe; }
+  const RemoteRecord& record() const { return m_record; }
+
+ signals:
+  void stepStarted(const QString& step, const QString& detail);  // connect, probe, sources, build, data, launch
+  void outputLine(const QString& line);                          // what a step printed (the build's progress)
+  void probed(const traindeck::HostProbe& probe);
+
+ private:
+  using ExecDone = std::function<void(int status, const QByteArray& out, const QByteArray& err)>;
+  using UploadDone = std::function<void()>;
+  void setState(State state);
+  void setLinkText(const QString& text);
+  void makeHost(const SshTarget& target);
+  void exec(const QString& command, ExecDone done, bool streamOutput = false);
+  void upload(const QString& local, const QString& remote, UploadDone done);
+  void fail(const QString& sentence);
+  void addOutput(const QString& text);
+  QString helper() const;  // the helper script's remote path, quoted
+
+  void stepWorkFolder();
+  void stepHelper();
+  void stepProbe();
+  void stepSources();
+  void stepBuild();
+  void stepData(int index);
+  void stepLaunch();
+
+  void startFollowing();
+  void poll();
+  void onAnswer(const RemoteReadAnswer& answer);
+  void signalSupervisor(const QString& signal);
+
+  State m_state = State::Idle;
+  RemoteLaunch m_launch;
+  RemoteRecord m_record;
+  HostProbe m_probe;
+  QString m_sourcesHash;
+  QVector<PlannedUpload> m_uploads;
+  std::unique_ptr<RemoteHost> m_host;
+  RemoteHost::HostKeyPrompt m_hostKeyPrompt;
+  std::unique_ptr<RunMirror> m_mirror;
+  QTimer m_pollTimer;
+  bool m_pollInFlight = false;
+  bool m_supervisorGoneOnce = false;
+  QElapsedTimer m_endedSeen;  // since run.json first said the run ended
+  struct PendingExec {
+    ExecDone done;
+    bool stream = false;
+    QByteArray out, err, lineBuffer;
+  };
+  std::map<int, PendingExec> m_execs;
+  std::map<int, UploadDone> m_uploadsInFlight;
+  std::deque<QString> m_output;
+  QString m_linkText;
+  QDateTime m_unreachableSince;
+};
+
+}  // namespace traindeck

@@ -1,0 +1,89 @@
+#include "remote_record.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace traindeck {
+
+SshTarget RemoteRecord::target(bool batch) const {
+  SshTarget t;
+  t.alias = host;
+  t.host = host;
+  t.user = user;
+  t.port = port;
+  t.identityFiles = identityFiles;
+  t.proxyCommand = proxyCommand;
+  t.knownHostsFile = knownHostsFile;
+  t.batch = batch;
+  t.applyDefaults();
+  return t;
+}
+
+RemoteRecord RemoteRecord::fromTarget(const QString& spec, const SshTarget& target) {
+  RemoteRecord r;
+  r.spec = spec;
+  r.host = target.host;
+  r.user = target.user;
+  r.port = target.port;
+  r.identityFiles = target.identityFiles;
+  r.proxyCommand = target.proxyCommand;
+  r.knownHostsFile = target.knownHostsFile;
+  return r;
+}
+
+QString writeRemoteRecord(const QString& runDir, const RemoteRecord& r) {
+  QJsonObject o{{"spec", r.spec},
+                {"host", r.host},
+                {"user", r.user},
+                {"port", r.port},
+                {"identity_files", QJsonArray::fromStringList(r.identityFiles)},
+                {"proxy_command", r.proxyCommand},
+                {"known_hosts", r.knownHostsFile},
+                {"work_dir", r.workDir},
+                {"remote_run_dir", r.remoteRunDir},
+                {"train_binary", r.trainBinary},
+                {"helper", r.helper},
+                {"pid", r.pid},
+                {"start_time", r.startTime},
+                {"boot_id", r.bootId}};
+  QDir().mkpath(runDir);
+  QSaveFile out(QDir(runDir).filePath(kRemoteRecordFile));
+  const QByteArray bytes = QJsonDocument(o).toJson();
+  if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size() || !out.commit())
+    return QStringLiteral("could not write %1: %2").arg(out.fileName(), out.errorString());
+  return {};
+}
+
+bool readRemoteRecord(const QString& runDir, RemoteRecord* r, QString* error) {
+  QFile in(QDir(runDir).filePath(kRemoteRecordFile));
+  if (!in.exists()) return false;
+  QJsonParseError parseError;
+  const QJsonDocument doc =
+      in.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(in.read(1 << 20), &parseError) : QJsonDocument();
+  if (!doc.isObject() || doc.object().value("remote_run_dir").toString().isEmpty()) {
+    if (error) *error = QStringLiteral("%1 is not a readable remote record").arg(in.fileName());
+    return false;
+  }
+  const QJsonObject o = doc.object();
+  r->spec = o.value("spec").toString();
+  r->host = o.value("host").toString();
+  r->user = o.value("user").toString();
+  r->port = o.value("port").toInt(22);
+  for (const QJsonValue& v : o.value("identity_files").toArray()) r->identityFiles << v.toString();
+  r->proxyCommand = o.value("proxy_command").toString();
+  r->knownHostsFile = o.value("known_hosts").toString();
+  r->workDir = o.value("work_dir").toString();
+  r->remoteRunDir = o.value("remote_run_dir").toString();
+  r->trainBinary = o.value("train_binary").toString();
+  r->helper = o.value("helper").toString();
+  r->pid = o.value("pid").toInteger();
+  r->startTime = o.value("start_time").toString();
+  r->bootId = o.value("boot_id").toString();
+  return true;
+}
+
+}  // namespace traindeck

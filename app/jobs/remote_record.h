@@ -1,0 +1,39 @@
+// <mirror>/remote.json: what makes a local run directory the mirror of a remote run: how to
+// reach the host, where the run lives there, and which process runs it (pid, its start time
+// in clock ticks since boot and the host's boot id: a pid alone is reused). Written when the
+// job is launched and read to re-attach after the app was closed. Holds no secrets.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include "ssh_target.h"
+
+namespace traindeck {
+
+struct RemoteRecord {
+  QString spec;  // [user@]host[:port] as the user gave it
+  QString host, user;
+  int port = 22;
+  QStringList identityFiles;
+  QString proxyCommand, knownHostsFile;
+  QString workDir;       // absolute, on the host
+  QString remoteRunDir;  // absolute, on the host
+  QString trainBinary;   // absolute, on the host
+  QString helper;        // traindeck-remote-<hash>.sh there, absolute
+  qint64 pid = 0;
+  QString startTime;  // field 22 of /proc/<pid>/stat there
+  QString bootId;
+
+  SshTarget target(bool batch) const;
+  static RemoteRecord fromTarget(const QString& spec, const SshTarget& target);
+};
+
+inline constexpr const char* kRemoteRecordFile = "remote.json";
+
+// Empty string, or why not.
+QString writeRemoteRecord(const QString& runDir, const RemoteRecord& record);
+// Whether `runDir` is a mirror, and its record; *error says why an existing record is unreadable.
+bool readRemoteRecord(const QString& runDir, RemoteRecord* record, QString* error = nullptr);
+
+}  // namespace traindeck

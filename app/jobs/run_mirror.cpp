@@ -1,0 +1,85 @@
+#include "run_mirror.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+namespace traindeck {
+
+namespace {
+
+const QStringList kGrowing = {QStringLiteral("metrics.jsonl"), QStringLiteral("supervisor.log")};
+const QStringList kWhole = {QStringLiteral("config.yaml"), QStringLiteral("run.json")};  // run.json last
+
+// Our own names only: "logs/rank-<n>.log" or one of the lists above; nothing that climbs out.
+bool isMirroredName(const QString& name) {
+  if (kGrowing.contains(name) || kWhole.contains(name)) return true;
+  static const QRegularExpression kRankLog(QStringLiteral("^logs/rank-\\d{1,6}\\.log$"));
+  return kRankLog.match(name).hasMatch();
+}
+
+}  // namespace
+
+bool RunMirror::isWholeFile(const QString& name) {
+  return kWhole.contains(name);
+}
+
+QStringList RunMirror::readArguments() const {
+  QStringList args;
+  const auto add = [&](const QString& name, qint64 offset) { args << name << QString::number(offset); };
+  for (const QString& name : kGrowing) add(name, QFileInfo(QDir(m_dir).filePath(name)).size());
+  const QFileInfoList logs = QDir(QDir(m_dir).filePath("logs")).entryInfoList({"rank-*.log"}, QDir::Files, QDir::Name);
+  for (const QFileInfo& log : logs) add("logs/" + log.fileName(), log.size());
+  for (const QString& name : kWhole) add(name, 0);
+  return args;
+}
+
+QString RunMirror::apply(const RemoteReadAnswer& answer, bool* changed) {
+  if (changed) *changed = false;
+  if (!answer.complete) return answer.error;
+  QDir().mkpath(QDir(m_dir).filePath("logs"));
+  // Growing files first, whole ones after (run.json last of all).
+  QVector<const RemoteFileChunk*> order;
+  for (const RemoteFileChunk& c : answer.files)
+    if (!isWholeFile(c.name)) order << &c;
+  for (const QString& name : kWhole)
+    for (const RemoteFileChunk& c : answer.files)
+      if (c.name == name) order << &c;
+  for (const RemoteFileChunk* chunk : order) {
+    if (!isMirroredName(chunk->name)) continue;  // never a path the helper should not name
+    const QString path = QDir(m_dir).filePath(chunk->name);
+    if (isWholeFile(chunk->name)) {
+      if (chunk->bytes.size() != chunk->size) continue;  // read while it changed: next time
+      QFile current(path);
+      if (current.open(QIODevice::ReadOnly) && current.readAll() == chunk->bytes) continue;
+      QSaveFile out(path);
+      if (!out.open(QIODevice::WriteOnly) || out.write(chunk->bytes) != chunk->bytes.size() || !out.commit())
+        return QStringLiteral("could not write %1: %2").arg(path, out.errorString());
+      if (changed) *changed = true;
+      continue;
+    }
+    QFile out(path);
+    const qint64 local = QFileInfo(path).size();
+    QIODevice::OpenMode mode = QIODevice::WriteOnly | QIODevice::Append;
+    if (chunk->from == 0 && local > 0 && chunk->size < local)
+      mode = QIODevice::WriteOnly | QIODevice::Truncate;  // replaced there by a shorter file: again from the start
+    else if (chunk->from != local)
+      continue;  // not where this copy stands (an answer to an older request)
+    if (chunk->bytes.isEmpty() && !(mode & QIODevice::Truncate)) continue;
+    if (!out.open(mode) || out.write(chunk->bytes) != chunk->bytes.size() || !out.flush())
+      return QStringLiteral("could not write %1: %2").arg(path, out.errorString());
+    if (changed) *changed = true;
+  }
+  return {};
+}
+
+bool RunMirror::caughtUp(const RemoteReadAnswer& answer) {
+  if (!answer.complete) return false;
+  for (const RemoteFileChunk& c : answer.files)
+    if (c.from + c.bytes.size() < c.size) return false;
+  return true;
+}
+
+}  // namespace traindeck

@@ -1,0 +1,35 @@
+// The local copy of a remote run directory: an ordinary run directory that the app's pages read
+// as they read any other. Files that only grow (metrics.jsonl, the rank logs, supervisor.log)
+// are copied by byte offset: the local size is the offset the next read asks from, so a cut
+// link resumes with nothing lost and nothing twice. run.json and config.yaml, which the trainer
+// replaces whole, are replaced atomically, after the growing files, so a run that says it
+// ended has all its records here. Plain Qt Core file I/O, one thread.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include "remote_answers.h"
+
+namespace traindeck {
+
+class RunMirror {
+ public:
+  explicit RunMirror(const QString& localDir) : m_dir(localDir) {}
+
+  QString localDir() const { return m_dir; }
+  // NAME OFFSET pairs for traindeck-remote.sh read: whole files from 0, growing ones from
+  // their local size (rank logs not yet here are sent by the helper on its own).
+  QStringList readArguments() const;
+  // Writes what `answer` holds; returns an empty string or why a file could not be written.
+  // *changed says whether any byte changed here.
+  QString apply(const RemoteReadAnswer& answer, bool* changed = nullptr);
+  // Every file of `answer` is here up to its remote size.
+  static bool caughtUp(const RemoteReadAnswer& answer);
+  static bool isWholeFile(const QString& name);
+
+ private:
+  QString m_dir;
+};
+
+}  // namespace traindeck

@@ -1,0 +1,153 @@
+#!/bin/sh
+# traindeck-remote.sh: what the desktop app runs on a remote host, over SSH, for a remote job.
+# POSIX sh and coreutils only. Every argument comes quoted from the app (shellJoin): nothing
+# here is evaluated. Answers are "key=value" lines unless said otherwise.
+#
+#   probe WORK                          what the host has (OS, CPUs, memory, disk, GPUs, torch, tools)
+#   prepare WORK                        makes the work folder (0700)
+#   unpack TARBALL DEST                 the trainer's sources into DEST (DEST/.done when complete)
+#   build SRC BUILD                     builds traindeck-train in BUILD (BUILD/.done when built)
+#   launch TRAIN CONFIG RUNDIR [ARG..]  starts `TRAIN run` detached in its own session
+#   alive PID START                     whether PID is still the process that started at START
+#   signal SIGNAL PID START             sends SIGNAL to PID only while alive PID START says yes
+#   read RUNDIR MAX PID START [NAME OFFSET]...
+#                                       the run's files past the given offsets (see below)
+set -u
+
+boot_id() { cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown; }
+# Field 22 of /proc/PID/stat: the start time in clock ticks since boot; with the boot id it names
+# one process for good (a pid alone is reused).
+start_time() {
+  [ -r "/proc/$1/stat" ] || return 1
+  sed 's/^.*) //' "/proc/$1/stat" | cut -d' ' -f20
+}
+die() { echo "error=$*"; exit 1; }
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  probe)
+    work=$1
+    echo "boot_id=$(boot_id)"
+    echo "hostname=$(hostname 2>/dev/null || cat /etc/hostname)"
+    [ -r /etc/os-release ] && . /etc/os-release && echo "os=${PRETTY_NAME:-$ID}"
+    echo "glibc=$(ldd --version 2>/dev/null | head -1 | sed 's/.* //')"
+    echo "cpus=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)"
+    echo "memory_kb=$(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo)"
+    echo "user=$(id -un)"
+    echo "uid=$(id -u)"
+    command -v apt-get >/dev/null && echo "apt=yes"
+    case "$work" in "~/"*) work="$HOME/${work#\~/}" ;; "~") work=$HOME ;; esac
+    dir=$work
+    while [ ! -d "$dir" ]; do dir=$(dirname "$dir"); done
+    echo "work_dir=$work"
+    echo "disk_free_kb=$(df -Pk "$dir" | awk 'NR==2 {print $4}')"
+    if command -v nvidia-smi >/dev/null; then
+      nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader,nounits 2>/dev/null |
+        while IFS= read -r gpu; do echo "gpu=$gpu"; done
+    fi
+    [ -e /dev/accel0 ] || [ -e /dev/vfio/0 ] && echo "tpu=yes"
+    [ -d /content ] && [ -n "${COLAB_RELEASE_TAG:-}${COLAB_GPU:-}" ] && echo "colab=yes"
+    if command -v python3 >/dev/null; then
+      echo "python=$(python3 -c 'import sys; print(sys.version.split()[0])' 2>/dev/null)"
+      python3 -c '
+import torch
+print("torch=" + torch.__version__)
+print("torch_cuda=" + (torch.version.cuda or "none"))
+print("torch_prefix=" + torch.utils.cmake_prefix_path)
+print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/null
+    fi
+    for dir in /usr/lib/x86_64-linux-gnu/cmake /usr/lib/cmake /usr/local/lib/cmake; do
+      [ -f "$dir/Torch/TorchConfig.cmake" ] && { echo "system_libtorch=$dir"; break; }
+    done
+    command -v nvcc >/dev/null && echo "nvcc=$(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')"
+    command -v cmake >/dev/null && echo "cmake=$(cmake --version | head -1 | sed 's/.* //')"
+    command -v g++ >/dev/null && echo "gxx=$(g++ -dumpfullversion 2>/dev/null || g++ -dumpversion)"
+    command -v ninja >/dev/null && echo "ninja=yes"
+    echo "end=probe"
+    ;;
+  prepare)
+    work=$1
+    mkdir -p "$work" || die "cannot make the work folder $work"
+    chmod 700 "$work" || die "cannot restrict the work folder $work to its owner"
+    echo "work_dir=$(cd "$work" && pwd)"
+    ;;
+  unpack)
+    tarball=$1 dest=$2
+    [ -f "$dest/.done" ] && { echo "unpacked=cached"; exit 0; }
+    rm -rf "$dest.partial" && mkdir -p "$dest.partial" || die "cannot make $dest.partial"
+    why=$(tar -xf "$tarball" -C "$dest.partial" 2>&1) || die "the trainer's sources in $tarball do not unpack: $why"
+    rm -rf "$dest" && mv "$dest.partial" "$dest" && : > "$dest/.done" || die "cannot move the sources into $dest"
+    echo "unpacked=yes"
+    ;;
+  build)
+    src=$1 build=$2
+    [ -f "$build/.done" ] && [ -x "$build/bin/traindeck-train" ] && { echo "built=cached"; exit 0; }
+    TESTS=OFF bash "$src/packaging/build-trainer.sh" "$src" "$build" traindeck-train 2>&1
+    status=$?
+    [ $status -eq 0 ] || { echo "error=the trainer's build failed (exit $status): the lines above say why"; exit $status; }
+    : > "$build/.done"
+    echo "built=yes"
+    ;;
+  launch)
+    train=$1 config=$2 rundir=$3
+    shift 3
+    mkdir -p "$rundir" || die "cannot make the run folder $rundir"
+    # Its own session, no terminal, streams to a file: it outlives this SSH connection.
+    setsid "$train" run --config "$config" --run-dir "$rundir" --no-progress "$@" \
+      < /dev/null > "$rundir/supervisor.log" 2>&1 &
+    pid=$!
+    start=$(start_time "$pid") || die "the trainer ended at once; see $rundir/supervisor.log"
+    echo "pid=$pid"
+    echo "start_time=$start"
+    echo "boot_id=$(boot_id)"
+    ;;
+  alive)
+    pid=$1 start=$2
+    [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] && echo "alive=yes" || echo "alive=no"
+    ;;
+  signal)
+    sig=$1 pid=$2 start=$3
+    [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] || { echo "signalled=gone"; exit 0; }
+    kill "-$sig" "$pid" && echo "signalled=yes"
+    ;;
+  read)
+    # Lines "boot ID" and "alive yes|no" (the supervisor PID START), then for each NAME OFFSET a
+    # line "file NAME SIZE FROM COUNT", COUNT bytes (at most MAX) and a newline. FROM is OFFSET,
+    # or 0 when the file is now shorter (it was replaced: it is read again). Rank logs not named
+    # come from offset 0. "end" closes the answer.
+    rundir=$1 max=$2 pid=$3 start=$4
+    shift 4
+    echo "boot $(boot_id)"
+    [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] && echo "alive yes" || echo "alive no"
+    names=""
+    chunk=$(mktemp) || die "no temporary file"
+    trap 'rm -f "$chunk"' EXIT
+    send() {  # send NAME OFFSET: the chunk is read once, so COUNT is what follows, exactly
+      f="$rundir/$1"
+      [ -f "$f" ] || return 0
+      size=$(wc -c < "$f")
+      from=$2
+      [ "$size" -lt "$from" ] && from=0
+      tail -c "+$((from + 1))" "$f" 2>/dev/null | head -c "$max" > "$chunk"
+      echo "file $1 $size $from $(wc -c < "$chunk")"
+      cat "$chunk"
+      echo
+    }
+    while [ $# -ge 2 ]; do
+      send "$1" "$2"
+      names="$names /$1/"
+      shift 2
+    done
+    for log in "$rundir"/logs/rank-*.log; do
+      [ -f "$log" ] || continue
+      name="logs/${log##*/}"
+      case "$names" in *" /$name/"*) ;; *) send "$name" 0 ;; esac
+    done
+    echo "end"
+    ;;
+  *)
+    echo "usage: traindeck-remote.sh probe|prepare|unpack|build|launch|alive|signal|read ..." >&2
+    exit 2
+    ;;
+esac

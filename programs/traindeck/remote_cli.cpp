@@ -1,0 +1,185 @@
+#include "remote_cli.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+
+#include "config/config_io.h"
+#include "job_controller.h"
+#include "remote_job.h"
+#include "runs/run_summary.h"
+#include "runs_root.h"
+
+namespace traindeck {
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+void onInterrupt(int) {
+  g_interrupted = 1;
+}
+
+void say(const QString& line) {
+  std::fprintf(stderr, "%s\n", qPrintable(line));
+}
+
+// Unknown host keys on a terminal: the fingerprint, and a yes/no on stdin.
+HostKeyDecision askOnTerminal(const HostKeyInfo& key) {
+  std::fprintf(stderr, "The host key of %s is not known: %s %s\nAccept it and add it to %s? [y/N] ",
+               qPrintable(key.hostName), qPrintable(key.keyType), qPrintable(key.fingerprint),
+               qPrintable(key.knownHostsFile));
+  std::string answer;
+  if (!std::getline(std::cin, answer)) return HostKeyDecision::Reject;
+  return answer == "y" || answer == "yes" ? HostKeyDecision::AcceptAndRemember : HostKeyDecision::Reject;
+}
+
+// Follows `job` to its end, printing its steps, output and progress on stderr.
+int follow(Job* job) {
+  const QString runDir = job->runDir();
+  if (auto* remote = qobject_cast<RemoteJob*>(job)) {
+    QObject::connect(remote, &RemoteJob::stepStarted, remote, [](const QString& step, const QString& detail) {
+      say(detail.isEmpty() ? QStringLiteral("[%1]").arg(step) : QStringLiteral("[%1] %2").arg(step, detail));
+    });
+    QObject::connect(remote, &RemoteJob::outputLine, remote, [](const QString& line) { say("  " + line); });
+    QObject::connect(remote, &RemoteJob::linkTextChanged, remote, [](const QString& text) { say("link: " + text); });
+  }
+  int exitCode = 1;
+  QObject::connect(job, &Job::finished, qApp, [&exitCode, runDir] {
+    const RunSummary summary = readRunSummary(runDir);
+    say(QStringLiteral("run %1: %2%3")
+            .arg(summary.id, summary.statusName(),
+                 summary.exitReason.isEmpty() ? QString() : " (" + summary.exitReason + ")"));
+    exitCode = summary.hasStatus(RunStatus::Finished) || summary.hasStatus(RunStatus::Stopped) ? 0 : 1;
+    QCoreApplication::exit(exitCode);
+  });
+  QTimer progress;
+  qint64 lastStep = -1;
+  QObject::connect(&progress, &QTimer::timeout, qApp, [&] {
+    if (g_interrupted) {
+      say(QStringLiteral("Detached; the run goes on. Follow it again with: traindeck --attach %1").arg(runDir));
+      QCoreApplication::exit(130);
+      return;
+    }
+    const RunSummary s = readRunSummary(runDir);
+    if (s.step == lastStep || s.step == 0) return;
+    lastStep = s.step;
+    say(QStringLiteral("step %1/%2 loss %3").arg(s.step).arg(s.totalSteps).arg(s.lastLoss, 0, 'f', 4));
+  });
+  progress.start(200);
+  if (!job->isActive()) return job->state() == Job::State::Finished ? 1 : 0;
+  return QCoreApplication::exec();
+}
+
+}  // namespace
+
+bool isRemoteCliCommand(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    for (const char* name : {"--launch", "--attach", "--stop"})
+      if (std::strcmp(argv[i], name) == 0 || std::strncmp(argv[i], name, std::strlen(name)) == 0) return true;
+  return false;
+}
+
+int runRemoteCli(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  QCommandLineParser parser;
+  const QCommandLineOption launch("launch", "Launch on this host.", "[user@]host[:port]");
+  const QCommandLineOption attach("attach", "Follow a remote run again.", "RUN_DIR");
+  const QCommandLineOption stop("stop", "Stop a remote run.", "RUN_DIR");
+  const QCommandLineOption config("config", "The job.", "FILE");
+  const QCommandLineOption identity("identity", "Private key file.", "FILE");
+  const QCommandLineOption knownHosts("known-hosts", "known_hosts file.", "FILE");
+  const QCommandLineOption proxy("proxy-command", "ProxyCommand.", "CMD");
+  const QCommandLineOption sshConfig("ssh-config", "SSH config file.", "FILE");
+  const QCommandLineOption batch("batch", "Ask nothing; refuse unknown host keys.");
+  const QCommandLineOption runsRoot("runs-root", "Where the mirror goes.", "DIR");
+  const QCommandLineOption remoteDir("remote-dir", "The remote work folder.", "DIR");
+  const QCommandLineOption set("set", "KEY=VALUE for the trainer (repeat).", "KEY=VALUE");
+  parser.addOptions(
+      {launch, attach, stop, config, identity, knownHosts, proxy, sshConfig, batch, runsRoot, remoteDir, set});
+  const auto usage = [&](const QString& why) {
+    std::fprintf(
+        stderr,
+        "traindeck: %s\nusage: traindeck --launch [user@]host[:port] --config FILE [--identity KEY] "
+        "[--known-hosts FILE] [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR] "
+        "[--set KEY=VALUE]...\n       traindeck --attach RUN_DIR | --stop RUN_DIR [--batch] [--known-hosts FILE]\n",
+        qPrintable(why));
+    return 2;
+  };
+  if (!parser.parse(QCoreApplication::arguments())) return usage(parser.errorText());
+  std::signal(SIGINT, onInterrupt);
+
+  JobController::RemoteOptions options;
+  options.payloadDir = QDir(QCoreApplication::applicationDirPath()).filePath("../share/traindeck/remote");
+  options.knownHostsFile = parser.value(knownHosts);
+  options.sshConfigFile = parser.value(sshConfig);
+  options.workDir = parser.value(remoteDir);
+  options.batch = parser.isSet(batch);
+  if (!options.batch) options.hostKeyPrompt = askOnTerminal;
+  const QString root = parser.isSet(runsRoot) ? QDir(parser.value(runsRoot)).absolutePath() : defaultRunsRoot();
+
+  if (parser.isSet(launch)) {
+    if (!parser.isSet(config)) return usage("--launch needs --config FILE");
+    const QString configPath = QFileInfo(parser.value(config)).absoluteFilePath();
+    std::vector<std::string> overrides;
+    QStringList extra;
+    for (const QString& kv : parser.values(set)) {
+      overrides.push_back(kv.toStdString());
+      extra << "--set" << kv;
+    }
+    LoadedConfig loaded = loadConfigFile(configPath.toStdString(), overrides);
+    if (hasErrors(loaded.problems)) {
+      for (const Diagnostic& d : loaded.problems) say(QString::fromStdString(d.format(loaded.source)));
+      return 1;
+    }
+    RunConfig& job = loaded.config;
+    job.target.kind = TargetKind::Ssh;
+    job.target.host = parser.value(launch).toStdString();
+    if (parser.isSet(identity)) job.target.identity = parser.value(identity).toStdString();
+    if (parser.isSet(proxy)) job.target.proxy_command = parser.value(proxy).toStdString();
+    JobController jobs(root, {});
+    jobs.setRemoteOptions(options);
+    const JobController::Started started = jobs.start(job, configPath, {}, extra);
+    if (!started.error.isEmpty()) {
+      say(started.error);
+      return 1;
+    }
+    std::printf("%s\n", qPrintable(started.runDir));
+    std::fflush(stdout);
+    return follow(jobs.jobFor(started.runDir));
+  }
+  const QString runDir = QDir(parser.isSet(attach) ? parser.value(attach) : parser.value(stop)).absolutePath();
+  if (!parser.isSet(attach) && !parser.isSet(stop)) return usage("say --launch, --attach or --stop");
+  JobController jobs(QFileInfo(runDir).absolutePath(), {});
+  jobs.setRemoteOptions(options);
+  if (const QString why = jobs.attach(runDir); !why.isEmpty()) {
+    say(QStringLiteral("Cannot follow %1: %2").arg(runDir, why));
+    return 1;
+  }
+  Job* job = jobs.jobFor(runDir);
+  std::printf("%s\n", qPrintable(runDir));
+  std::fflush(stdout);
+  if (parser.isSet(stop)) {
+    // Once the link is up (the job reads the run), ask for the stop.
+    auto* asked = new QTimer(job);
+    QObject::connect(asked, &QTimer::timeout, job, [job, asked] {
+      auto* remote = qobject_cast<RemoteJob*>(job);
+      if (remote && remote->linkText() != QLatin1String("following")) return;
+      say(QStringLiteral("stopping (every rank saves a checkpoint)"));
+      job->stop();
+      asked->stop();
+    });
+    asked->start(100);
+  }
+  return follow(job);
+}
+
+}  // namespace traindeck

@@ -1,0 +1,246 @@
+// The mirror of a remote run under load, against the tests' sshd (real OpenSSH on 127.0.0.1)
+// through a socat ProxyCommand. A fake run (run.json "running", a sleeping process standing for
+// its supervisor) is followed by RemoteJob::attach, as the app re-attaches to a run; a writer
+// thread appends train records to its metrics.jsonl "there" (the remote work folder).
+//   latency: 20 records/s for 10 s, each timed from its write to its arrival in the mirror
+//   rate: 10,000 records/s for 10 s: records mirrored per second, and the lag at the end
+//   reconnect: the proxy killed while 1,000 records/s arrive: time until the mirror has caught up
+// Prints figures; asserts nothing.
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "remote_job.h"
+#include "remote_record.h"
+#include "sshd_server.h"
+
+using namespace traindeck;
+using traindeck::test::SshdServer;
+
+namespace {
+
+QString fileText(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : QString();
+}
+
+qint64 fileSize(const QString& path) {
+  return QFileInfo(path).size();
+}
+
+qint64 lineCount(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll().count('\n') : 0;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+}
+
+// Runs the event loop until `done` or `ms` pass.
+void spin(const std::function<bool()>& done, int ms) {
+  QElapsedTimer t;
+  t.start();
+  while (!done() && t.elapsed() < ms) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+}
+
+// Appends `perTick` records every `tickMs` to `path` until stopped; records each record's
+// write time (ms on `clock`) by its sequence number.
+struct Writer {
+  QString path;
+  int perTick = 1, tickMs = 50;
+  std::atomic<bool> running{true};
+  std::mutex mutex;
+  std::vector<qint64> writtenAt;
+  std::thread thread;
+  const QElapsedTimer* clock = nullptr;
+
+  void start() {
+    thread = std::thread([this] {
+      QFile out(path);
+      out.open(QIODevice::Append);
+      while (running) {
+        QByteArray chunk;
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          for (int i = 0; i < perTick; ++i) {
+            const std::size_t seq = writtenAt.size();
+            chunk +=
+                QString("{\"kind\":\"train\",\"time\":1.7e9,\"step\":%1,\"tokens\":%2,\"loss\":3.25,\"lr\":0.0006}\n")
+                    .arg(seq + 1)
+                    .arg((seq + 1) * 1024)
+                    .toUtf8();
+            writtenAt.push_back(clock->elapsed());
+          }
+        }
+        out.write(chunk);
+        out.flush();
+        std::this_thread::sleep_for(std::chrono::milliseconds(tickMs));
+      }
+    });
+  }
+  void stop() {
+    running = false;
+    if (thread.joinable()) thread.join();
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  if (const QString missing = SshdServer::missingPackage(); !missing.isEmpty()) {
+    std::printf("bench_mirror: install %s\n", qPrintable(missing));
+    return 0;
+  }
+  qunsetenv("SSH_AUTH_SOCK");
+  SshdServer server;
+  if (const QString e = server.start(); !e.isEmpty()) {
+    std::printf("bench_mirror: sshd: %s\n", qPrintable(e));
+    return 1;
+  }
+  QTemporaryDir remote, local;
+  const QString work = remote.filePath("work"), runDir = work + "/runs/bench";
+  QDir().mkpath(runDir + "/logs");
+  QFile::copy(TRAINDECK_REMOTE_HELPER, work + "/traindeck-remote-bench.sh");
+  QFile runJson(runDir + "/run.json");
+  runJson.open(QIODevice::WriteOnly);
+  runJson.write(R"({"id":"bench","name":"bench","status":"running","host":"there","world_size":1})");
+  runJson.close();
+  QFile(runDir + "/metrics.jsonl").open(QIODevice::WriteOnly);
+  // The "supervisor": a process that lives while the bench runs.
+  QProcess supervisor;
+  supervisor.start("sleep", {"100000"});
+  supervisor.waitForStarted();
+  const QString stat = fileText(QString("/proc/%1/stat").arg(supervisor.processId()));
+  const QString startTime = stat.mid(stat.lastIndexOf(')') + 2).split(' ').value(19);
+
+  const QString knownHosts = local.filePath("known_hosts");
+  server.writeKnownHosts(knownHosts);
+  const QString pidFile = local.filePath("proxy.pid");
+  RemoteRecord record;
+  record.spec = server.spec();
+  record.host = "127.0.0.1";
+  record.user = server.user();
+  record.port = server.port();
+  record.identityFiles = {server.clientKey()};
+  record.proxyCommand = server.proxyCommand(pidFile);
+  record.knownHostsFile = knownHosts;
+  record.workDir = work;
+  record.remoteRunDir = runDir;
+  record.helper = work + "/traindeck-remote-bench.sh";
+  record.pid = supervisor.processId();
+  record.startTime = startTime;
+  record.bootId = fileText("/proc/sys/kernel/random/boot_id");
+  const QString mirrorDir = local.filePath("mirror");
+  writeRemoteRecord(mirrorDir, record);
+
+  RemoteJob job;
+  if (const QString why = job.attach(mirrorDir, true); !why.isEmpty()) {
+    std::printf("bench_mirror: %s\n", qPrintable(why));
+    return 1;
+  }
+  spin([&] { return job.linkText() == "following"; }, 20000);
+  const QString mirrored = mirrorDir + "/metrics.jsonl", source = runDir + "/metrics.jsonl";
+
+  QElapsedTimer clock;
+  clock.start();
+  // Latency: 20 records/s; each record's arrival is seen by polling the mirror's size every 2 ms.
+  {
+    Writer w;
+    w.path = source;
+    w.clock = &clock;
+    w.perTick = 1;
+    w.tickMs = 50;
+    w.start();
+    std::vector<double> latencies;
+    qint64 seenBytes = fileSize(mirrored);
+    std::size_t seenRecords = 0;
+    const qint64 end = clock.elapsed() + 10000;
+    QTimer watch;
+    QObject::connect(&watch, &QTimer::timeout, [&] {
+      const qint64 size = fileSize(mirrored);
+      if (size == seenBytes) return;
+      seenBytes = size;
+      QFile f(mirrored);
+      f.open(QIODevice::ReadOnly);
+      const std::size_t records = static_cast<std::size_t>(f.readAll().count('\n'));
+      std::lock_guard<std::mutex> lock(w.mutex);
+      for (; seenRecords < records && seenRecords < w.writtenAt.size(); ++seenRecords)
+        latencies.push_back(static_cast<double>(clock.elapsed() - w.writtenAt[seenRecords]));
+    });
+    watch.start(2);
+    spin([&] { return clock.elapsed() > end; }, 20000);
+    w.stop();
+    std::printf(
+        "latency, a record written there -> in the mirror here (%zu records, poll every %d ms): p50 %.0f ms, "
+        "p99 %.0f ms, max %.0f ms\n",
+        latencies.size(), RemoteJob::kPollMs, percentile(latencies, 0.5), percentile(latencies, 0.99),
+        percentile(latencies, 1.0));
+  }
+  spin([&] { return fileSize(mirrored) == fileSize(source); }, 20000);
+  // Rate: 10,000 records/s for 10 s.
+  {
+    Writer w;
+    w.path = source;
+    w.clock = &clock;
+    w.perTick = 100;
+    w.tickMs = 10;
+    const qint64 startLines = lineCount(mirrored);
+    const qint64 t0 = clock.elapsed();
+    w.start();
+    spin([&] { return clock.elapsed() - t0 > 10000; }, 20000);
+    w.stop();
+    const double seconds = static_cast<double>(clock.elapsed() - t0) / 1000.0;
+    const qint64 mirroredLines = lineCount(mirrored) - startLines;
+    const qint64 lagBytes = fileSize(source) - fileSize(mirrored);
+    const qint64 t1 = clock.elapsed();
+    spin([&] { return fileSize(mirrored) == fileSize(source); }, 60000);
+    std::printf(
+        "rate, %zu records written at %.0f/s: mirrored %.0f records/s while writing; %lld records (%lld bytes) "
+        "behind at the end, caught up %lld ms later\n",
+        w.writtenAt.size(), static_cast<double>(w.writtenAt.size()) / seconds,
+        static_cast<double>(mirroredLines) / seconds,
+        static_cast<long long>(static_cast<qint64>(w.writtenAt.size()) - mirroredLines),
+        static_cast<long long>(lagBytes), static_cast<long long>(clock.elapsed() - t1));
+  }
+  // Reconnect: the proxy killed while 1,000 records/s arrive.
+  {
+    Writer w;
+    w.path = source;
+    w.clock = &clock;
+    w.perTick = 10;
+    w.tickMs = 10;
+    w.start();
+    spin([] { return false; }, 1000);
+    const qint64 killedAt = clock.elapsed();
+    ::kill(static_cast<pid_t>(SshdServer::readPid(pidFile)), SIGKILL);
+    spin([&] { return job.linkText() != "following"; }, 20000);
+    const qint64 noticed = clock.elapsed();
+    spin([&] { return job.linkText() == "following"; }, 60000);
+    const qint64 back = clock.elapsed();
+    w.stop();
+    spin([&] { return fileSize(mirrored) == fileSize(source); }, 60000);
+    std::printf(
+        "reconnect, proxy killed at 1,000 records/s: lost noticed after %lld ms, link back after %lld ms, "
+        "mirror caught up %lld ms after the link was back (the writer stopped then); files equal: %s\n",
+        static_cast<long long>(noticed - killedAt), static_cast<long long>(back - killedAt),
+        static_cast<long long>(clock.elapsed() - back), fileText(mirrored) == fileText(source) ? "yes" : "NO");
+  }
+  supervisor.kill();
+  supervisor.waitForFinished();
+  return 0;
+}

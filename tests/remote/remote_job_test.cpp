@@ -1,0 +1,332 @@
+// Remote jobs against a real OpenSSH server on loopback that stands for a cloud VM, with a
+// remote work folder apart from everything local, reached through a socat ProxyCommand:
+// `traindeck --launch` builds the bundled trainer there for real (once: the later launches
+// find it cached), uploads the job's data, starts the run detached and mirrors it; the mirror
+// is byte-identical to the remote run folder after the proxy was killed and frozen mid-run;
+// `traindeck --stop` stops it; names holding shell syntax run nothing. Also the pieces alone:
+// the helper's probe on this machine, the read answer's framing and the mirror's rules.
+#include <signal.h>
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "host_probe.h"
+#include "remote_answers.h"
+#include "remote_uploads.h"
+#include "run_mirror.h"
+#include "runlog/run_directory.h"
+#include "sshd_server.h"
+
+using namespace traindeck;
+using traindeck::test::SshdServer;
+
+namespace {
+
+QByteArray sha256Of(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return "missing " + path.toUtf8();
+  return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex();
+}
+
+std::string statusOf(const QString& runDir) {
+  const RunInfoReadResult read = readRunInfo(RunPaths{runDir.toStdString()});
+  return read.ok() ? toString(read.info.status) : "";
+}
+
+// Train steps in a metrics.jsonl, in file order (to find duplicates).
+QVector<qint64> trainSteps(const QString& path) {
+  QVector<qint64> steps;
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return steps;
+  for (const QByteArray& line : f.readAll().split('\n')) {
+    if (!line.contains("\"kind\":\"train\"")) continue;
+    const qsizetype at = line.indexOf("\"step\":");
+    steps << line.mid(at + 7, line.indexOf(',', at) - at - 7).toLongLong();
+  }
+  return steps;
+}
+
+struct Launched {
+  QProcess* process = nullptr;
+  QString runDir;  // the mirror
+};
+
+}  // namespace
+
+class RemoteJobTest : public QObject {
+  Q_OBJECT
+  SshdServer m_server;
+  QTemporaryDir m_local;       // the job, its data, the local runs root
+  QTemporaryDir m_remoteHome;  // the host's side: the work folder lives here only
+  QString m_knownHosts, m_pidFile;
+  bool m_built = false;
+  bool m_skipBuild = qEnvironmentVariableIsSet("TRAINDECK_SKIP_REMOTE_BUILD");
+
+  QString work() const { return m_remoteHome.filePath("work"); }
+
+  QStringList launchArgs(const QString& config, const QStringList& sets, const QString& workDir = {}) {
+    QStringList args{"--launch",
+                     m_server.spec(),
+                     "--config",
+                     config,
+                     "--identity",
+                     m_server.clientKey(),
+                     "--known-hosts",
+                     m_knownHosts,
+                     "--proxy-command",
+                     m_server.proxyCommand(m_pidFile),
+                     "--batch",
+                     "--runs-root",
+                     m_local.filePath("runs"),
+                     "--remote-dir",
+                     workDir.isEmpty() ? work() : workDir};
+    for (const QString& kv : sets) args << "--set" << kv;
+    return args;
+  }
+
+  // Starts `traindeck --launch ...`; the mirror's folder is its first line.
+  Launched launch(const QStringList& args) {
+    Launched l;
+    l.process = new QProcess(this);
+    l.process->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    l.process->start(TRAINDECK_BIN, args);
+    if (!l.process->waitForStarted(5000)) return l;
+    while (!l.process->canReadLine() && l.process->state() == QProcess::Running) l.process->waitForReadyRead(1000);
+    l.runDir = QString::fromUtf8(l.process->readLine()).trimmed();
+    return l;
+  }
+
+  // Waits for the launcher to end (the run too); its stderr for messages.
+  static QString finish(Launched& l, int timeoutMs, int* exitCode) {
+    QElapsedTimer clock;
+    clock.start();
+    while (l.process->state() != QProcess::NotRunning && clock.elapsed() < timeoutMs) l.process->waitForFinished(1000);
+    const bool ended = l.process->state() == QProcess::NotRunning;
+    *exitCode = ended && l.process->exitStatus() == QProcess::NormalExit ? l.process->exitCode() : -1;
+    return QString::fromUtf8(l.process->readAllStandardError()) +
+           QStringLiteral("\n(launcher: %1, exit code %2)")
+               .arg(!ended                                            ? "still running"
+                    : l.process->exitStatus() == QProcess::NormalExit ? "ended"
+                                                                      : "crashed")
+               .arg(l.process->exitCode());
+  }
+
+  void compareMirror(const QString& runDir) {
+    const QString remote = work() + "/runs/" + QFileInfo(runDir).fileName();
+    QStringList names{"metrics.jsonl", "run.json", "config.yaml", "supervisor.log"};
+    for (const QString& log : QDir(remote + "/logs").entryList({"rank-*.log"})) names << "logs/" + log;
+    QVERIFY(names.size() >= 5);
+    for (const QString& name : names)
+      QVERIFY2(sha256Of(runDir + "/" + name) == sha256Of(remote + "/" + name), qPrintable(name + " differs"));
+  }
+
+ private slots:
+  void initTestCase() {
+    if (const QString missing = SshdServer::missingPackage(); !missing.isEmpty())
+      QSKIP(qPrintable("install " + missing + " to run the SSH tests"));
+    qunsetenv("SSH_AUTH_SOCK");
+    QCOMPARE(m_server.start(), QString());
+    m_knownHosts = m_local.filePath("known_hosts");
+    QVERIFY(m_server.writeKnownHosts(m_knownHosts));
+    m_pidFile = m_local.filePath("proxy.pid");
+    QProcess make;
+    make.start("sh", {QStringLiteral(TRAINDECK_TEST_DATA_DIR) + "/cli/make_tiny_job.sh", TRAINDECK_TRAIN_BIN,
+                      m_local.filePath("job")});
+    QVERIFY(make.waitForFinished(120000) && make.exitCode() == 0);
+  }
+
+  void theProbeSaysWhatThisMachineHas() {
+    QProcess probe;
+    probe.start("sh", {TRAINDECK_REMOTE_HELPER, "probe", m_remoteHome.filePath("nowhere/yet")});
+    QVERIFY(probe.waitForFinished(60000));
+    const HostProbe p = parseHostProbe(probe.readAllStandardOutput());
+    QVERIFY(p.complete);
+    QVERIFY(p.cpus >= 1 && p.memoryKiB > 0 && p.diskFreeKiB > 0);
+    QVERIFY(!p.bootId.isEmpty() && !p.os.isEmpty());
+    QVERIFY(!p.cmake.isEmpty() && !p.gxx.isEmpty());  // this machine builds the trainer
+    QVERIFY(p.missingForBuild().isEmpty());
+    QVERIFY2(p.summary().contains("CPU") || p.summary().contains("×"), qPrintable(p.summary()));
+    HostProbe bare = p;
+    bare.cmake.clear();
+    bare.uid = 1000;
+    QVERIFY2(bare.missingForBuild().join(' ').contains("sudo apt-get install -y cmake"),
+             qPrintable(bare.missingForBuild().join(' ')));
+  }
+
+  void readAnswersAreFramedAndMirroredByOffset() {
+    QTemporaryDir mirrorDir;
+    RunMirror mirror(mirrorDir.path());
+    RemoteReadAnswer a = parseRemoteReadAnswer(
+        "boot b1\nalive yes\nfile metrics.jsonl 8 0 4\nabc\n\nfile run.json 2 0 2\n{}\nfile ../evil 3 0 3\nxyz\nend\n");
+    QVERIFY2(a.complete, qPrintable(a.error));
+    QCOMPARE(a.files.size(), 3);
+    QCOMPARE(mirror.apply(a), QString());
+    QFile metrics(mirrorDir.filePath("metrics.jsonl"));
+    QVERIFY(metrics.open(QIODevice::ReadOnly));
+    QCOMPARE(metrics.readAll(), QByteArray("abc\n"));
+    metrics.close();
+    QVERIFY(!QFile::exists(mirrorDir.filePath("../evil")));  // a name that climbs out is not written
+    QVERIFY(!RunMirror::caughtUp(a));                        // 4 of 8 bytes
+    QVERIFY(mirror.readArguments().join(' ').contains("metrics.jsonl 4"));
+    // An answer to an older request (from 0 while 4 bytes are here, file not shorter) is skipped.
+    mirror.apply(parseRemoteReadAnswer("boot b1\nalive yes\nfile metrics.jsonl 8 0 4\nabc\n\nend\n"));
+    QVERIFY(metrics.open(QIODevice::ReadOnly));
+    QCOMPARE(metrics.readAll(), QByteArray("abc\n"));
+    metrics.close();
+    // The remote file replaced by a shorter one: read again from the start.
+    mirror.apply(parseRemoteReadAnswer("boot b1\nalive yes\nfile metrics.jsonl 2 0 2\nz\n\nend\n"));
+    QVERIFY(metrics.open(QIODevice::ReadOnly));
+    QCOMPARE(metrics.readAll(), QByteArray("z\n"));
+    // Cut or garbled answers are not applied.
+    QVERIFY(!parseRemoteReadAnswer("boot b1\nfile metrics.jsonl 8 0 4\nab").complete);
+    QVERIFY(!parseRemoteReadAnswer("boot b1\nfile metrics.jsonl 8 0 x\nabcd\nend\n").complete);
+    QVERIFY(!mirror.apply(parseRemoteReadAnswer("boot b1\nalive yes\nfile metrics.jsonl 8 0 4\nab")).isEmpty());
+  }
+
+  void dataPathsAreUploadedByContentOrUsedRemotely() {
+    QTemporaryDir dir;
+    QDir().mkpath(dir.filePath("set/sub"));
+    for (const auto& [name, text] : {std::pair{"set/dataset.json", "{}"}, {"set/sub/train-000000.bin", "tokens"}}) {
+      QFile f(dir.filePath(name));
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(text);
+    }
+    RunConfig config;
+    config.data.train = "set";                              // relative to the job's folder
+    config.data.val = "remote:/srv/data/val";               // already there
+    config.data.vocab = dir.filePath("set").toStdString();  // the same folder again: one upload
+    UploadPlan plan = planUploads(config, dir.path(), "/w");
+    QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+    QCOMPARE(plan.uploads.size(), 1);
+    const PlannedUpload& up = plan.uploads[0];
+    QCOMPARE(up.files, (QStringList{"set/dataset.json", "set/sub/train-000000.bin"}));
+    QCOMPARE(up.remotePath, "/w/data/" + up.key + "/set");
+    QCOMPARE(QString::fromStdString(config.data.train), up.remotePath);
+    QCOMPARE(config.data.val, std::string("/srv/data/val"));
+    // The key follows the content: one byte more, another key.
+    QFile f(dir.filePath("set/sub/train-000000.bin"));
+    QVERIFY(f.open(QIODevice::Append));
+    f.write("!");
+    f.close();
+    RunConfig again;
+    again.data.train = "set";
+    QVERIFY(planUploads(again, dir.path(), "/w").uploads.value(0).key != up.key);
+    RunConfig glob;
+    glob.data.train = "set/*.bin";
+    QVERIFY(planUploads(glob, dir.path(), "/w").error.contains("glob"));
+    RunConfig missing;
+    missing.data.train = "nowhere";
+    QVERIFY(planUploads(missing, dir.path(), "/w").error.contains("does not exist here"));
+  }
+
+  void launchesBuildsThereAndMirrorsTheRun() {
+    if (m_skipBuild)
+      QSKIP(
+          "TRAINDECK_SKIP_REMOTE_BUILD is set: the real remote build (5-7 minutes on 2 cores) runs in the Debian 12 "
+          "pass of CI only");
+    Launched l = launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=30"}));
+    QVERIFY2(!l.runDir.isEmpty(), qPrintable(l.process->readAllStandardError()));
+    int code = -1;
+    const QString err = finish(l, 1500000, &code);
+    if (code != 0) qWarning().noquote() << err.right(8000);
+    QVERIFY(code == 0);
+    m_built = true;
+    QVERIFY2(err.contains("[build]") && err.contains("[data]") && err.contains("[launch]"),
+             qPrintable(err.right(3000)));
+    QCOMPARE(statusOf(l.runDir), std::string("finished"));
+    compareMirror(l.runDir);
+    const QVector<qint64> steps = trainSteps(l.runDir + "/metrics.jsonl");
+    QVERIFY(!steps.isEmpty() && steps.back() == 30);
+    QCOMPARE(QSet<qint64>(steps.begin(), steps.end()).size(), steps.size());
+    QVERIFY(QFile::exists(l.runDir + "/remote.json"));
+    // The work folder is the owner's alone.
+    QCOMPARE(QFile::permissions(work()) & (QFile::ReadGroup | QFile::ReadOther | QFile::ExeOther),
+             QFileDevice::Permissions());
+
+    // A second launch builds nothing and uploads nothing.
+    Launched again = launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=5"}));
+    const QString err2 = finish(again, 300000, &code);
+    QVERIFY2(code == 0, qPrintable(err2.right(4000)));
+    QVERIFY2(err2.contains("built there already") && err2.contains("sources") && err2.contains("on the host already"),
+             qPrintable(err2.right(4000)));
+    QVERIFY(!err2.contains("uploading"));
+    QVERIFY(again.runDir != l.runDir);
+  }
+
+  void survivesAKilledAndFrozenLinkAndStops() {
+    if (!m_built) QSKIP("needs the build of launchesBuildsThereAndMirrorsTheRun");
+    Launched l =
+        launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=100000", "checkpoint.every=0"}));
+    QVERIFY(!l.runDir.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(trainSteps(l.runDir + "/metrics.jsonl").size() >= 2, 120000);
+    const RunInfoReadResult before = readRunInfo(RunPaths{l.runDir.toStdString()});
+    QVERIFY(before.ok() && !before.info.rankPids.empty());
+    for (int i = 0; i < 10; ++i) {  // the proxy killed: the link drops, is made again
+      const qint64 pid = SshdServer::readPid(m_pidFile);
+      QVERIFY(pid > 0);
+      ::kill(static_cast<pid_t>(pid), SIGKILL);
+      QTRY_VERIFY_WITH_TIMEOUT(SshdServer::readPid(m_pidFile) != pid, 30000);
+      QTest::qWait(300);
+    }
+    for (int i = 0; i < 3; ++i) {  // frozen past the link timeout, then thawed
+      const qint64 pid = SshdServer::readPid(m_pidFile);
+      ::kill(static_cast<pid_t>(pid), SIGSTOP);
+      QTest::qWait(2500);
+      ::kill(static_cast<pid_t>(pid), SIGCONT);
+      QTest::qWait(500);
+    }
+    QCOMPARE(statusOf(l.runDir), std::string("running"));  // a lost link never ends the job
+    // The launcher detaches (Ctrl-C); the run goes on; --stop ends it from a new process.
+    l.process->kill();
+    l.process->waitForFinished(5000);
+    QProcess stop;
+    stop.start(TRAINDECK_BIN, {"--stop", l.runDir, "--batch", "--known-hosts", m_knownHosts});
+    QVERIFY(stop.waitForFinished(180000));
+    QVERIFY2(stop.exitCode() == 0, stop.readAllStandardError().right(4000).constData());
+    QCOMPARE(statusOf(l.runDir), std::string("stopped"));
+    compareMirror(l.runDir);
+    const QVector<qint64> steps = trainSteps(l.runDir + "/metrics.jsonl");
+    QCOMPARE(QSet<qint64>(steps.begin(), steps.end()).size(), steps.size());  // no step twice
+    const RunInfoReadResult after = readRunInfo(RunPaths{l.runDir.toStdString()});
+    QCOMPARE(after.info.rankPids, before.info.rankPids);  // the same processes throughout
+    QCOMPARE(after.info.supervisorPid, before.info.supervisorPid);
+  }
+
+  void namesHoldingShellSyntaxRunNothing() {
+    if (!m_built) QSKIP("needs the build of launchesBuildsThereAndMirrorsTheRun");
+    // A data folder, a job name and a work folder that a shell would run.
+    const QString hostile = QStringLiteral("da'ta $(touch PWNED1) `touch PWNED2`; touch PWNED3");
+    QVERIFY(QDir().rename(m_local.filePath("job/data"), m_local.filePath("job/" + hostile)));
+    QFile job(m_local.filePath("job/hostile.yaml"));
+    QVERIFY(job.open(QIODevice::WriteOnly));
+    QFile base(m_local.filePath("job/job.yaml"));
+    QVERIFY(base.open(QIODevice::ReadOnly));
+    QByteArray yaml = base.readAll();
+    yaml.replace("name: tiny cli job", "name: \"x$(touch PWNED4); `touch PWNED5`\"");
+    yaml.replace("train: data", "train: \"da'ta $(touch PWNED1) `touch PWNED2`; touch PWNED3\"");
+    job.write(yaml);
+    job.close();
+    const QString hostileWork = m_remoteHome.filePath("w $(touch PWNED6) 'q'");
+    // The build made above, copied there (the copy is as good as built), so only the names differ.
+    QDir().mkpath(hostileWork);
+    QCOMPARE(QProcess::execute("cp", {"-a", work() + "/src", work() + "/build", hostileWork + "/"}), 0);
+    Launched l = launch(launchArgs(job.fileName(), {"schedule.max_steps=3"}, hostileWork));
+    int code = -1;
+    const QString err = finish(l, 300000, &code);
+    QDir().rename(m_local.filePath("job/" + hostile), m_local.filePath("job/data"));
+    QVERIFY2(code == 0, qPrintable(err.right(4000)));
+    for (const QString& dir :
+         {QDir::currentPath(), m_local.path(), m_remoteHome.path(), QDir::homePath(), QString("/tmp"), hostileWork})
+      for (int i = 1; i <= 6; ++i) QVERIFY2(!QFile::exists(QString("%1/PWNED%2").arg(dir).arg(i)), qPrintable(dir));
+    QCOMPARE(statusOf(l.runDir), std::string("finished"));
+  }
+};
+
+QTEST_GUILESS_MAIN(RemoteJobTest)
+#include "remote_job_test.moc"
