@@ -244,7 +244,10 @@ void MainWindow::showRun(const QString& runDir) {
   m_logs->showLines(m_session->logs());
   const RunSummary summary = m_session->summary();
   m_runLabel->setText(
-      tr("Run <b>%1</b> · %2 · %3").arg(summary.id.toHtmlEscaped(), summary.statusName(), dir.toHtmlEscaped()));
+      tr("Run <b>%1</b> · %2 · %3 · %4")
+          .arg(summary.id.toHtmlEscaped(), summary.statusName(),
+               summary.remoteSpec.isEmpty() ? tr("this machine") : tr("on %1").arg(summary.remoteSpec.toHtmlEscaped()),
+               dir.toHtmlEscaped()));
   // A run that goes on without a job here (started by the CLI, or outside the runs root).
   if (summary.isLive() && !m_jobs->jobFor(dir)) m_jobs->attach(dir);
   const int row = m_runs->rowOfPath(dir);

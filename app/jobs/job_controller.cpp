@@ -61,19 +61,19 @@ JobController::Started JobController::startRemote(const RunConfig& config, const
   const QString spec = QString::fromStdString(config.target.host);
   RemoteLaunch launch;
   launch.spec = spec;
-  try {
+  try {  // the host spec and ~/.ssh/config can both be wrong: a sentence, not a crash
     launch.target = SshTarget::parse(spec);
+    if (!config.target.user.empty()) launch.target.user = QString::fromStdString(config.target.user);
+    if (config.target.port != 22 && launch.target.port == 0) launch.target.port = static_cast<int>(config.target.port);
+    if (!config.target.identity.empty()) launch.target.identityFiles << QString::fromStdString(config.target.identity);
+    launch.target.proxyCommand = QString::fromStdString(config.target.proxy_command);
+    launch.target.knownHostsFile = m_remote.knownHostsFile;
+    launch.target.batch = m_remote.batch;
+    SshConfig::fromFile(m_remote.sshConfigFile.isEmpty() ? SshConfig::defaultPath() : m_remote.sshConfigFile)
+        .resolve(launch.target);
   } catch (const SshError& e) {
-    return {{}, tr("target.host \"%1\" is not a host: %2").arg(spec, e.message())};
+    return {{}, tr("Cannot reach target.host \"%1\": %2").arg(spec, e.message())};
   }
-  if (!config.target.user.empty()) launch.target.user = QString::fromStdString(config.target.user);
-  if (config.target.port != 22 && launch.target.port == 0) launch.target.port = static_cast<int>(config.target.port);
-  if (!config.target.identity.empty()) launch.target.identityFiles << QString::fromStdString(config.target.identity);
-  launch.target.proxyCommand = QString::fromStdString(config.target.proxy_command);
-  launch.target.knownHostsFile = m_remote.knownHostsFile;
-  launch.target.batch = m_remote.batch;
-  SshConfig::fromFile(m_remote.sshConfigFile.isEmpty() ? SshConfig::defaultPath() : m_remote.sshConfigFile)
-      .resolve(launch.target);
   launch.workDir = m_remote.workDir.isEmpty() ? QString::fromStdString(config.target.remote_dir) : m_remote.workDir;
   launch.config = config;
   launch.configBaseDir = QFileInfo(configPath).absolutePath();

@@ -99,14 +99,15 @@ void RemoteJob::makeHost(const SshTarget& target) {
     if (!node.empty()) node.mapped()();
   });
   connect(m_host.get(), &RemoteHost::operationFailed, this, [this](int id, const QString& message) {
-    if (m_execs.erase(id) + m_uploadsInFlight.erase(id) == 0) return;
-    if (m_state == State::Starting) {
-      fail(message);
-    } else {
-      m_pollInFlight = false;  // a poll cut by the link: the next one asks again from the same offsets
-    }
+    if (id == m_pollId) m_pollInFlight = false;  // the next poll asks again from the same offsets
+    const bool upload = m_uploadsInFlight.erase(id) > 0;
+    auto node = m_execs.extract(id);
+    if (!upload && node.empty()) return;
+    if (m_state == State::Starting) return stepFailed(message);
+    if (!node.empty() && id != m_pollId) node.mapped().done(-1, {}, message.toUtf8());  // a Stop or Kill
   });
   connect(m_host.get(), &RemoteHost::connectionFailed, this, [this](const QString& message) {
+    if (m_state == State::Finished) return;
     if (m_state == State::Starting) return fail(message);
     // Following a run (after a reconnect gave up, or re-attached while the host is away): it may
     // come back, and a link never ends the run; try again now and then.
@@ -128,9 +129,37 @@ void RemoteJob::makeHost(const SshTarget& target) {
   });
 }
 
-void RemoteJob::exec(const QString& command, ExecDone done, bool streamOutput) {
+int RemoteJob::exec(const QString& command, ExecDone done, bool streamOutput) {
   const int id = m_host->exec(command);
   m_execs[id] = PendingExec{std::move(done), streamOutput, {}, {}, {}};
+  return id;
+}
+
+void RemoteJob::runStep(std::function<void()> step) {
+  m_currentStep = std::move(step);
+  m_currentStep();
+}
+
+void RemoteJob::stepFailed(const QString& message) {
+  // The state change that follows a lost link is queued right behind this failure: look once it
+  // has arrived. A step cut by the link runs again when the link is back (every step can: the
+  // launch answers what it started the first time); any other failure ends the start.
+  QTimer::singleShot(0, this, [this, message] {
+    if (m_state != State::Starting) return;
+    if (m_host && m_host->state() == LinkState::Reconnecting) {
+      addOutput(tr("The link to %1 was lost; the step runs again once it is back.").arg(m_launch.spec));
+      m_retryStep = true;
+      return;
+    }
+    fail(message);
+  });
+}
+
+void RemoteJob::releaseHost() {
+  m_pollTimer.stop();
+  m_execs.clear();
+  m_uploadsInFlight.clear();
+  if (m_host) m_host.release()->deleteLater();  // it may be inside one of its own signals now
 }
 
 void RemoteJob::upload(const QString& local, const QString& remote, UploadDone done) {
@@ -141,9 +170,7 @@ void RemoteJob::upload(const QString& local, const QString& remote, UploadDone d
 void RemoteJob::fail(const QString& sentence) {
   if (m_state == State::Finished) return;
   addOutput(sentence);
-  m_execs.clear();
-  m_uploadsInFlight.clear();
-  m_pollTimer.stop();
+  releaseHost();
   // The mirror says what happened, so the run list shows a failed run with its reason.
   RunInfo info;
   const RunInfoReadResult existing = readRunInfo(RunPaths{runDir().toStdString()});
@@ -180,17 +207,24 @@ void RemoteJob::start(const RemoteLaunch& launch) {
              .arg(launch.payloadDir));
     return;
   }
-  emit stepStarted("connect", launch.spec);
+  m_currentStepName = QStringLiteral("connect");
+  emit stepStarted(m_currentStepName, launch.spec);
   setLinkText(tr("connecting"));
   makeHost(launch.target);
   connect(m_host.get(), &RemoteHost::readyChanged, this, [this](bool ready) {
-    if (ready && m_state == State::Starting && m_record.workDir.isEmpty()) stepWorkFolder();
+    if (!ready || m_state != State::Starting) return;
+    if (m_record.workDir.isEmpty() && !m_currentStep) return runStep([this] { stepWorkFolder(); });
+    if (m_retryStep && m_currentStep) {
+      m_retryStep = false;
+      m_currentStep();
+    }
   });
   m_host->connectToHost();
 }
 
 void RemoteJob::stepWorkFolder() {
-  emit stepStarted("work folder", m_launch.workDir);
+  m_currentStepName = QStringLiteral("work folder");
+  emit stepStarted(m_currentStepName, m_launch.workDir);
   const QString dir = shellPath(m_launch.workDir);
   exec(QStringLiteral("umask 077 && mkdir -p -- %1 && chmod 700 -- %1 && cd -- %1 && pwd").arg(dir),
        [this](int status, const QByteArray& out, const QByteArray& err) {
@@ -200,16 +234,18 @@ void RemoteJob::stepWorkFolder() {
                            .arg(m_launch.workDir, m_launch.spec, QString::fromUtf8(err).trimmed()));
          m_record.workDir = work;
          m_record.helper = work + "/traindeck-remote-" + m_sourcesHash.left(12) + ".sh";
-         stepHelper();
+         runStep([this] { stepHelper(); });
        });
 }
 
 void RemoteJob::stepHelper() {
-  upload(QDir(m_launch.payloadDir).filePath("traindeck-remote.sh"), m_record.helper, [this] { stepProbe(); });
+  upload(QDir(m_launch.payloadDir).filePath("traindeck-remote.sh"), m_record.helper,
+         [this] { runStep([this] { stepProbe(); }); });
 }
 
 void RemoteJob::stepProbe() {
-  emit stepStarted("probe", {});
+  m_currentStepName = QStringLiteral("probe");
+  emit stepStarted(m_currentStepName, {});
   exec("sh " + helper() + " probe " + shellQuote(m_record.workDir),
        [this](int status, const QByteArray& out, const QByteArray& err) {
          m_probe = parseHostProbe(out);
@@ -219,17 +255,18 @@ void RemoteJob::stepProbe() {
          addOutput(tr("%1: %2").arg(m_launch.spec, m_probe.summary()));
          emit probed(m_probe);
          if (const QStringList missing = m_probe.missingForBuild(); !missing.isEmpty()) return fail(missing.join(' '));
-         stepSources();
+         runStep([this] { stepSources(); });
        });
 }
 
 void RemoteJob::stepSources() {
-  emit stepStarted("sources", m_sourcesHash.left(12));
+  m_currentStepName = QStringLiteral("sources");
+  emit stepStarted(m_currentStepName, m_sourcesHash.left(12));
   const QString src = m_record.workDir + "/src/" + m_sourcesHash;
   exec("test -f " + shellQuote(src + "/.done"), [this, src](int status, const QByteArray&, const QByteArray&) {
     if (status == 0) {
       addOutput(tr("The trainer's sources %1 are there already.").arg(m_sourcesHash.left(12)));
-      return stepBuild();
+      return runStep([this] { stepBuild(); });
     }
     const QString tarball = src + ".tar";
     exec("mkdir -p -- " + shellQuote(m_record.workDir + "/src"),
@@ -239,7 +276,7 @@ void RemoteJob::stepSources() {
                   [this, tarball](int status, const QByteArray& out, const QByteArray& err) {
                     if (status != 0) return fail(parseKeyValues(out).value("error", QString::fromUtf8(err).trimmed()));
                     exec("rm -f -- " + shellQuote(tarball),
-                         [this](int, const QByteArray&, const QByteArray&) { stepBuild(); });
+                         [this](int, const QByteArray&, const QByteArray&) { runStep([this] { stepBuild(); }); });
                   });
            });
          });
@@ -249,10 +286,12 @@ void RemoteJob::stepSources() {
 void RemoteJob::stepBuild() {
   const QString key = m_sourcesHash.left(16) + "-" + libtorchKey(m_probe);
   const QString build = m_record.workDir + "/build/" + key;
-  emit stepStarted("build", key);
+  m_currentStepName = QStringLiteral("build");
+  emit stepStarted(m_currentStepName, key);
   m_record.trainBinary = build + "/bin/traindeck-train";
   exec(
-      "sh " + helper() + " build " + shellQuote(m_record.workDir + "/src/" + m_sourcesHash) + " " + shellQuote(build),
+      "sh " + helper() + " build " + shellQuote(m_record.workDir + "/src/" + m_sourcesHash) + " " + shellQuote(build) +
+          " " + shellQuote(m_probe.libtorchChoice()),
       [this](int status, const QByteArray& out, const QByteArray&) {
         const QMap<QString, QString> answer = parseKeyValues(out);
         if (status != 0 || !answer.contains("built"))
@@ -264,53 +303,62 @@ void RemoteJob::stepBuild() {
         if (!plan.error.isEmpty()) return fail(plan.error);
         m_launch.config = config;
         m_uploads = plan.uploads;
-        stepData(0);
+        runStep([this] { stepData(0); });
       },
       true);
 }
 
 void RemoteJob::stepData(int index) {
-  if (index >= m_uploads.size()) return stepLaunch();
+  if (index >= m_uploads.size()) return runStep([this] { stepLaunch(); });
   const PlannedUpload& up = m_uploads[index];
-  emit stepStarted("data", up.field);
-  exec("test -f " + shellQuote(up.remoteDir + "/.done"), [this, index](int status, const QByteArray&,
-                                                                       const QByteArray&) {
-    const PlannedUpload& up = m_uploads[index];
-    if (status == 0) {
-      addOutput(tr("%1 is on the host already (%2).").arg(up.field, up.key.left(12)));
-      return stepData(index + 1);
-    }
-    // Into <key>.partial, then renamed: a cut upload is never taken for a complete one.
-    const QString partial = up.remoteDir + ".partial";
-    QStringList dirs;
-    for (const QString& file : up.files) dirs << shellQuote(QFileInfo(partial + "/" + file).path());
-    dirs.removeDuplicates();
-    exec("mkdir -p -- " + dirs.join(' '), [this, index, partial](int status, const QByteArray&, const QByteArray& err) {
-      if (status != 0)
-        return fail(tr("Could not make %1 on the host: %2").arg(partial, QString::fromUtf8(err).trimmed()));
-      auto next = std::make_shared<std::function<void(int)>>();
-      *next = [this, index, partial, next](int file) {
-        const PlannedUpload& up = m_uploads[index];
-        if (file >= up.files.size()) {
-          const QString done = shellQuote(up.remoteDir);
-          exec(QStringLiteral("rm -rf -- %1 && mv -- %2 %1 && : > %1/.done").arg(done, shellQuote(partial)),
-               [this, index](int status, const QByteArray&, const QByteArray& err) {
-                 if (status != 0) return fail(QString::fromUtf8(err).trimmed());
-                 stepData(index + 1);
-               });
-          return;
-        }
-        const QString local = QDir(QFileInfo(up.localPath).absolutePath()).filePath(up.files[file]);
-        addOutput(tr("uploading %1").arg(up.files[file]));
-        upload(local, partial + "/" + up.files[file], [next, file] { (*next)(file + 1); });
-      };
-      (*next)(0);
-    });
-  });
+  m_currentStepName = QStringLiteral("data");
+  emit stepStarted(m_currentStepName, up.field);
+  exec("test -f " + shellQuote(up.remoteDir + "/.done"),
+       [this, index](int status, const QByteArray&, const QByteArray&) {
+         const PlannedUpload& up = m_uploads[index];
+         if (status == 0) {
+           addOutput(tr("%1 is on the host already (%2).").arg(up.field, up.key.left(12)));
+           return runStep([this, index] { stepData(index + 1); });
+         }
+         QStringList dirs;
+         for (const QString& file : up.files) dirs << shellQuote(QFileInfo(partialDataDir(up) + "/" + file).path());
+         dirs.removeDuplicates();
+         exec("mkdir -p -- " + dirs.join(' '), [this, index](int status, const QByteArray&, const QByteArray& err) {
+           if (status != 0)
+             return fail(tr("Could not make %1 on the host: %2")
+                             .arg(partialDataDir(m_uploads[index]), QString::fromUtf8(err).trimmed()));
+           stepDataFile(index, 0);
+         });
+       });
+}
+
+QString RemoteJob::partialDataDir(const PlannedUpload& up) const {
+  // This run's own, then renamed: a cut upload is never taken for a complete one, and two starts
+  // uploading the same data at once do not write into one folder.
+  return up.remoteDir + ".partial-" + QFileInfo(m_launch.localRunDir).fileName();
+}
+
+void RemoteJob::stepDataFile(int index, int file) {
+  const PlannedUpload& up = m_uploads[index];
+  if (file < up.files.size()) {
+    const QString local = QDir(QFileInfo(up.localPath).absolutePath()).filePath(up.files[file]);
+    addOutput(tr("uploading %1").arg(up.files[file]));
+    upload(local, partialDataDir(up) + "/" + up.files[file], [this, index, file] { stepDataFile(index, file + 1); });
+    return;
+  }
+  // Complete: renamed into place unless another start got there first.
+  const QString done = shellQuote(up.remoteDir), partial = shellQuote(partialDataDir(up));
+  exec(QStringLiteral("if [ -f %1/.done ]; then rm -rf -- %2; else rm -rf -- %1 && mv -- %2 %1 && : > %1/.done; fi")
+           .arg(done, partial),
+       [this, index](int status, const QByteArray&, const QByteArray& err) {
+         if (status != 0) return fail(QString::fromUtf8(err).trimmed());
+         runStep([this, index] { stepData(index + 1); });
+       });
 }
 
 void RemoteJob::stepLaunch() {
-  emit stepStarted("launch", {});
+  m_currentStepName = QStringLiteral("launch");
+  emit stepStarted(m_currentStepName, {});
   const QString id = QFileInfo(m_launch.localRunDir).fileName();
   m_record.remoteRunDir = m_record.workDir + "/runs/" + id;
   // The remote copy of the job: every key resolved, paths rewritten for the host, which is where
@@ -341,6 +389,7 @@ void RemoteJob::stepLaunch() {
         if (const QString why = writeRemoteRecord(runDir(), m_record); !why.isEmpty()) return fail(why);
         addOutput(tr("Started on %1 as pid %2 in %3").arg(m_launch.spec).arg(m_record.pid).arg(m_record.remoteRunDir));
         startFollowing();
+        if (m_stopRequested) stop();  // Stop was pressed while the launch was on its way
       });
     });
   });
@@ -383,7 +432,7 @@ void RemoteJob::poll() {
                    QString::number(m_record.pid),
                    m_record.startTime};
   argv += m_mirror->readArguments();
-  exec(shellJoin(argv), [this](int status, const QByteArray& out, const QByteArray& err) {
+  m_pollId = exec(shellJoin(argv), [this](int status, const QByteArray& out, const QByteArray& err) {
     m_pollInFlight = false;
     RemoteReadAnswer answer = parseRemoteReadAnswer(out);
     if (status != 0 && !answer.complete) answer.error = QString::fromUtf8(err).trimmed();
@@ -410,7 +459,7 @@ void RemoteJob::onAnswer(const RemoteReadAnswer& answer) {
   // Ended, and its supervisor gone (it writes its last lines after run.json), all of it here.
   if (ended && !m_endedSeen.isValid()) m_endedSeen.start();
   if (ended && RunMirror::caughtUp(answer) && (!answer.supervisorAlive || m_endedSeen.elapsed() > kSupervisorGraceMs)) {
-    m_pollTimer.stop();
+    releaseHost();
     setLinkText(tr("finished"));
     setState(State::Finished);
     emit finished(read.info.status == RunStatus::Failed ? 1 : 0);
@@ -427,7 +476,7 @@ void RemoteJob::onAnswer(const RemoteReadAnswer& answer) {
       return fail(tr("The trainer on %1 ended without starting the run: %2")
                       .arg(m_launch.spec, said.mid(std::max<qsizetype>(0, said.size() - 3)).join(' ')));
     }
-    m_pollTimer.stop();
+    releaseHost();
     setLinkText(tr("ended"));
     setState(State::Finished);
     emit finished(-1);  // killed: run.json says nothing
@@ -438,23 +487,35 @@ void RemoteJob::signalSupervisor(const QString& signal) {
   exec(shellJoin({"sh", m_record.helper, "signal", signal, QString::number(m_record.pid), m_record.startTime}),
        [this, signal](int status, const QByteArray& out, const QByteArray& err) {
          const QString answer = parseKeyValues(out).value("signalled");
-         if (status != 0)
-           addOutput(tr("Could not send %1 to the run on %2: %3")
+         if (status != 0) {
+           addOutput(tr("Could not send %1 to the run on %2: %3; try again once the link is back.")
                          .arg(signal, m_launch.spec, QString::fromUtf8(err).trimmed()));
-         else if (answer == "gone")
+           if (m_state == State::Stopping) setState(State::Running);  // Stop can be pressed again
+         } else if (answer == "gone")
            addOutput(tr("The run's supervisor on %1 had ended already.").arg(m_launch.spec));
        });
 }
 
 void RemoteJob::stop() {
+  if (m_state == State::Starting) return cancelStart();
   if (m_state != State::Running || !m_host) return;
   signalSupervisor(QStringLiteral("TERM"));
   setState(State::Stopping);
 }
 
 void RemoteJob::kill() {
+  if (m_state == State::Starting) return cancelStart();
   if ((m_state != State::Running && m_state != State::Stopping) || !m_host) return;
   signalSupervisor(QStringLiteral("KILL"));
+}
+
+void RemoteJob::cancelStart() {
+  if (m_currentStepName == QLatin1String("launch")) {
+    m_stopRequested = true;  // the trainer may be starting there: stopped as soon as its pid is known
+    return;
+  }
+  // What runs there now (a build, an upload) ends by itself; its result stays cached for next time.
+  fail(tr("Stopped before the run started (during the %1 step).").arg(m_currentStepName));
 }
 
 }  // namespace traindeck

@@ -78,7 +78,12 @@ class RemoteJob : public Job {
   void setState(State state);
   void setLinkText(const QString& text);
   void makeHost(const SshTarget& target);
-  void exec(const QString& command, ExecDone done, bool streamOutput = false);
+  void releaseHost();
+  int exec(const QString& command, ExecDone done, bool streamOutput = false);
+  // The bootstrap's current step: run now, and again when a lost link is back.
+  void runStep(std::function<void()> step);
+  void stepFailed(const QString& message);
+  void cancelStart();
   void upload(const QString& local, const QString& remote, UploadDone done);
   void fail(const QString& sentence);
   void addOutput(const QString& text);
@@ -90,6 +95,8 @@ class RemoteJob : public Job {
   void stepSources();
   void stepBuild();
   void stepData(int index);
+  void stepDataFile(int index, int file);
+  QString partialDataDir(const PlannedUpload& upload) const;
   void stepLaunch();
 
   void startFollowing();
@@ -108,6 +115,11 @@ class RemoteJob : public Job {
   std::unique_ptr<RunMirror> m_mirror;
   QTimer m_pollTimer;
   bool m_pollInFlight = false;
+  int m_pollId = -1;
+  std::function<void()> m_currentStep;
+  QString m_currentStepName;
+  bool m_retryStep = false;
+  bool m_stopRequested = false;
   bool m_supervisorGoneOnce = false;
   QElapsedTimer m_endedSeen;  // since run.json first said the run ended
   struct PendingExec {

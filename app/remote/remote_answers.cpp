@@ -24,7 +24,10 @@ RemoteReadAnswer parseRemoteReadAnswer(const QByteArray& answer) {
     return true;
   };
   QByteArray line;
+  bool started = false;  // lines before "boot" are the remote shell's own (a chatty .bashrc)
   while (nextLine(line)) {
+    if (!started && !line.startsWith("boot ")) continue;
+    started = true;
     if (line == "end") {
       out.complete = true;
       return out;
@@ -44,7 +47,7 @@ RemoteReadAnswer parseRemoteReadAnswer(const QByteArray& answer) {
         chunk.from = f[3].toLongLong(&okFrom);
       }
       const qint64 count = f.size() == 5 ? f[4].toLongLong(&okCount) : -1;
-      if (!okSize || !okFrom || !okCount || count < 0 || pos + count + 1 > answer.size() ||
+      if (!okSize || !okFrom || !okCount || count < 0 || count > answer.size() - pos - 1 ||
           answer.at(pos + count) != '\n') {
         out.error = QStringLiteral("a garbled answer near \"%1\"").arg(QString::fromUtf8(line.left(80)));
         return out;

@@ -6,8 +6,10 @@
 #   probe WORK                          what the host has (OS, CPUs, memory, disk, GPUs, torch, tools)
 #   prepare WORK                        makes the work folder (0700)
 #   unpack TARBALL DEST                 the trainer's sources into DEST (DEST/.done when complete)
-#   build SRC BUILD                     builds traindeck-train in BUILD (BUILD/.done when built)
-#   launch TRAIN CONFIG RUNDIR [ARG..]  starts `TRAIN run` detached in its own session
+#   build SRC BUILD LIBTORCH            builds traindeck-train in BUILD against LIBTORCH (pip|system;
+#                                       BUILD/.done when built; one build at a time per folder)
+#   launch TRAIN CONFIG RUNDIR [ARG..]  starts `TRAIN run` detached in its own session, once: asked
+#                                       again for the same RUNDIR it answers what it started
 #   alive PID START                     whether PID is still the process that started at START
 #   signal SIGNAL PID START             sends SIGNAL to PID only while alive PID START says yes
 #   read RUNDIR MAX PID START [NAME OFFSET]...
@@ -17,9 +19,13 @@ set -u
 boot_id() { cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown; }
 # Field 22 of /proc/PID/stat: the start time in clock ticks since boot; with the boot id it names
 # one process for good (a pid alone is reused).
+# A zombie (state Z) has ended: it has no start time to match.
 start_time() {
   [ -r "/proc/$1/stat" ] || return 1
-  sed 's/^.*) //' "/proc/$1/stat" | cut -d' ' -f20
+  # shellcheck disable=SC2046
+  set -- $(sed 's/^.*) //' "/proc/$1/stat")
+  [ "$1" != Z ] && [ -n "${20:-}" ] || return 1
+  echo "${20}"
 }
 die() { echo "error=$*"; exit 1; }
 
@@ -30,7 +36,7 @@ case "$cmd" in
     work=$1
     echo "boot_id=$(boot_id)"
     echo "hostname=$(hostname 2>/dev/null || cat /etc/hostname)"
-    [ -r /etc/os-release ] && . /etc/os-release && echo "os=${PRETTY_NAME:-$ID}"
+    [ -r /etc/os-release ] && . /etc/os-release && echo "os=${PRETTY_NAME:-${ID:-unknown}}"
     echo "glibc=$(ldd --version 2>/dev/null | head -1 | sed 's/.* //')"
     echo "cpus=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)"
     echo "memory_kb=$(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo)"
@@ -75,15 +81,23 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
   unpack)
     tarball=$1 dest=$2
     [ -f "$dest/.done" ] && { echo "unpacked=cached"; exit 0; }
-    rm -rf "$dest.partial" && mkdir -p "$dest.partial" || die "cannot make $dest.partial"
-    why=$(tar -xf "$tarball" -C "$dest.partial" 2>&1) || die "the trainer's sources in $tarball do not unpack: $why"
-    rm -rf "$dest" && mv "$dest.partial" "$dest" && : > "$dest/.done" || die "cannot move the sources into $dest"
+    partial="$dest.partial.$$"  # this call's own: two starts at once do not share one
+    rm -rf "$partial" && mkdir -p "$partial" || die "cannot make $partial"
+    why=$(tar -xf "$tarball" -C "$partial" 2>&1) || { rm -rf "$partial"; die "the trainer's sources in $tarball do not unpack: $why"; }
+    : > "$partial/.done"
+    if [ -f "$dest/.done" ]; then rm -rf "$partial"; else rm -rf "$dest" && mv "$partial" "$dest" || die "cannot move the sources into $dest"; fi
     echo "unpacked=yes"
     ;;
   build)
-    src=$1 build=$2
+    src=$1 build=$2 libtorch=$3
+    mkdir -p "$build" || die "cannot make the build folder $build"
+    # One build per folder at a time; a second start waits for the first and finds it built.
+    if command -v flock >/dev/null; then
+      exec 9> "$build.lock"
+      flock 9
+    fi
     [ -f "$build/.done" ] && [ -x "$build/bin/traindeck-train" ] && { echo "built=cached"; exit 0; }
-    TESTS=OFF bash "$src/packaging/build-trainer.sh" "$src" "$build" traindeck-train 2>&1
+    LIBTORCH=$libtorch TESTS=OFF bash "$src/packaging/build-trainer.sh" "$src" "$build" traindeck-train 2>&1
     status=$?
     [ $status -eq 0 ] || { echo "error=the trainer's build failed (exit $status): the lines above say why"; exit $status; }
     : > "$build/.done"
@@ -92,23 +106,25 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
   launch)
     train=$1 config=$2 rundir=$3
     shift 3
+    # Asked again (the answer was lost with the link): what was started, not a second run.
+    [ -f "$rundir/launch.env" ] && { cat "$rundir/launch.env"; exit 0; }
     mkdir -p "$rundir" || die "cannot make the run folder $rundir"
     # Its own session, no terminal, streams to a file: it outlives this SSH connection.
     setsid "$train" run --config "$config" --run-dir "$rundir" --no-progress "$@" \
       < /dev/null > "$rundir/supervisor.log" 2>&1 &
     pid=$!
     start=$(start_time "$pid") || die "the trainer ended at once; see $rundir/supervisor.log"
-    echo "pid=$pid"
-    echo "start_time=$start"
-    echo "boot_id=$(boot_id)"
+    printf 'pid=%s\nstart_time=%s\nboot_id=%s\n' "$pid" "$start" "$(boot_id)" > "$rundir/launch.env.tmp" &&
+      mv "$rundir/launch.env.tmp" "$rundir/launch.env"
+    cat "$rundir/launch.env"
     ;;
   alive)
     pid=$1 start=$2
-    [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] && echo "alive=yes" || echo "alive=no"
+    [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] && echo "alive=yes" || echo "alive=no"
     ;;
   signal)
     sig=$1 pid=$2 start=$3
-    [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] || { echo "signalled=gone"; exit 0; }
+    [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] || { echo "signalled=gone"; exit 0; }
     kill "-$sig" "$pid" && echo "signalled=yes"
     ;;
   read)
@@ -119,7 +135,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     rundir=$1 max=$2 pid=$3 start=$4
     shift 4
     echo "boot $(boot_id)"
-    [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] && echo "alive yes" || echo "alive no"
+    [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] && echo "alive yes" || echo "alive no"
     names=""
     chunk=$(mktemp) || die "no temporary file"
     trap 'rm -f "$chunk"' EXIT
@@ -142,6 +158,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     for log in "$rundir"/logs/rank-*.log; do
       [ -f "$log" ] || continue
       name="logs/${log##*/}"
+      case "${log##*/}" in rank-*[!0-9]*.log) continue ;; esac  # only rank-<n>.log: names are framed by spaces
       case "$names" in *" /$name/"*) ;; *) send "$name" 0 ;; esac
     done
     echo "end"

@@ -129,12 +129,9 @@ int runRemoteCli(int argc, char** argv) {
   if (parser.isSet(launch)) {
     if (!parser.isSet(config)) return usage("--launch needs --config FILE");
     const QString configPath = QFileInfo(parser.value(config)).absoluteFilePath();
+    // Applied here, before the job's paths are rewritten for the host; not passed again.
     std::vector<std::string> overrides;
-    QStringList extra;
-    for (const QString& kv : parser.values(set)) {
-      overrides.push_back(kv.toStdString());
-      extra << "--set" << kv;
-    }
+    for (const QString& kv : parser.values(set)) overrides.push_back(kv.toStdString());
     LoadedConfig loaded = loadConfigFile(configPath.toStdString(), overrides);
     if (hasErrors(loaded.problems)) {
       for (const Diagnostic& d : loaded.problems) say(QString::fromStdString(d.format(loaded.source)));
@@ -147,7 +144,7 @@ int runRemoteCli(int argc, char** argv) {
     if (parser.isSet(proxy)) job.target.proxy_command = parser.value(proxy).toStdString();
     JobController jobs(root, {});
     jobs.setRemoteOptions(options);
-    const JobController::Started started = jobs.start(job, configPath, {}, extra);
+    const JobController::Started started = jobs.start(job, configPath, {});
     if (!started.error.isEmpty()) {
       say(started.error);
       return 1;

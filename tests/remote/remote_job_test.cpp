@@ -183,10 +183,43 @@ class RemoteJobTest : public QObject {
     mirror.apply(parseRemoteReadAnswer("boot b1\nalive yes\nfile metrics.jsonl 2 0 2\nz\n\nend\n"));
     QVERIFY(metrics.open(QIODevice::ReadOnly));
     QCOMPARE(metrics.readAll(), QByteArray("z\n"));
+    // What a chatty login shell prints first is not part of the answer.
+    const RemoteReadAnswer chatty =
+        parseRemoteReadAnswer("Welcome to the VM!\nfile x\nboot b1\nalive no\nfile run.json 2 0 2\n{}\nend\n");
+    QVERIFY2(chatty.complete && chatty.files.size() == 1 && !chatty.supervisorAlive, qPrintable(chatty.error));
     // Cut or garbled answers are not applied.
     QVERIFY(!parseRemoteReadAnswer("boot b1\nfile metrics.jsonl 8 0 4\nab").complete);
     QVERIFY(!parseRemoteReadAnswer("boot b1\nfile metrics.jsonl 8 0 x\nabcd\nend\n").complete);
     QVERIFY(!mirror.apply(parseRemoteReadAnswer("boot b1\nalive yes\nfile metrics.jsonl 8 0 4\nab")).isEmpty());
+  }
+
+  void theHelperLaunchesOnceAndSignalsOnlyItsOwnProcess() {
+    // A stand-in trainer that just waits; launch asked twice (its answer lost with the link) starts one.
+    QTemporaryDir dir;
+    const QString fake = dir.filePath("fake-train");
+    QFile script(fake);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("#!/bin/sh\nexec sleep 60\n");
+    script.close();
+    script.setPermissions(script.permissions() | QFile::ExeOwner);
+    const auto helper = [](const QStringList& args) {
+      QProcess p;
+      p.start("sh", QStringList{TRAINDECK_REMOTE_HELPER} + args);
+      p.waitForFinished(20000);
+      return parseKeyValues(p.readAllStandardOutput());
+    };
+    const QString runDir = dir.filePath("runs/r1");
+    const auto first = helper({"launch", fake, dir.filePath("job.yaml"), runDir});
+    const auto again = helper({"launch", fake, dir.filePath("job.yaml"), runDir});
+    QVERIFY(first.value("pid").toLongLong() > 0);
+    QCOMPARE(again.value("pid"), first.value("pid"));
+    QCOMPARE(again.value("start_time"), first.value("start_time"));
+    QCOMPARE(helper({"alive", first.value("pid"), first.value("start_time")}).value("alive"), QString("yes"));
+    QCOMPARE(helper({"alive", first.value("pid"), ""}).value("alive"), QString("no"));  // no start time: not it
+    QCOMPARE(helper({"signal", "TERM", first.value("pid"), "1"}).value("signalled"), QString("gone"));  // another start
+    QCOMPARE(helper({"signal", "TERM", first.value("pid"), first.value("start_time")}).value("signalled"),
+             QString("yes"));
+    QTRY_COMPARE(helper({"alive", first.value("pid"), first.value("start_time")}).value("alive"), QString("no"));
   }
 
   void dataPathsAreUploadedByContentOrUsedRemotely() {
