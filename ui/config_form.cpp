@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -11,8 +12,10 @@
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QRegularExpressionValidator>
+#include <QScrollBar>
 #include <QStyle>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include "config/config_fields.h"
 #include "setup_yaml_edit.h"
@@ -97,10 +100,22 @@ ConfigForm::ConfigForm(QWidget* parent) : QScrollArea(parent) {
   setWidget(inner);
 }
 
+bool ConfigForm::eventFilter(QObject* watched, QEvent* event) {
+  auto* combo = qobject_cast<QComboBox*>(watched);
+  if (event->type() == QEvent::Wheel && combo && !combo->hasFocus()) {
+    QCoreApplication::sendEvent(verticalScrollBar(), event);  // the form scrolls instead
+    return true;
+  }
+  return QScrollArea::eventFilter(watched, event);
+}
+
 QWidget* ConfigForm::makeEditor(const QString& path, const QString& type, QWidget* parent) {
   if (type.startsWith("one of ")) {
     auto* combo = new QComboBox(parent);
     combo->addItems(enumChoices(type));
+    // A wheel turned to scroll the form must not change a value it passes over.
+    combo->setFocusPolicy(Qt::StrongFocus);
+    combo->installEventFilter(this);
     connect(combo, &QComboBox::activated, this, [this, path, combo] { emit fieldEdited(path, combo->currentText()); });
     return combo;
   }

@@ -32,6 +32,9 @@ class ConfigForm : public QScrollArea {
   // The user changed a field; `valueYaml` is its new value as YAML text.
   void fieldEdited(const QString& path, const QString& valueYaml);
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
   struct Row {
     QWidget* editor = nullptr;

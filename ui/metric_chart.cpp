@@ -144,6 +144,9 @@ void MetricChart::fitIfFollowing() {
     data = any ? QCPRange(std::min(data.lower, r.lower), std::max(data.upper, r.upper)) : r;
     any = true;
   }
+  // The y range is the data's alone: the event markers sit at the previous top edge, and fitting
+  // to them too made the axis grow by the 5% margin on every refresh.
+  if (any) yAxis->setRange(data);
   const double floor = std::max(std::abs(data.center()) * 0.05, 1e-12);
   if (any && data.size() < floor) yAxis->setRange(data.center() - floor, data.center() + floor);
   if (xAxis->range().size() < 1) xAxis->setRange(xAxis->range().center() - 1, xAxis->range().center() + 1);

@@ -4,11 +4,13 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTimer>
 
@@ -46,8 +48,13 @@ HostKeyDecision askOnTerminal(const HostKeyInfo& key) {
 int follow(Job* job) {
   const QString runDir = job->runDir();
   if (auto* remote = qobject_cast<RemoteJob*>(job)) {
-    QObject::connect(remote, &RemoteJob::stepStarted, remote, [](const QString& step, const QString& detail) {
-      say(detail.isEmpty() ? QStringLiteral("[%1]").arg(step) : QStringLiteral("[%1] %2").arg(step, detail));
+    // Each step with the seconds since the start, so a slow host shows where the time goes.
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    QObject::connect(remote, &RemoteJob::stepStarted, remote, [clock](const QString& step, const QString& detail) {
+      const QString at = QString::number(static_cast<double>(clock->elapsed()) / 1000.0, 'f', 1);
+      say(detail.isEmpty() ? QStringLiteral("[%1] (%2 s)").arg(step, at)
+                           : QStringLiteral("[%1] %2 (%3 s)").arg(step, detail, at));
     });
     QObject::connect(remote, &RemoteJob::outputLine, remote, [](const QString& line) { say("  " + line); });
     QObject::connect(remote, &RemoteJob::linkTextChanged, remote, [](const QString& text) { say("link: " + text); });

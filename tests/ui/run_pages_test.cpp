@@ -192,6 +192,32 @@ class RunPagesTest : public QObject {
     QCOMPARE(nextRedrawIntervalMs(5000), 1000);
   }
 
+  void theLossAxisStaysWithTheDataOverALongLiveRun() {
+    // 1,000 refreshes of a growing loss curve with event markers (which sit at the top edge):
+    // the y axis stays within 10% of the data's range, as it was 5.5 -> 80 before.
+    MetricChart chart("Loss", "nats");
+    chart.resize(600, 300);
+    QVector<double> x, y;
+    QVector<ChartMarker> markers;
+    double low = 1e9, high = -1e9;
+    for (int step = 1; step <= 1000; ++step) {
+      const double loss = 2.0 + 3.75 / std::sqrt(static_cast<double>(step));
+      x << step;
+      y << loss;
+      low = std::min(low, loss);
+      high = std::max(high, loss);
+      if (step % 100 == 0) markers.push_back({static_cast<double>(step), "info", "checkpoint saved"});
+      chart.setSeries(x, y, y);
+      chart.setMarkers(markers);
+      chart.fitIfFollowing();
+    }
+    const QCPRange range = chart.yAxis->range();
+    const double span = high - low;
+    QVERIFY2(range.upper <= high + 0.1 * span && range.lower >= low - 0.1 * span,
+             qPrintable(QString("axis %1..%2 for data %3..%4").arg(range.lower).arg(range.upper).arg(low).arg(high)));
+    QVERIFY(range.upper >= high && range.lower <= low);  // and it shows all of it
+  }
+
   void chartsFollowThePalette() {
     MetricChart chart("Loss", "nats");
     QPalette dark = chart.palette();

@@ -9,6 +9,7 @@
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include "config/config_io.h"
@@ -55,6 +56,27 @@ class SetupPageTest : public QObject {
     QCOMPARE(page.config().schedule.decay, Decay::Linear);
     QVERIFY(loadConfigText(page.yamlText().toStdString()).config == page.config());
     QVERIFY(page.yamlText().contains("decay: linear"));
+  }
+
+  void theWheelScrollsTheFormWithoutChangingWhatItPasses() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.resize(900, 500);
+    page.show();
+    auto* kind = page.findChild<QComboBox*>("field:strategy.kind");
+    QVERIFY(kind);
+    const QString before = kind->currentText();
+    const auto wheel = [&](QWidget* target) {
+      QWheelEvent event(QPointF(5, 5), target->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                        Qt::NoModifier, Qt::NoScrollPhase, false);
+      QCoreApplication::sendEvent(target, &event);
+    };
+    kind->clearFocus();
+    for (int i = 0; i < 3; ++i) wheel(kind);
+    QCOMPARE(kind->currentText(), before);  // passed over: unchanged
+    kind->setFocus();
+    QTRY_VERIFY(kind->hasFocus());
+    wheel(kind);
+    QVERIFY(kind->currentText() != before);  // chosen (focused) on purpose: the wheel picks
   }
 
   void yamlEditsReachTheFormAfterTheDebounce() {
