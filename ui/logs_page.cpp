@@ -87,10 +87,11 @@ LogsPage::LogsPage(QWidget* parent) : QWidget(parent) {
           [this] { findNext(m_search->text(), QGuiApplication::keyboardModifiers() & Qt::ShiftModifier); });
 }
 
-void LogsPage::showLines(const LogStore& store) {
+void LogsPage::showLines(const LogStore& store, std::shared_ptr<const void> owner) {
   const bool sameStore = m_store == &store && m_generation == store.generation();
   const std::size_t from = sameStore ? store.indexFrom(m_shownEnd) : 0;
   m_store = &store;
+  if (owner) m_owner = std::move(owner);
   m_generation = store.generation();
   m_shownEnd = store.endSequence();
   addRanks(from);
@@ -118,6 +119,7 @@ void LogsPage::addRanks(std::size_t fromIndex) {
 
 void LogsPage::clear() {
   m_store = nullptr;
+  m_owner.reset();
   m_shownEnd = m_generation = 0;
   m_failedRank = -1;
   m_banner->hide();

@@ -8,6 +8,7 @@
 #include <QPlainTextEdit>
 #include <QWidget>
 #include <cstdint>
+#include <memory>
 
 #include "runs/log_store.h"
 
@@ -23,8 +24,9 @@ class LogsPage : public QWidget {
  public:
   explicit LogsPage(QWidget* parent = nullptr);
 
-  // The store to show; it outlives its use here (until clear() or another store is shown).
-  void showLines(const LogStore& store);
+  // The store to show. `owner` (the run's shared session) is held until clear() or another
+  // store is shown, so the store outlives its use here; empty when the caller sees to that.
+  void showLines(const LogStore& store, std::shared_ptr<const void> owner = {});
   void clear();
   // A failed run: banner with the reason; the rank's last lines first, and the filter on it.
   void showFailure(int rank, const QString& reason);
@@ -39,8 +41,9 @@ class LogsPage : public QWidget {
   QString format(const LogLine& line) const;
 
   const LogStore* m_store = nullptr;
-  std::uint64_t m_shownEnd = 0;    // the store's endSequence() when last shown
-  std::uint64_t m_generation = 0;  // the store's generation() when last shown
+  std::shared_ptr<const void> m_owner;  // keeps m_store alive
+  std::uint64_t m_shownEnd = 0;         // the store's endSequence() when last shown
+  std::uint64_t m_generation = 0;       // the store's generation() when last shown
   int m_rankFilter = -1;
   int m_failedRank = -1;
   QComboBox* m_rankChooser;

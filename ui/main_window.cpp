@@ -232,16 +232,16 @@ void MainWindow::openConfig(const QString& nameOrPath) {
 void MainWindow::showRun(const QString& runDir) {
   const QString dir = QFileInfo(runDir).absoluteFilePath();
   if (m_session && m_session->runDir() == dir) return;
-  // The pages let go of the old run's stores before the session may end.
+  // The pages let go of the old run's stores (and their hold on its session) first.
   m_monitor->clear();
   m_logs->clear();
   if (m_session) disconnect(m_session.get(), nullptr, this, nullptr);
   m_session = m_registry->session(dir);
   connect(m_session.get(), &RunSession::metricsChanged, this, &MainWindow::showSessionMetrics);
-  connect(m_session.get(), &RunSession::logsChanged, this, [this] { m_logs->showLines(m_session->logs()); });
+  connect(m_session.get(), &RunSession::logsChanged, this, [this] { m_logs->showLines(m_session->logs(), m_session); });
   // A session the Compare page already holds has its data already: show it now.
   showSessionMetrics();
-  m_logs->showLines(m_session->logs());
+  m_logs->showLines(m_session->logs(), m_session);
   const RunSummary summary = m_session->summary();
   m_runLabel->setText(
       tr("Run <b>%1</b> · %2 · %3 · %4")
@@ -260,7 +260,7 @@ void MainWindow::showRun(const QString& runDir) {
 void MainWindow::showSessionMetrics() {
   const int row = m_runs->rowOfPath(m_session->runDir());
   const QString status = row >= 0 ? m_runs->runAt(row).statusName() : m_session->summary().statusName();
-  m_monitor->showMetrics(metricsViewOf(m_session->metrics(), status));
+  m_monitor->showMetrics(metricsViewOf(m_session->metrics(), status, m_session));
 }
 
 void MainWindow::runSelected() {

@@ -56,7 +56,7 @@ QString formatNumber(double value, int decimals) {
 
 }  // namespace
 
-MetricsView metricsViewOf(const MetricsStore& store, const QString& status) {
+MetricsView metricsViewOf(const MetricsStore& store, const QString& status, std::shared_ptr<const void> owner) {
   MetricsView view;
   view.train = &store.train();
   view.eval = &store.eval();
@@ -64,6 +64,7 @@ MetricsView metricsViewOf(const MetricsStore& store, const QString& status) {
   view.events = &store.events();
   view.header = store.header();
   view.status = status;
+  view.owner = std::move(owner);
   return view;
 }
 

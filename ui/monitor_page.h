@@ -7,6 +7,7 @@
 #include <QTimer>
 #include <QWidget>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "runlog/metrics_batch.h"
@@ -32,10 +33,14 @@ struct MetricsView {
   const std::vector<EventPoint>* events = nullptr;
   RunHeader header;
   QString status;  // run.json's status: running, finished, ...
+  // What owns the store (the run's shared session): the page holds it while it shows the view,
+  // so the pointers above stay valid. Empty when the caller keeps the store alive itself.
+  std::shared_ptr<const void> owner;
 };
 
-// A view of everything `store` holds.
-MetricsView metricsViewOf(const MetricsStore& store, const QString& status = {});
+// A view of everything `store` holds; `owner` keeps it alive.
+MetricsView metricsViewOf(const MetricsStore& store, const QString& status = {},
+                          std::shared_ptr<const void> owner = {});
 
 class MonitorPage : public QWidget {
   Q_OBJECT
