@@ -4,6 +4,7 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "chart_style.h"
 
@@ -140,8 +141,16 @@ QString CompareChart::xText(double x) const {
 }
 
 QString CompareChart::crosshairText(double x) const {
-  QString text = QStringLiteral("<b>%1</b>").arg(xText(x).toHtmlEscaped());
-  for (const CrosshairValue& v : valuesAt(x)) {
+  const QVector<CrosshairValue> values = valuesAt(x);
+  // The heading names the nearest point's x ("step 469"), not the pointer's ("step 468.97508").
+  double shown = x, nearest = std::numeric_limits<double>::infinity();
+  for (const CrosshairValue& v : values)
+    if (std::abs(v.x - x) < nearest) {
+      nearest = std::abs(v.x - x);
+      shown = v.x;
+    }
+  QString text = QStringLiteral("<b>%1</b>").arg(xText(shown).toHtmlEscaped());
+  for (const CrosshairValue& v : values) {
     const CompareLine& line = m_lines[v.line];
     text += QStringLiteral("<br><span style=\"color:%1\">&#9632;</span> %2: %3")
                 .arg(line.color.name(), line.name.toHtmlEscaped(),

@@ -172,6 +172,13 @@ void MainWindow::buildActions() {
     HostsDialog(settings, this).exec();
   });
   hosts->setObjectName("hostsAction");
+  // Ctrl+Q closes the window (runs go on; reopening re-attaches).
+  auto* quit = new QAction(tr("Quit"), this);
+  quit->setObjectName("quitAction");
+  quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+  quit->setShortcutContext(Qt::ApplicationShortcut);
+  connect(quit, &QAction::triggered, this, &QWidget::close);
+  addAction(quit);
   hosts->setToolTip(tr("SSH hosts for remote runs: add, edit, test a connection"));
 }
 

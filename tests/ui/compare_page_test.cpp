@@ -156,6 +156,8 @@ class ComparePageTest : public QObject {
     const QVector<CrosshairValue> at100 = loss->valuesAt(100);
     QCOMPARE(at100[3].x, 70.0);  // the failed run ends at step 70
     const QString text = loss->crosshairText(50);
+    // The pointer between two steps: the heading names the step whose values it lists.
+    QVERIFY2(loss->crosshairText(50.37).startsWith("<b>step 50</b>"), qPrintable(loss->crosshairText(50.37)));
     for (int i = 0; i < 5; ++i) {
       QVERIFY2(text.contains(m_comparison->run(i).label), qPrintable(text));
       QVERIFY(text.contains(comparisonColor(i).name()));

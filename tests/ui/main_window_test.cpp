@@ -87,6 +87,18 @@ class MainWindowTest : public QObject {
     QVERIFY(!window.findChild<QAction*>("startAction")->isEnabled());  // not startable
   }
 
+  void ctrlQClosesTheWindow() {
+    QTemporaryDir runs;
+    MainWindow window(options(runs));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* quit = window.findChild<QAction*>("quitAction");
+    QVERIFY(quit);
+    QCOMPARE(quit->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->trigger();
+    QTRY_VERIFY(!window.isVisible());
+  }
+
   void showsARecordedRunOnEveryPage() {
     QTemporaryDir runs;
     const QString run = makeRecordedRun(runs, "20261130-083449-tiny-ddp");
