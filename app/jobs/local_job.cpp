@@ -11,6 +11,7 @@
 #include <QTimer>
 
 #include "runlog/run_directory.h"
+#include "supervisor_log.h"
 #include "trainer_process.h"
 
 namespace traindeck {
@@ -117,15 +118,8 @@ void LocalJob::kill() {
 }
 
 void LocalJob::readOutput() {
-  QFile log(QDir(m_runDir).filePath(QStringLiteral("supervisor.log")));
-  if (!log.open(QIODevice::ReadOnly)) return;
-  log.seek(std::max<qint64>(0, log.size() - 64 * 1024));
-  m_output.clear();
-  for (const QByteArray& line : log.readAll().split('\n')) {
-    if (line.isEmpty()) continue;
-    m_output.push_back(QString::fromUtf8(line));
-    if (m_output.size() > static_cast<std::size_t>(kOutputLines)) m_output.pop_front();
-  }
+  const QStringList lines = supervisorLogTail(m_runDir, kOutputLines);
+  m_output.assign(lines.begin(), lines.end());
 }
 
 }  // namespace traindeck

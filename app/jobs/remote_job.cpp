@@ -15,6 +15,7 @@
 #include "config/config_io.h"
 #include "runlog/run_directory.h"
 #include "shell_quote.h"
+#include "supervisor_log.h"
 
 namespace traindeck {
 
@@ -67,10 +68,7 @@ void RemoteJob::addOutput(const QString& text) {
 }
 
 QStringList RemoteJob::recentOutput() {
-  QStringList lines(m_output.begin(), m_output.end());
-  const QString supervisor = readText(QDir(runDir()).filePath("supervisor.log"));
-  if (!supervisor.isEmpty()) lines += supervisor.split('\n').mid(std::max<qsizetype>(0, supervisor.count('\n') - 50));
-  return lines;
+  return QStringList(m_output.begin(), m_output.end()) + supervisorLogTail(runDir(), 50);
 }
 
 void RemoteJob::makeHost(const SshTarget& target) {
@@ -82,12 +80,10 @@ void RemoteJob::makeHost(const SshTarget& target) {
     PendingExec& e = it->second;
     (isStderr ? e.err : e.out) += data;
     if (!e.stream) return;
-    e.lineBuffer += data;
-    qsizetype nl;
-    while ((nl = e.lineBuffer.indexOf('\n')) >= 0) {
-      addOutput(QString::fromUtf8(e.lineBuffer.left(nl)));
-      e.lineBuffer.remove(0, nl + 1);
-    }
+    e.lines.feed(std::string_view(data.constData(), static_cast<std::size_t>(data.size())),
+                 [this](std::string_view line, bool) {
+                   addOutput(QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size())));
+                 });
   });
   connect(m_host.get(), &RemoteHost::execFinished, this, [this](int id, int status) {
     auto node = m_execs.extract(id);
@@ -131,7 +127,7 @@ void RemoteJob::makeHost(const SshTarget& target) {
 
 int RemoteJob::exec(const QString& command, ExecDone done, bool streamOutput) {
   const int id = m_host->exec(command);
-  m_execs[id] = PendingExec{std::move(done), streamOutput, {}, {}, {}};
+  m_execs.emplace(id, PendingExec{std::move(done), streamOutput, {}, {}, LineSplitter(kMaxOutputLineBytes)});
   return id;
 }
 
@@ -472,9 +468,8 @@ void RemoteJob::onAnswer(const RemoteReadAnswer& answer) {
       return;
     }
     if (!read.ok()) {  // it never wrote run.json: it refused the job, or died at once
-      const QStringList said = readText(QDir(runDir()).filePath("supervisor.log")).split('\n');
       return fail(tr("The trainer on %1 ended without starting the run: %2")
-                      .arg(m_launch.spec, said.mid(std::max<qsizetype>(0, said.size() - 3)).join(' ')));
+                      .arg(m_launch.spec, supervisorLogTail(runDir(), 3).join(' ')));
     }
     releaseHost();
     setLinkText(tr("ended"));

@@ -24,6 +24,7 @@
 #include "remote_record.h"
 #include "remote_uploads.h"
 #include "run_mirror.h"
+#include "runlog/line_splitter.h"
 
 namespace traindeck {
 
@@ -44,8 +45,9 @@ class RemoteJob : public Job {
   static constexpr int kPollMs = 500;
   static constexpr int kMaxReadBytes = 4 << 20;  // per file per poll
   static constexpr int kOutputLines = 400;
-  static constexpr int kSupervisorGraceMs = 30000;  // after run.json says it ended
-  static constexpr int kRetryConnectMs = 15000;     // a host that could not be reached, tried again
+  static constexpr std::size_t kMaxOutputLineBytes = 16u << 10;  // a compiler's longest lines
+  static constexpr int kSupervisorGraceMs = 30000;               // after run.json says it ended
+  static constexpr int kRetryConnectMs = 15000;                  // a host that could not be reached, tried again
 
   explicit RemoteJob(QObject* parent = nullptr);
   ~RemoteJob() override;  // the remote run goes on
@@ -125,7 +127,8 @@ class RemoteJob : public Job {
   struct PendingExec {
     ExecDone done;
     bool stream = false;
-    QByteArray out, err, lineBuffer;
+    QByteArray out, err;
+    LineSplitter lines;  // a streamed exec's output, as lines
   };
   std::map<int, PendingExec> m_execs;
   std::map<int, UploadDone> m_uploadsInFlight;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "check_ssh.h"
+#include "ssh_cli_options.h"
 
 namespace traindeck {
 
@@ -52,16 +53,23 @@ std::optional<std::string> readLine(bool echo) {
 
 }  // namespace
 
+HostKeyDecision askHostKeyOnTerminal(const HostKeyInfo& key) {
+  std::fprintf(
+      stderr, "The host key of %s is not known.\n  %s %s\nAccept it? [y]es and remember in %s / [o]nce / [N]o: ",
+      qPrintable(key.hostName), qPrintable(key.keyType), qPrintable(key.fingerprint), qPrintable(key.knownHostsFile));
+  const std::string answer = readLine(true).value_or("");
+  if (answer == "y" || answer == "yes") return HostKeyDecision::AcceptAndRemember;
+  if (answer == "o" || answer == "once") return HostKeyDecision::AcceptOnce;
+  return HostKeyDecision::Reject;
+}
+
 int runCheckSshCli(int argc, char** argv) {
   QCoreApplication app(argc, argv);
   QCommandLineParser parser;
   const QCommandLineOption check("check-ssh", "Test an SSH connection.", "[user@]host[:port]");
-  const QCommandLineOption identity("identity", "Private key file.", "FILE");
-  const QCommandLineOption proxy("proxy-command", "ProxyCommand (%h %p %r expanded).", "CMD");
-  const QCommandLineOption knownHosts("known-hosts", "known_hosts file.", "FILE");
-  const QCommandLineOption sshConfig("ssh-config", "SSH config file (default ~/.ssh/config).", "FILE");
-  const QCommandLineOption batch("batch", "Ask nothing; refuse unknown host keys.");
-  parser.addOptions({check, identity, proxy, knownHosts, sshConfig, batch});
+  const SshCliOptions ssh;
+  parser.addOption(check);
+  ssh.addTo(parser);
   if (!parser.parse(QCoreApplication::arguments()) || parser.value(check).isEmpty()) {
     std::fprintf(stderr,
                  "traindeck: %s\nusage: traindeck --check-ssh [user@]host[:port] [--identity FILE] "
@@ -71,22 +79,14 @@ int runCheckSshCli(int argc, char** argv) {
   }
   CheckSshOptions options;
   options.spec = parser.value(check);
-  options.identityFile = parser.value(identity);
-  options.proxyCommand = parser.value(proxy);
-  options.knownHostsFile = parser.value(knownHosts);
-  options.configFile = parser.value(sshConfig);
-  options.batch = parser.isSet(batch);
+  options.identityFile = parser.value(ssh.identity);
+  options.proxyCommand = parser.value(ssh.proxyCommand);
+  options.knownHostsFile = parser.value(ssh.knownHosts);
+  options.configFile = parser.value(ssh.sshConfig);
+  options.batch = parser.isSet(ssh.batch);
 
   ConnectCallbacks callbacks;
-  callbacks.confirmHostKey = [](const HostKeyInfo& key) {
-    std::fprintf(
-        stderr, "The host key of %s is not known.\n  %s %s\nAccept it? [y]es and remember in %s / [o]nce / [N]o: ",
-        qPrintable(key.hostName), qPrintable(key.keyType), qPrintable(key.fingerprint), qPrintable(key.knownHostsFile));
-    const std::string answer = readLine(true).value_or("");
-    if (answer == "y" || answer == "yes") return HostKeyDecision::AcceptAndRemember;
-    if (answer == "o" || answer == "once") return HostKeyDecision::AcceptOnce;
-    return HostKeyDecision::Reject;
-  };
+  callbacks.confirmHostKey = askHostKeyOnTerminal;
   callbacks.askSecret = [](const QString& prompt) -> std::optional<QByteArray> {
     std::fprintf(stderr, "%s ", qPrintable(prompt));
     std::optional<std::string> secret = readLine(false);

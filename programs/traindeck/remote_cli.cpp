@@ -3,7 +3,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <iostream>
 #include <memory>
 #include <string>
 
@@ -14,11 +13,13 @@
 #include <QFileInfo>
 #include <QTimer>
 
+#include "check_ssh_cli.h"
 #include "config/config_io.h"
 #include "job_controller.h"
 #include "remote_job.h"
 #include "runs/run_summary.h"
 #include "runs_root.h"
+#include "ssh_cli_options.h"
 
 namespace traindeck {
 
@@ -32,16 +33,6 @@ void onInterrupt(int) {
 
 void say(const QString& line) {
   std::fprintf(stderr, "%s\n", qPrintable(line));
-}
-
-// Unknown host keys on a terminal: the fingerprint, and a yes/no on stdin.
-HostKeyDecision askOnTerminal(const HostKeyInfo& key) {
-  std::fprintf(stderr, "The host key of %s is not known: %s %s\nAccept it and add it to %s? [y/N] ",
-               qPrintable(key.hostName), qPrintable(key.keyType), qPrintable(key.fingerprint),
-               qPrintable(key.knownHostsFile));
-  std::string answer;
-  if (!std::getline(std::cin, answer)) return HostKeyDecision::Reject;
-  return answer == "y" || answer == "yes" ? HostKeyDecision::AcceptAndRemember : HostKeyDecision::Reject;
 }
 
 // Follows `job` to its end, printing its steps, output and progress on stderr.
@@ -91,7 +82,9 @@ int follow(Job* job) {
 bool isRemoteCliCommand(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     for (const char* name : {"--launch", "--attach", "--stop"})
-      if (std::strcmp(argv[i], name) == 0 || std::strncmp(argv[i], name, std::strlen(name)) == 0) return true;
+      if (std::strcmp(argv[i], name) == 0 ||
+          (std::strncmp(argv[i], name, std::strlen(name)) == 0 && argv[i][std::strlen(name)] == '='))
+        return true;
   return false;
 }
 
@@ -102,16 +95,12 @@ int runRemoteCli(int argc, char** argv) {
   const QCommandLineOption attach("attach", "Follow a remote run again.", "RUN_DIR");
   const QCommandLineOption stop("stop", "Stop a remote run.", "RUN_DIR");
   const QCommandLineOption config("config", "The job.", "FILE");
-  const QCommandLineOption identity("identity", "Private key file.", "FILE");
-  const QCommandLineOption knownHosts("known-hosts", "known_hosts file.", "FILE");
-  const QCommandLineOption proxy("proxy-command", "ProxyCommand.", "CMD");
-  const QCommandLineOption sshConfig("ssh-config", "SSH config file.", "FILE");
-  const QCommandLineOption batch("batch", "Ask nothing; refuse unknown host keys.");
+  const SshCliOptions ssh;
   const QCommandLineOption runsRoot("runs-root", "Where the mirror goes.", "DIR");
   const QCommandLineOption remoteDir("remote-dir", "The remote work folder.", "DIR");
   const QCommandLineOption set("set", "KEY=VALUE for the trainer (repeat).", "KEY=VALUE");
-  parser.addOptions(
-      {launch, attach, stop, config, identity, knownHosts, proxy, sshConfig, batch, runsRoot, remoteDir, set});
+  parser.addOptions({launch, attach, stop, config, runsRoot, remoteDir, set});
+  ssh.addTo(parser);
   const auto usage = [&](const QString& why) {
     std::fprintf(
         stderr,
@@ -126,11 +115,11 @@ int runRemoteCli(int argc, char** argv) {
 
   JobController::RemoteOptions options;
   options.payloadDir = QDir(QCoreApplication::applicationDirPath()).filePath("../share/traindeck/remote");
-  options.knownHostsFile = parser.value(knownHosts);
-  options.sshConfigFile = parser.value(sshConfig);
+  options.knownHostsFile = parser.value(ssh.knownHosts);
+  options.sshConfigFile = parser.value(ssh.sshConfig);
   options.workDir = parser.value(remoteDir);
-  options.batch = parser.isSet(batch);
-  if (!options.batch) options.hostKeyPrompt = askOnTerminal;
+  options.batch = parser.isSet(ssh.batch);
+  if (!options.batch) options.hostKeyPrompt = askHostKeyOnTerminal;
   const QString root = parser.isSet(runsRoot) ? QDir(parser.value(runsRoot)).absolutePath() : defaultRunsRoot();
 
   if (parser.isSet(launch)) {
@@ -147,8 +136,8 @@ int runRemoteCli(int argc, char** argv) {
     RunConfig& job = loaded.config;
     job.target.kind = TargetKind::Ssh;
     job.target.host = parser.value(launch).toStdString();
-    if (parser.isSet(identity)) job.target.identity = parser.value(identity).toStdString();
-    if (parser.isSet(proxy)) job.target.proxy_command = parser.value(proxy).toStdString();
+    if (parser.isSet(ssh.identity)) job.target.identity = parser.value(ssh.identity).toStdString();
+    if (parser.isSet(ssh.proxyCommand)) job.target.proxy_command = parser.value(ssh.proxyCommand).toStdString();
     JobController jobs(root, {});
     jobs.setRemoteOptions(options);
     const JobController::Started started = jobs.start(job, configPath, {});
