@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPointer>
 #include <QPushButton>
 #include <QThread>
@@ -79,6 +80,12 @@ HostsDialog::HostsDialog(QSettings& settings, QWidget* parent) : QDialog(parent)
   m_result->setTextFormat(Qt::PlainText);  // it shows what the server and the proxy said
   m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
   right->addWidget(m_result);
+  m_probe = new QLabel;
+  m_probe->setObjectName("hostProbe");
+  m_probe->setWordWrap(true);
+  m_probe->setTextFormat(Qt::PlainText);
+  m_probe->setToolTip(tr("What the host had when TrainDeck last looked (Test, or a start there)."));
+  right->addWidget(m_probe);
   right->addStretch(1);
   auto* close = new QDialogButtonBox(QDialogButtonBox::Close);
   right->addWidget(close);
@@ -117,6 +124,12 @@ void HostsDialog::showHost(int row) {
   m_testButton->setEnabled(valid && !isTesting());
   m_problem->clear();
   m_result->clear();
+  const std::optional<HostStore::StoredProbe> stored = valid ? HostStore::probeFor(m_settings, h.spec) : std::nullopt;
+  m_probe->setText(
+      stored ? tr("Has (as of %1): %2")
+                   .arg(QLocale().toString(stored->at.toLocalTime(), QLocale::ShortFormat), stored->probe.summary())
+      : valid ? tr("Not probed yet: Test connection asks what it has.")
+              : QString());
   m_loading = false;
 }
 
@@ -167,6 +180,7 @@ void HostsDialog::testHost() {
   options.spec = m_hosts[row].spec;
   options.identityFile = m_hosts[row].identityFile;
   options.proxyCommand = m_hosts[row].proxyCommand;
+  options.probeScript = m_probeScript;
   ConnectCallbacks callbacks;
   // These run on the test thread and wait for the GUI thread, where the dialogs are shown. The
   // application object is their context and `self` is checked there, so a closed dialog is
@@ -194,10 +208,16 @@ void HostsDialog::testHost() {
   m_result->setText(tr("Connecting to %1…").arg(options.spec));
   QThread* thread = QThread::create([self, options, callbacks] {
     const CheckSshResult r = checkSsh(options, callbacks);
-    QMetaObject::invokeMethod(qApp, [self, r] {
+    QMetaObject::invokeMethod(qApp, [self, r, spec = options.spec] {
       if (!self) return;
       self->m_testing = false;
       self->m_result->setText(r.line);
+      if (r.probe.complete) {
+        HostStore::saveProbe(self->m_settings, spec, r.probe);
+        self->showHost(self->m_list->currentRow());
+        self->m_result->setText(r.line);
+        emit self->hostProbed(spec);
+      }
       self->m_testButton->setEnabled(self->m_list->currentRow() >= 0);
       emit self->testFinished(r.ok, r.line);
     });

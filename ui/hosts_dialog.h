@@ -28,6 +28,8 @@ class HostsDialog : public QDialog {
   ~HostsDialog() override;
 
   const QList<HostEntry>& hosts() const { return m_hosts; }
+  // traindeck-remote.sh's text: with it, Test also asks the host what it has (saved with it).
+  void setProbeScript(const QByteArray& script) { m_probeScript = script; }
   bool isTesting() const { return m_testing; }
 
  public slots:
@@ -37,6 +39,7 @@ class HostsDialog : public QDialog {
 
  signals:
   void testFinished(bool ok, const QString& line);
+  void hostProbed(const QString& spec);
 
  private:
   void showHost(int row);
@@ -52,9 +55,11 @@ class HostsDialog : public QDialog {
   QLineEdit* m_proxy;
   QLabel* m_problem;
   QLabel* m_result;
+  QLabel* m_probe;
   QPushButton* m_testButton;
   bool m_testing = false;
   bool m_loading = false;
+  QByteArray m_probeScript;
   // Shared with the test thread, which may outlive the dialog: true once the dialog closes.
   std::shared_ptr<std::atomic<bool>> m_closing = std::make_shared<std::atomic<bool>>(false);
 };

@@ -4,13 +4,18 @@
 #include "main_window.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
@@ -19,12 +24,15 @@
 #include <QTableView>
 #include <QThread>
 #include <QToolBar>
+#include <QUrl>
 #include <QVBoxLayout>
 
+#include "bootstrap_view.h"
 #include "compare_page.h"
 #include "host_key_prompt.h"
 #include "hosts_dialog.h"
 #include "jobs/job_controller.h"
+#include "jobs/remote_job.h"
 #include "logs_page.h"
 #include "monitor_page.h"
 #include "runlog/run_directory.h"
@@ -76,6 +84,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   rightLayout->addWidget(m_runLabel);
   m_pages = new QTabWidget(right);
   m_pages->setObjectName("pages");
+  m_presetDirs = options.presetDirs;
   m_setup = new SetupPage(options.presetDirs, m_pages);
   m_monitor = new MonitorPage(m_pages);
   m_logs = new LogsPage(m_pages);
@@ -84,6 +93,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_compare = new ComparePage(m_comparison.get(), m_comparisonSets.get(), m_pages);
   m_pages->addTab(m_logs, tr("&Logs"));
   m_pages->addTab(m_compare, tr("&Compare"));
+  m_bootstrap = new BootstrapView(right);
+  rightLayout->addWidget(m_bootstrap);
   rightLayout->addWidget(m_pages, 1);
   m_splitter->setStretchFactor(1, 3);
   setCentralWidget(m_splitter);
@@ -97,6 +108,10 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     m_pages->setCurrentWidget(m_monitor);
   });
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showFailureIfAny);
+  // The shown run's status, wherever it is said, follows the list's.
+  connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showShownRunStatus);
+  connect(m_runs, &QAbstractItemModel::rowsInserted, this, &MainWindow::showShownRunStatus);
+  connect(m_runs, &QAbstractItemModel::modelReset, this, &MainWindow::showShownRunStatus);
   connect(m_runs, &QAbstractItemModel::rowsInserted, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
   connect(m_runs, &QAbstractItemModel::dataChanged, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
 
@@ -104,10 +119,25 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   remote.payloadDir = options.remotePayloadDir.isEmpty()
                           ? QDir(QFileInfo(options.trainBinary).absolutePath()).filePath("../share/traindeck/remote")
                           : options.remotePayloadDir;
+  m_remotePayloadDir = remote.payloadDir;
   remote.hostKeyPrompt = [this](const HostKeyInfo& key) { return HostKeyPrompt::ask(key, this); };
+  remote.installPrompt = [this](const QString& question) {
+    return QMessageBox::question(this, tr("Install build tools?"), question) == QMessageBox::Yes;
+  };
   m_jobs->setRemoteOptions(remote);
   connect(m_jobs, &JobController::jobLinkChanged, m_runs, &RunListModel::setLinkNote);
+  connect(m_jobs, &JobController::hostProbed, this, [this](const QString& spec, const HostProbe& probe) {
+    QSettings settings;
+    HostStore::saveProbe(settings, spec, probe);
+    refreshHosts();
+  });
+  connect(m_setup, &SetupPage::hostsRequested, this, &MainWindow::openHosts);
+  refreshHosts();
   connect(m_jobs, &JobController::jobStateChanged, this, &MainWindow::updateActions);
+  connect(m_jobs, &JobController::jobStateChanged, this, [this] {
+    m_runs->rescan();
+    showShownRunStatus();
+  });
   connect(m_jobs, &JobController::jobFailedToStart, this,
           [this](const QString&, const QString& why) { tellProblem(tr("Cannot start"), why); });
   connect(m_jobs, &JobController::jobFinished, this, [this] {
@@ -132,6 +162,37 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::openHosts() {
+  QSettings settings;
+  HostsDialog dialog(settings, this);
+  QFile helper(QDir(m_remotePayloadDir).filePath("traindeck-remote.sh"));
+  if (helper.open(QIODevice::ReadOnly)) dialog.setProbeScript(helper.readAll());
+  dialog.exec();
+  refreshHosts();
+}
+
+void MainWindow::fetchFromHost(FetchKind kind) {
+  if (!m_session) return;
+  QString error;
+  RemoteFetch* fetch = m_jobs->fetch(m_session->runDir(), kind, &error);
+  if (fetch == nullptr) return tellProblem(tr("Cannot fetch"), error);
+  const QString what = kind == FetchKind::Checkpoint ? tr("checkpoint") : tr("Hugging Face export");
+  statusBar()->showMessage(tr("Fetching the %1…").arg(what));
+  connect(fetch, &RemoteFetch::progress, this, [this, what](const QString& file, qint64 done, qint64 total) {
+    statusBar()->showMessage(
+        tr("Fetching the %1: %2 (%3 of %4 MB)").arg(what, file).arg(done >> 20).arg(std::max<qint64>(total >> 20, 1)));
+  });
+  connect(fetch, &RemoteFetch::finished, this, [this, what](const QString& dir, const QString& why) {
+    if (!why.isEmpty()) return tellProblem(tr("Fetch failed"), why);
+    statusBar()->showMessage(tr("The %1 is in %2").arg(what, QDir::toNativeSeparators(dir)), 15000);
+  });
+}
+
+void MainWindow::refreshHosts() {
+  QSettings settings;
+  m_setup->setHosts(HostStore::load(settings), HostStore::probes(settings));
+}
+
 void MainWindow::buildActions() {
   QToolBar* bar = addToolBar(tr("Run"));
   bar->setObjectName("runToolBar");
@@ -141,15 +202,17 @@ void MainWindow::buildActions() {
     action->setToolTip(tip + " (" + keys.toString(QKeySequence::NativeText) + ")");
     return action;
   };
-  add(tr("New"), QKeySequence::New, tr("A new job from the preset chooser on the Setup page"), [this] {
-    m_pages->setCurrentWidget(m_setup);
-    m_setup->choosePreset("demo-cpu");
-  });
-  add(tr("Open…"), QKeySequence::Open, tr("Open a job's YAML file"), [this] {
+  QAction* newJob =
+      add(tr("New"), QKeySequence::New, tr("A new job from the preset chooser on the Setup page"), [this] {
+        m_pages->setCurrentWidget(m_setup);
+        m_setup->choosePreset("demo-cpu");
+      });
+  QAction* open = add(tr("Open…"), QKeySequence::Open, tr("Open a job's YAML file"), [this] {
     m_pages->setCurrentWidget(m_setup);
     m_setup->openFile();
   });
-  add(tr("Save…"), QKeySequence::Save, tr("Save the job as YAML"), [this] { m_setup->saveFile(m_setup->filePath()); });
+  QAction* save = add(tr("Save…"), QKeySequence::Save, tr("Save the job as YAML"),
+                      [this] { m_setup->saveFile(m_setup->filePath()); });
   bar->addSeparator();
   m_start =
       add(tr("Start"), QKeySequence(Qt::CTRL | Qt::Key_R),
@@ -167,10 +230,15 @@ void MainWindow::buildActions() {
                         tr("Show the selected runs side by side"), [this] { compareRuns(); });
   m_compareAction->setObjectName("compareAction");
   bar->addSeparator();
-  QAction* hosts = bar->addAction(tr("Hosts…"), this, [this] {
-    QSettings settings;
-    HostsDialog(settings, this).exec();
-  });
+  m_fetchCheckpoint = bar->addAction(tr("Fetch checkpoint"), this, [this] { fetchFromHost(FetchKind::Checkpoint); });
+  m_fetchCheckpoint->setObjectName("fetchCheckpointAction");
+  m_fetchCheckpoint->setToolTip(tr("Copy the remote run's newest complete checkpoint into its folder here"));
+  m_fetchExport = bar->addAction(tr("Fetch HF export"), this, [this] { fetchFromHost(FetchKind::HfExport); });
+  m_fetchExport->setObjectName("fetchExportAction");
+  m_fetchExport->setToolTip(
+      tr("Export the remote run's newest checkpoint for Hugging Face there and copy it into its folder here"));
+  bar->addSeparator();
+  QAction* hosts = bar->addAction(tr("Hosts…"), this, &MainWindow::openHosts);
   hosts->setObjectName("hostsAction");
   // Ctrl+Q closes the window (runs go on; reopening re-attaches).
   auto* quit = new QAction(tr("Quit"), this);
@@ -180,6 +248,60 @@ void MainWindow::buildActions() {
   connect(quit, &QAction::triggered, this, &QWidget::close);
   addAction(quit);
   hosts->setToolTip(tr("SSH hosts for remote runs: add, edit, test a connection"));
+  newJob->setObjectName("newAction");
+  open->setObjectName("openAction");
+  save->setObjectName("saveAction");
+  buildMenus({newJob, open, save, hosts, quit});
+}
+
+void MainWindow::buildMenus(const QList<QAction*>& file) {
+  // The toolbar's actions in the usual menus, with the standard shortcuts they already have.
+  QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
+  for (QAction* a : file) {
+    if (a->objectName() == "hostsAction" || a->objectName() == "quitAction") fileMenu->addSeparator();
+    fileMenu->addAction(a);
+  }
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* copyConfig = edit->addAction(tr("Copy the job as YAML"), this, [this] {
+    QGuiApplication::clipboard()->setText(m_setup->yamlText());
+    statusBar()->showMessage(tr("The job's YAML is on the clipboard"), 3000);
+  });
+  copyConfig->setObjectName("copyConfigAction");
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (int i = 0; i < m_pages->count(); ++i) {
+    QAction* page = view->addAction(m_pages->tabText(i).remove('&'), this, [this, i] { m_pages->setCurrentIndex(i); });
+    page->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    page->setObjectName("viewPage" + QString::number(i + 1));
+  }
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  for (QAction* a : {m_start, m_stop, m_kill}) run->addAction(a);
+  run->addSeparator();
+  for (QAction* a : {m_compareAction, m_fetchCheckpoint, m_fetchExport}) run->addAction(a);
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* docs = help->addAction(tr("Documentation"), this, [this] { openDocs(); });
+  docs->setShortcut(QKeySequence::HelpContents);  // F1
+  docs->setObjectName("docsAction");
+  help->addAction(tr("About TrainDeck"), this, [this] {
+    QMessageBox::about(this, tr("About TrainDeck"),
+                       tr("TrainDeck %1: train GPT-2-family models on many devices and watch them train.")
+                           .arg(QCoreApplication::applicationVersion()));
+  });
+}
+
+QString MainWindow::docsPath() const {
+  // The source tree's README (resources/presets/../../), or the installed one (share/doc/TrainDeck).
+  for (const QString& presets : m_presetDirs) {
+    for (const QString& candidate : {presets + "/../../README.md", presets + "/../../doc/TrainDeck/README.md"})
+      if (QFileInfo::exists(candidate)) return QFileInfo(candidate).absoluteFilePath();
+  }
+  return {};
+}
+
+void MainWindow::openDocs() {
+  const QString path = docsPath();
+  if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+    tellProblem(tr("No documentation here"),
+                tr("The documentation was not found beside the app's presets; it is in docs/ of the sources."));
 }
 
 void MainWindow::tellProblem(const QString& title, const QString& text) {
@@ -205,6 +327,11 @@ void MainWindow::updateActions() {
   const QString noJob = job ? QString() : tr("The run shown has no live job in this app");
   m_stop->setStatusTip(noJob);
   m_kill->setStatusTip(noJob);
+  const bool remote = m_session && !m_session->summary().remoteSpec.isEmpty();
+  for (QAction* fetch : {m_fetchCheckpoint, m_fetchExport}) {
+    fetch->setEnabled(remote);
+    fetch->setStatusTip(remote ? QString() : tr("Only a remote run's files are elsewhere"));
+  }
   const qsizetype selected = selectedRunDirs().size();
   m_compareAction->setEnabled(selected >= 2 && selected <= Comparison::kMaxRuns);
   m_compareAction->setStatusTip(
@@ -250,13 +377,10 @@ void MainWindow::showRun(const QString& runDir) {
   showSessionMetrics();
   m_logs->showLines(m_session->logs(), m_session);
   const RunSummary summary = m_session->summary();
-  m_runLabel->setText(
-      tr("Run <b>%1</b> · %2 · %3 · %4")
-          .arg(summary.id.toHtmlEscaped(), summary.statusName(),
-               summary.remoteSpec.isEmpty() ? tr("this machine") : tr("on %1").arg(summary.remoteSpec.toHtmlEscaped()),
-               dir.toHtmlEscaped()));
+  showRunLabel();
   // A run that goes on without a job here (started by the CLI, or outside the runs root).
   if (summary.isLive() && !m_jobs->jobFor(dir)) m_jobs->attach(dir);
+  m_bootstrap->follow(qobject_cast<RemoteJob*>(m_jobs->jobFor(dir)));
   const int row = m_runs->rowOfPath(dir);
   if (row >= 0 && m_runTable->currentIndex().row() != row) m_runTable->selectRow(row);
   if (m_pages->currentWidget() == m_setup) m_pages->setCurrentWidget(m_monitor);
@@ -264,10 +388,34 @@ void MainWindow::showRun(const QString& runDir) {
   updateActions();
 }
 
-void MainWindow::showSessionMetrics() {
+QString MainWindow::shownStatus() const {
+  // One answer for the header, the progress text and the list: the list's row (it follows
+  // run.json), else run.json itself; "starting" while a job of ours starts and there is none.
   const int row = m_runs->rowOfPath(m_session->runDir());
-  const QString status = row >= 0 ? m_runs->runAt(row).statusName() : m_session->summary().statusName();
-  m_monitor->showMetrics(metricsViewOf(m_session->metrics(), status, m_session));
+  const RunSummary summary = row >= 0 ? m_runs->runAt(row) : m_session->summary();
+  const Job* job = m_jobs->jobFor(m_session->runDir());
+  if (!summary.status && job && job->isActive()) return QStringLiteral("starting");
+  return summary.statusName();
+}
+
+void MainWindow::showRunLabel() {
+  if (!m_session) return;
+  const RunSummary summary = m_session->summary();
+  m_runLabel->setText(
+      tr("Run <b>%1</b> · %2 · %3 · %4")
+          .arg(summary.id.toHtmlEscaped(), shownStatus(),
+               summary.remoteSpec.isEmpty() ? tr("this machine") : tr("on %1").arg(summary.remoteSpec.toHtmlEscaped()),
+               m_session->runDir().toHtmlEscaped()));
+}
+
+void MainWindow::showShownRunStatus() {
+  if (!m_session) return;
+  showRunLabel();
+  showSessionMetrics();
+}
+
+void MainWindow::showSessionMetrics() {
+  m_monitor->showMetrics(metricsViewOf(m_session->metrics(), shownStatus(), m_session));
 }
 
 void MainWindow::runSelected() {

@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <memory>
 
+#include "jobs/remote_fetch.h"
+
 class QAction;
 class QLabel;
 class QSplitter;
@@ -17,6 +19,7 @@ class QTabWidget;
 
 namespace traindeck {
 
+class BootstrapView;
 class ComparePage;
 class Comparison;
 class ComparisonSets;
@@ -51,6 +54,7 @@ class MainWindow : public QMainWindow {
   ComparePage* comparePage() const { return m_compare; }
   RunListModel* runList() const { return m_runs; }
   JobController* jobs() const { return m_jobs; }
+  QString docsPath() const;  // the README that Help > Documentation (F1) opens, or empty
   RunRegistry* registry() const { return m_registry.get(); }
   // The job of the run shown, or nullptr when it has none here (then Stop and Kill are off).
   Job* shownJob() const;
@@ -74,6 +78,16 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  // The Hosts dialog; the Setup page's "Where to run" then shows what changed.
+  void openHosts();
+  QString shownStatus() const;  // the shown run's, as every page says it
+  void showRunLabel();
+  void showShownRunStatus();
+  void buildMenus(const QList<QAction*>& file);
+  void openDocs();
+  // A remote run's newest checkpoint or its Hugging Face export, into its mirror.
+  void fetchFromHost(FetchKind kind);
+  void refreshHosts();
   void buildActions();
   void updateActions();
   void showFailureIfAny();
@@ -85,6 +99,9 @@ class MainWindow : public QMainWindow {
   MainWindowOptions m_options;
   std::unique_ptr<RunRegistry> m_registry;  // before everything holding its sessions
   JobController* m_jobs;
+  BootstrapView* m_bootstrap = nullptr;
+  QString m_remotePayloadDir;
+  QStringList m_presetDirs;  // the helper script and the trainer's sources for remote hosts
   RunListModel* m_runs;
   QTableView* m_runTable;
   QTabWidget* m_pages;
@@ -101,6 +118,8 @@ class MainWindow : public QMainWindow {
   QAction* m_stop = nullptr;
   QAction* m_kill = nullptr;
   QAction* m_compareAction = nullptr;
+  QAction* m_fetchCheckpoint = nullptr;
+  QAction* m_fetchExport = nullptr;
 };
 
 }  // namespace traindeck

@@ -80,10 +80,33 @@ void PlanPanel::setDeviceName(const QString& name) {
   m_device->setCurrentText(name);
 }
 
+namespace {
+const QString kHostItem = QStringLiteral("host");
+}
+
+void PlanPanel::setHost(const std::optional<ProbedDevices>& devices, const QString& spec) {
+  const bool had = m_host.has_value();
+  if (had == devices.has_value() && m_hostSpec == spec && (!devices || devices->label == m_host->label)) return;
+  m_host = devices;
+  m_hostSpec = spec;
+  const QSignalBlocker block(m_device);
+  if (had) m_device->removeItem(0);
+  if (devices) {
+    const QString description = tr("%1: %2").arg(spec, devices->label);
+    m_device->insertItem(0, kHostItem, description);
+    m_device->setItemData(0, description, Qt::ToolTipRole);
+    m_device->setCurrentIndex(0);
+  } else if (had) {
+    m_plannedKind.reset();  // the default device is picked again
+  }
+  if (m_config && !devices) setConfig(m_config);
+  replan();
+}
+
 void PlanPanel::setConfig(const std::optional<RunConfig>& config) {
   m_config = config;
   // CPU jobs are planned on this machine, CUDA (or auto) jobs on an H100, until the user picks.
-  if (config && m_plannedKind != config->strategy.device) {
+  if (config && m_plannedKind != config->strategy.device && !m_host) {
     m_plannedKind = config->strategy.device;
     const QSignalBlocker block(m_device);
     m_device->setCurrentText(config->strategy.device == DeviceKind::Cpu ? QStringLiteral("CPU")
@@ -101,11 +124,14 @@ void PlanPanel::replan() {
     return;
   }
   const QString name = m_device->currentText();
-  const DeviceSpec device =
-      name == "CPU" ? thisMachineCpu() : findDevice(name.toStdString()).value_or(thisMachineCpu());
+  const bool onHost = m_host && name == kHostItem;
+  const DeviceSpec device = onHost          ? m_host->device
+                            : name == "CPU" ? thisMachineCpu()
+                                            : findDevice(name.toStdString()).value_or(thisMachineCpu());
   const Plan plan = makePlan(*m_config, device);
   auto bytes = [](std::int64_t b) { return str(formatBytes(b)); };
-  m_status->setText(tr("%1 rank(s) on %2").arg(plan.worldSize).arg(str(device.description)));
+  m_status->setText(onHost ? tr("%1 rank(s) on %2 (%3)").arg(plan.worldSize).arg(m_hostSpec, m_host->label)
+                           : tr("%1 rank(s) on %2").arg(plan.worldSize).arg(str(device.description)));
   m_parameters->setText(str(formatThousands(plan.parameters)));
   m_memory->setText(
       tr("%1 of %2 (%3)")
@@ -128,6 +154,8 @@ void PlanPanel::replan() {
                                     "more ranks or a bigger device."));
   }
   QStringList notes;
+  if (onHost && !m_host->known)
+    notes << tr("The host's GPU is not in the planner's table: memory as the host reports it, no speed estimate.");
   for (const std::string& n : plan.notes) notes << str(n);
   m_notes->setText(notes.join('\n'));
 }

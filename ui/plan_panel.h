@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "config/run_config.h"
+#include "probed_devices.h"
 
 class QComboBox;
 class QLabel;
@@ -25,6 +26,9 @@ class PlanPanel : public QWidget {
   // The device chooser: "CPU" or a name from knownDevices().
   QString deviceName() const;
   void setDeviceName(const QString& name);
+  // The devices of the host the job runs on (from its probe): planned for, first in the chooser
+  // as "host" (validation says when the job asks for more than it has). nullopt: none.
+  void setHost(const std::optional<ProbedDevices>& devices, const QString& spec);
   // Everything the panel says, as plain text (for tests and copying).
   QString summaryText() const;
 
@@ -32,6 +36,8 @@ class PlanPanel : public QWidget {
   void replan();
 
   std::optional<RunConfig> m_config;
+  std::optional<ProbedDevices> m_host;
+  QString m_hostSpec;
   std::optional<DeviceKind> m_plannedKind;  // the device kind the default device was picked for
   QComboBox* m_device = nullptr;
   QLabel* m_status = nullptr;

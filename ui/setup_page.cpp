@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
@@ -21,10 +22,12 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "config/devices.h"
 #include "config/preset_files.h"
 #include "config/validate.h"
 #include "config_form.h"
 #include "plan_panel.h"
+#include "probed_devices.h"
 #include "setup_yaml_edit.h"
 
 namespace traindeck {
@@ -57,6 +60,25 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
     : QWidget(parent), m_presetDirs(presetDirs), m_baseDir(QDir::currentPath()) {
   setObjectName("setupPage");
   auto* layout = new QVBoxLayout(this);
+
+  auto* where = new QHBoxLayout;
+  where->addWidget(new QLabel(tr("Where to run:"), this));
+  m_target = new QComboBox(this);
+  m_target->setObjectName("targetChooser");
+  m_target->setToolTip(tr("This machine, or a host saved under Hosts… (target.kind, target.host)."));
+  m_target->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  where->addWidget(m_target);
+  auto* hosts = new QPushButton(tr("Hosts…"), this);
+  hosts->setObjectName("hostsButton");
+  hosts->setToolTip(tr("Add, edit and test SSH hosts (cloud VMs, Colab runtimes)."));
+  where->addWidget(hosts);
+  m_targetInfo = new QLabel(this);
+  m_targetInfo->setObjectName("targetProbe");
+  m_targetInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  where->addWidget(m_targetInfo, 1);
+  layout->addLayout(where);
+  connect(hosts, &QPushButton::clicked, this, &SetupPage::hostsRequested);
+  connect(m_target, &QComboBox::activated, this, &SetupPage::chooseTarget);
 
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Preset:"), this));
@@ -235,7 +257,10 @@ void SetupPage::reparse(const QString& editedField) {
   } else {
     m_loaded = std::move(loaded);
     m_goodText = text;
-    problems = checkConfig(m_loaded, ValidationContext{});
+    ValidationContext context;  // a host's devices as last probed; this machine's are not known here
+    const auto probe = m_probes.constFind(QString::fromStdString(m_loaded.config.target.host));
+    if (probe != m_probes.constEnd()) context.remoteHost = probedDevices(probe->probe).forValidation();
+    problems = checkConfig(m_loaded, context);
     QSet<QString> keep{editedField};
     for (const Diagnostic& d : m_loaded.problems) keep.insert(QString::fromStdString(d.path));  // unreadable value
     m_form->setConfig(m_loaded.config, keep);
@@ -243,6 +268,7 @@ void SetupPage::reparse(const QString& editedField) {
     const bool planable = !hasErrors(problemsIn(problems, {"model", "strategy"}));
     m_plan->setConfig(planable ? std::optional<RunConfig>(m_loaded.config) : std::nullopt);
   }
+  showTarget();
   showProblems(problems);
   m_problems = problems;
   const bool startable = m_textUsable && !hasErrors(problems);
@@ -250,6 +276,58 @@ void SetupPage::reparse(const QString& editedField) {
   if (startable != m_startable) {
     m_startable = startable;
     emit validityChanged(startable);
+  }
+}
+
+void SetupPage::setHosts(const QList<HostEntry>& hosts, const QMap<QString, HostStore::StoredProbe>& probes) {
+  m_hosts = hosts;
+  m_probes = probes;
+  reparse();  // validated against what the target host has
+}
+
+void SetupPage::showTarget() {
+  const TargetConfig& t = m_loaded.config.target;
+  const bool remote = t.kind == TargetKind::Ssh;
+  const QString spec = QString::fromStdString(t.host);
+  const QSignalBlocker block(m_target);
+  m_target->clear();
+  m_target->addItem(tr("This machine"));
+  int current = 0;
+  for (const HostEntry& h : m_hosts) {
+    m_target->addItem(tr("%1 (%2)").arg(h.name, h.spec), h.spec);
+    if (remote && h.spec == spec) current = m_target->count() - 1;
+  }
+  if (remote && current == 0) {  // a host the config names that is not saved under Hosts…
+    m_target->addItem(tr("%1 (not under Hosts…)").arg(spec), spec);
+    current = m_target->count() - 1;
+  }
+  m_target->setCurrentIndex(current);
+  const auto probe = m_probes.constFind(spec);
+  std::optional<ProbedDevices> devices;
+  if (!remote)
+    m_targetInfo->setText(QString::fromStdString(thisMachineCpu().description));
+  else if (probe == m_probes.constEnd())
+    m_targetInfo->setText(tr("not probed yet: Test it under Hosts…, or Start probes it"));
+  else {
+    devices = probedDevices(probe->probe);
+    m_targetInfo->setText(
+        tr("%1 (as of %2)").arg(devices->label, QLocale().toString(probe->at.toLocalTime(), QLocale::ShortFormat)));
+  }
+  m_plan->setHost(devices, spec);
+}
+
+void SetupPage::chooseTarget(int index) {
+  if (index <= 0) {
+    applyFieldEdit("target.kind", "local");
+    return;
+  }
+  const QString spec = m_target->itemData(index).toString();
+  applyFieldEdit("target.kind", "ssh");
+  applyFieldEdit("target.host", yamlScalar(spec));
+  for (const HostEntry& h : m_hosts) {
+    if (h.spec != spec) continue;
+    applyFieldEdit("target.identity", yamlScalar(h.identityFile));
+    applyFieldEdit("target.proxy_command", yamlScalar(h.proxyCommand));
   }
 }
 

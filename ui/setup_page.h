@@ -3,12 +3,15 @@
 // plan. The config being edited is its only state; it never starts anything itself.
 #pragma once
 
+#include <QList>
+#include <QMap>
 #include <QStringList>
 #include <QWidget>
 #include <optional>
 
 #include "config/config_io.h"
 #include "config/diagnostic.h"
+#include "host_store.h"
 
 class QComboBox;
 class QLabel;
@@ -37,6 +40,8 @@ class SetupPage : public QWidget {
   Diagnostics problems() const { return m_problems; }
   // The file the YAML came from and is saved to; empty for a preset or an old run's config.
   QString filePath() const { return m_filePath; }
+  // The saved hosts for "Where to run", and what each was last found to have (by spec).
+  void setHosts(const QList<HostEntry>& hosts, const QMap<QString, HostStore::StoredProbe>& probes);
 
  public slots:
   // Each takes a path, or asks for one with a file dialog when it is empty.
@@ -49,6 +54,7 @@ class SetupPage : public QWidget {
  signals:
   void validityChanged(bool startable);
   void configChanged();
+  void hostsRequested();  // the Hosts… button
 
  private:
   void loadText(const QString& text, const QString& filePath, const QString& baseDir);
@@ -59,6 +65,9 @@ class SetupPage : public QWidget {
   void replaceYaml(const QString& text);
   void showProblems(const Diagnostics& problems);
   void problemActivated(QListWidgetItem* item);
+  // "Where to run": the chooser and the line beside it follow the config's target.
+  void showTarget();
+  void chooseTarget(int index);
 
   QStringList m_presetDirs;
   QString m_filePath;
@@ -70,6 +79,10 @@ class SetupPage : public QWidget {
   bool m_startable = false;
   bool m_settingText = false;
 
+  QList<HostEntry> m_hosts;
+  QMap<QString, HostStore::StoredProbe> m_probes;
+  QComboBox* m_target = nullptr;
+  QLabel* m_targetInfo = nullptr;
   QComboBox* m_presets = nullptr;
   QLabel* m_fileLabel = nullptr;
   ConfigForm* m_form = nullptr;

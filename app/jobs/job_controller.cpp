@@ -83,9 +83,27 @@ JobController::Started JobController::startRemote(const RunConfig& config, const
   auto job = std::make_unique<RemoteJob>();
   RemoteJob* remote = job.get();
   if (m_remote.hostKeyPrompt) remote->setHostKeyPrompt(m_remote.hostKeyPrompt);
+  if (m_remote.installPrompt) remote->setInstallPrompt(m_remote.installPrompt);
+  connect(remote, &RemoteJob::probed, this, [this, spec](const HostProbe& probe) { emit hostProbed(spec, probe); });
   adopt(runDir, std::move(job));
   remote->start(launch);
   return {runDir, {}};
+}
+
+RemoteFetch* JobController::fetch(const QString& runDir, FetchKind kind, QString* error) {
+  const QString dir = QFileInfo(runDir).absoluteFilePath();
+  RemoteRecord record;
+  if (!readRemoteRecord(dir, &record, error)) {
+    if (error->isEmpty()) *error = tr("%1 is not the mirror of a remote run: its files are here already.").arg(dir);
+    return nullptr;
+  }
+  auto* remote = qobject_cast<RemoteJob*>(jobFor(dir));
+  RemoteHost* host = remote != nullptr && remote->host() != nullptr ? remote->host() : nullptr;
+  auto* fetch = new RemoteFetch(dir, record, kind, host,
+                                m_remote.batch ? RemoteHost::HostKeyPrompt{} : m_remote.hostKeyPrompt, this);
+  connect(fetch, &RemoteFetch::finished, fetch, &QObject::deleteLater);
+  fetch->start();
+  return fetch;
 }
 
 int JobController::attachRunning() {
@@ -93,8 +111,10 @@ int JobController::attachRunning() {
   const QFileInfoList dirs = QDir(m_runsRoot).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot);
   for (const QFileInfo& dir : dirs) {
     const RunInfoReadResult read = readRunInfo(RunPaths{dir.absoluteFilePath().toStdString()});
-    if (!read.ok() || !isLive(read.info.status)) continue;
-    if (read.info.host != hostName() && !QFileInfo::exists(dir.absoluteFilePath() + "/" + kRemoteRecordFile)) continue;
+    // A mirror without run.json yet: launched while the app closed, before the run wrote one.
+    const bool mirror = QFileInfo::exists(dir.absoluteFilePath() + "/" + kRemoteRecordFile);
+    if (read.ok() ? !isLive(read.info.status) : !mirror) continue;
+    if (read.ok() && read.info.host != hostName() && !mirror) continue;
     if (attach(dir.absoluteFilePath()).isEmpty()) ++found;
   }
   return found;

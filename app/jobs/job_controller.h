@@ -10,11 +10,14 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <map>
 #include <memory>
 
 #include "config/run_config.h"
+#include "host_probe.h"
 #include "job.h"
+#include "remote_fetch.h"
 #include "remote_host.h"
 
 namespace traindeck {
@@ -30,10 +33,11 @@ class JobController : public QObject {
   struct RemoteOptions {
     QString payloadDir;                       // share/traindeck/remote: the helper and the trainer's sources
     RemoteHost::HostKeyPrompt hostKeyPrompt;  // none: unknown host keys are refused
-    QString knownHostsFile;                   // default: the SSH config's, else ~/.ssh/known_hosts
-    QString sshConfigFile;                    // default: ~/.ssh/config
-    QString workDir;                          // overrides the config's target.remote_dir
-    bool batch = false;                       // ask nothing (headless)
+    std::function<bool(const QString& question)> installPrompt;  // none: missing build tools are not installed
+    QString knownHostsFile;                                      // default: the SSH config's, else ~/.ssh/known_hosts
+    QString sshConfigFile;                                       // default: ~/.ssh/config
+    QString workDir;                                             // overrides the config's target.remote_dir
+    bool batch = false;                                          // ask nothing (headless)
   };
 
   JobController(const QString& runsRoot, const QString& trainBinary, QObject* parent = nullptr);
@@ -51,6 +55,10 @@ class JobController : public QObject {
   // Follows one such run (one outside the runs root, or started since by the CLI). Returns an
   // empty string, or why not.
   QString attach(const QString& runDir);
+  // Copies a remote run's newest complete checkpoint, or its Hugging Face export, into its
+  // mirror (see RemoteFetch), on the run's connection when it is followed. Started; deleted once
+  // it has said finished. nullptr, with *error, when the run is not a remote one.
+  RemoteFetch* fetch(const QString& runDir, FetchKind kind, QString* error);
   // The job of this run directory, or nullptr when this app has none for it.
   Job* jobFor(const QString& runDir) const;
   QString runsRoot() const { return m_runsRoot; }
@@ -60,6 +68,8 @@ class JobController : public QObject {
   void jobFinished(const QString& runDir, int exitCode);
   void jobFailedToStart(const QString& runDir, const QString& reason);
   void jobLinkChanged(const QString& runDir, const QString& text);
+  // A remote start learnt what the host it reached (by target.host) has.
+  void hostProbed(const QString& spec, const traindeck::HostProbe& probe);
 
  private:
   QString newRunDir(const RunConfig& config) const;

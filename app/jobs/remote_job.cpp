@@ -90,6 +90,9 @@ void RemoteJob::makeHost(const SshTarget& target) {
     if (node.empty()) return;
     node.mapped().done(status, node.mapped().out, node.mapped().err);
   });
+  connect(m_host.get(), &RemoteHost::transferProgressChanged, this, [this](int id, qint64 done, qint64 total) {
+    if (m_uploadsInFlight.count(id) > 0) emit transferProgress(done, total);
+  });
   connect(m_host.get(), &RemoteHost::transferFinished, this, [this](int id, const TransferResult&) {
     auto node = m_uploadsInFlight.extract(id);
     if (!node.empty()) node.mapped()();
@@ -126,9 +129,22 @@ void RemoteJob::makeHost(const SshTarget& target) {
 }
 
 int RemoteJob::exec(const QString& command, ExecDone done, bool streamOutput) {
+  if (!m_host) return -1;  // the job ended meanwhile (a step's signal cancelled it): nothing more runs
   const int id = m_host->exec(command);
   m_execs.emplace(id, PendingExec{std::move(done), streamOutput, {}, {}, LineSplitter(kMaxOutputLineBytes)});
   return id;
+}
+
+void RemoteJob::beginStep(const QString& name, const QString& detail) {
+  if (!m_clock.isValid()) m_clock.start();
+  if (!m_steps.isEmpty() && m_steps.back().endedMs < 0) m_steps.back().endedMs = m_clock.elapsed();
+  m_steps.push_back(BootstrapStep{name, detail, m_clock.elapsed(), -1});
+  m_currentStepName = name;
+  emit stepStarted(name, detail);
+}
+
+void RemoteJob::endSteps() {
+  if (!m_steps.isEmpty() && m_steps.back().endedMs < 0) m_steps.back().endedMs = m_clock.elapsed();
 }
 
 void RemoteJob::runStep(std::function<void()> step) {
@@ -159,12 +175,14 @@ void RemoteJob::releaseHost() {
 }
 
 void RemoteJob::upload(const QString& local, const QString& remote, UploadDone done) {
+  if (!m_host) return;
   const int id = m_host->upload(local, remote);
   m_uploadsInFlight[id] = std::move(done);
 }
 
 void RemoteJob::fail(const QString& sentence) {
   if (m_state == State::Finished) return;
+  endSteps();
   addOutput(sentence);
   releaseHost();
   // The mirror says what happened, so the run list shows a failed run with its reason.
@@ -203,8 +221,7 @@ void RemoteJob::start(const RemoteLaunch& launch) {
              .arg(launch.payloadDir));
     return;
   }
-  m_currentStepName = QStringLiteral("connect");
-  emit stepStarted(m_currentStepName, launch.spec);
+  beginStep(QStringLiteral("connect"), launch.spec);
   setLinkText(tr("connecting"));
   makeHost(launch.target);
   connect(m_host.get(), &RemoteHost::readyChanged, this, [this](bool ready) {
@@ -219,8 +236,7 @@ void RemoteJob::start(const RemoteLaunch& launch) {
 }
 
 void RemoteJob::stepWorkFolder() {
-  m_currentStepName = QStringLiteral("work folder");
-  emit stepStarted(m_currentStepName, m_launch.workDir);
+  beginStep(QStringLiteral("work folder"), m_launch.workDir);
   const QString dir = shellPath(m_launch.workDir);
   exec(QStringLiteral("umask 077 && mkdir -p -- %1 && chmod 700 -- %1 && cd -- %1 && pwd").arg(dir),
        [this](int status, const QByteArray& out, const QByteArray& err) {
@@ -240,8 +256,7 @@ void RemoteJob::stepHelper() {
 }
 
 void RemoteJob::stepProbe() {
-  m_currentStepName = QStringLiteral("probe");
-  emit stepStarted(m_currentStepName, {});
+  beginStep(QStringLiteral("probe"), QString());
   exec("sh " + helper() + " probe " + shellQuote(m_record.workDir),
        [this](int status, const QByteArray& out, const QByteArray& err) {
          m_probe = parseHostProbe(out);
@@ -250,14 +265,43 @@ void RemoteJob::stepProbe() {
          m_record.bootId = m_probe.bootId;
          addOutput(tr("%1: %2").arg(m_launch.spec, m_probe.summary()));
          emit probed(m_probe);
-         if (const QStringList missing = m_probe.missingForBuild(); !missing.isEmpty()) return fail(missing.join(' '));
-         runStep([this] { stepSources(); });
+         const QStringList missing = m_probe.missingForBuild();
+         if (missing.isEmpty()) return runStep([this] { stepSources(); });
+         const QStringList packages = m_probe.packagesToInstall();
+         if (packages.isEmpty() || m_installTried) return fail(missing.join(' '));
+         const QString question = tr("%1 lacks what building the trainer needs: %2\n\nInstall %3 there now, as "
+                                     "root, with apt-get?")
+                                      .arg(m_launch.spec, missing.join(' '), packages.join(' '));
+         // Asked outside this answer's handler: a dialog runs its own event loop.
+         QTimer::singleShot(0, this, [this, missing, packages, question] {
+           if (m_state != State::Starting) return;
+           if (!m_installPrompt || !m_installPrompt(question))
+             return fail(missing.join(' ') + tr(" (The account there is root: TrainDeck can install %1 for you "
+                                                "when asked, or with traindeck --launch … --install-missing.)")
+                                                 .arg(packages.join(' ')));
+           runStep([this, packages] { stepInstall(packages); });
+         });
        });
 }
 
+void RemoteJob::stepInstall(const QStringList& packages) {
+  beginStep(QStringLiteral("install"), packages.join(' '));
+  m_installTried = true;
+  exec(
+      shellJoin(QStringList{"sh", m_record.helper, "install"} + packages),
+      [this](int status, const QByteArray& out, const QByteArray&) {
+        const QMap<QString, QString> answer = parseKeyValues(out);
+        if (status != 0 || !answer.contains("installed"))
+          return fail(
+              tr("Installing on %1 failed: %2").arg(m_launch.spec, answer.value("error", tr("see the output"))));
+        addOutput(tr("Installed %1 on %2.").arg(answer.value("installed"), m_launch.spec));
+        runStep([this] { stepProbe(); });  // once more, to see what it has now
+      },
+      true);
+}
+
 void RemoteJob::stepSources() {
-  m_currentStepName = QStringLiteral("sources");
-  emit stepStarted(m_currentStepName, m_sourcesHash.left(12));
+  beginStep(QStringLiteral("sources"), m_sourcesHash.left(12));
   const QString src = m_record.workDir + "/src/" + m_sourcesHash;
   exec("test -f " + shellQuote(src + "/.done"), [this, src](int status, const QByteArray&, const QByteArray&) {
     if (status == 0) {
@@ -282,8 +326,7 @@ void RemoteJob::stepSources() {
 void RemoteJob::stepBuild() {
   const QString key = m_sourcesHash.left(16) + "-" + libtorchKey(m_probe);
   const QString build = m_record.workDir + "/build/" + key;
-  m_currentStepName = QStringLiteral("build");
-  emit stepStarted(m_currentStepName, key);
+  beginStep(QStringLiteral("build"), key);
   m_record.trainBinary = build + "/bin/traindeck-train";
   exec(
       "sh " + helper() + " build " + shellQuote(m_record.workDir + "/src/" + m_sourcesHash) + " " + shellQuote(build) +
@@ -307,8 +350,7 @@ void RemoteJob::stepBuild() {
 void RemoteJob::stepData(int index) {
   if (index >= m_uploads.size()) return runStep([this] { stepLaunch(); });
   const PlannedUpload& up = m_uploads[index];
-  m_currentStepName = QStringLiteral("data");
-  emit stepStarted(m_currentStepName, up.field);
+  beginStep(QStringLiteral("data"), up.field);
   exec("test -f " + shellQuote(up.remoteDir + "/.done"),
        [this, index](int status, const QByteArray&, const QByteArray&) {
          const PlannedUpload& up = m_uploads[index];
@@ -353,8 +395,7 @@ void RemoteJob::stepDataFile(int index, int file) {
 }
 
 void RemoteJob::stepLaunch() {
-  m_currentStepName = QStringLiteral("launch");
-  emit stepStarted(m_currentStepName, {});
+  beginStep(QStringLiteral("launch"), QString());
   const QString id = QFileInfo(m_launch.localRunDir).fileName();
   m_record.remoteRunDir = m_record.workDir + "/runs/" + id;
   // The remote copy of the job: every key resolved, paths rewritten for the host, which is where
@@ -368,6 +409,9 @@ void RemoteJob::stepLaunch() {
   const QString remoteConfig = m_record.workDir + "/runs/" + id + ".job.yaml";
   const QString localConfig = config.fileName();
   config.setAutoRemove(false);
+  // Recorded before it is launched (pid 0: launching): an app closed before the answer came
+  // back finds the run again by asking the host what it started (attach).
+  if (const QString why = writeRemoteRecord(runDir(), m_record); !why.isEmpty()) return fail(why);
   exec("mkdir -p -- " + shellQuote(m_record.workDir + "/runs"), [this, localConfig, remoteConfig](
                                                                     int, const QByteArray&, const QByteArray&) {
     upload(localConfig, remoteConfig, [this, localConfig, remoteConfig] {
@@ -401,16 +445,51 @@ QString RemoteJob::attach(const QString& runDir, bool batch) {
   const RunInfoReadResult read = readRunInfo(RunPaths{runDir.toStdString()});
   if (read.ok() && !isLive(read.info.status))
     return tr("the run is not running (status %1)").arg(QString::fromUtf8(toString(read.info.status)));
+  m_launch.config.name = read.ok() ? read.info.name : QFileInfo(runDir).fileName().toStdString();
   m_launch.spec = m_record.spec;
   m_launch.localRunDir = runDir;
   m_mirror = std::make_unique<RunMirror>(runDir);
   makeHost(m_record.target(batch));
   m_host->connectToHost();
-  startFollowing();
+  if (m_record.pid > 0) {
+    startFollowing();
+    return {};
+  }
+  // Launched while the answer was lost (the app closed on the way): the host says what it
+  // started, if anything, once the link is up.
+  setState(State::Starting);
+  m_currentStepName = QStringLiteral("launch");
+  setLinkText(tr("connecting"));
+  connect(m_host.get(), &RemoteHost::readyChanged, this, [this](bool ready) {
+    if (!ready || m_state != State::Starting || m_currentStep) return;
+    runStep([this] { stepLaunched(); });
+  });
   return {};
 }
 
+void RemoteJob::stepLaunched() {
+  beginStep(QStringLiteral("launch"), tr("asking what was started"));
+  exec(shellJoin({"sh", m_record.helper, "launched", m_record.remoteRunDir}),
+       [this](int status, const QByteArray& out, const QByteArray& err) {
+         const QMap<QString, QString> answer = parseKeyValues(out);
+         if (status != 0)
+           return fail(tr("Could not ask %1 about the run: %2").arg(m_launch.spec, QString::fromUtf8(err)));
+         if (answer.value("pid").toLongLong() <= 0)
+           return fail(tr("The run was never started on %1: TrainDeck closed before the launch reached it. Start it "
+                          "again (what was built or uploaded there is kept).")
+                           .arg(m_launch.spec));
+         m_record.pid = answer.value("pid").toLongLong();
+         m_record.startTime = answer.value("start_time");
+         m_record.bootId = answer.value("boot_id");
+         if (const QString why = writeRemoteRecord(runDir(), m_record); !why.isEmpty()) return fail(why);
+         addOutput(tr("Found the run on %1 as pid %2").arg(m_launch.spec).arg(m_record.pid));
+         startFollowing();
+         if (m_stopRequested) stop();
+       });
+}
+
 void RemoteJob::startFollowing() {
+  endSteps();
   setState(State::Running);
   setLinkText(m_host->isReady() ? tr("following") : tr("connecting"));
   m_pollTimer.start();

@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTimer>
+#include <QVector>
 #include <deque>
 #include <functional>
 #include <map>
@@ -39,6 +40,12 @@ struct RemoteLaunch {
   QString payloadDir;                      // trainer-sources.tar, trainer-sources.sha256, traindeck-remote.sh
 };
 
+// One step of a start, as it went: times in ms since the start began; endedMs -1 while it runs.
+struct BootstrapStep {
+  QString name, detail;
+  qint64 startedMs = 0, endedMs = -1;
+};
+
 class RemoteJob : public Job {
   Q_OBJECT
  public:
@@ -54,6 +61,10 @@ class RemoteJob : public Job {
 
   // Before start()/attach(): how unknown host keys are answered (none: refused).
   void setHostKeyPrompt(RemoteHost::HostKeyPrompt prompt) { m_hostKeyPrompt = std::move(prompt); }
+  // Before start(): asked (yes or no) whether the build tools a root account with apt-get lacks
+  // may be installed there. None: they are not, and the start fails saying what to install.
+  using InstallPrompt = std::function<bool(const QString& question)>;
+  void setInstallPrompt(InstallPrompt prompt) { m_installPrompt = std::move(prompt); }
   void start(const RemoteLaunch& launch);
   // Follows the run whose mirror is `runDir` (its remote.json). Empty string, or why not.
   QString attach(const QString& runDir, bool batch = false);
@@ -67,12 +78,18 @@ class RemoteJob : public Job {
   // "following", "reconnecting", "host unreachable since 10:42", "building", ...
   QString linkText() const override { return m_linkText; }
   const HostProbe& probe() const { return m_probe; }
+  // The run's connection while it is followed (for a fetch on the same link), else nullptr.
+  RemoteHost* host() const { return m_host.get(); }
+  // The start's steps so far (connect, work folder, probe, sources, build, data, launch).
+  const QVector<BootstrapStep>& steps() const { return m_steps; }
+  qint64 sinceStartMs() const { return m_clock.isValid() ? m_clock.elapsed() : 0; }
   const RemoteRecord& record() const { return m_record; }
 
  signals:
   void stepStarted(const QString& step, const QString& detail);  // connect, probe, sources, build, data, launch
   void outputLine(const QString& line);                          // what a step printed (the build's progress)
   void probed(const traindeck::HostProbe& probe);
+  void transferProgress(qint64 done, qint64 total);  // the step's upload
 
  private:
   using ExecDone = std::function<void(int status, const QByteArray& out, const QByteArray& err)>;
@@ -84,6 +101,8 @@ class RemoteJob : public Job {
   int exec(const QString& command, ExecDone done, bool streamOutput = false);
   // The bootstrap's current step: run now, and again when a lost link is back.
   void runStep(std::function<void()> step);
+  void beginStep(const QString& name, const QString& detail);
+  void endSteps();
   void stepFailed(const QString& message);
   void cancelStart();
   void upload(const QString& local, const QString& remote, UploadDone done);
@@ -94,12 +113,14 @@ class RemoteJob : public Job {
   void stepWorkFolder();
   void stepHelper();
   void stepProbe();
+  void stepInstall(const QStringList& packages);
   void stepSources();
   void stepBuild();
   void stepData(int index);
   void stepDataFile(int index, int file);
   QString partialDataDir(const PlannedUpload& upload) const;
   void stepLaunch();
+  void stepLaunched();  // attach(): a launch whose answer was lost
 
   void startFollowing();
   void poll();
@@ -114,12 +135,16 @@ class RemoteJob : public Job {
   QVector<PlannedUpload> m_uploads;
   std::unique_ptr<RemoteHost> m_host;
   RemoteHost::HostKeyPrompt m_hostKeyPrompt;
+  InstallPrompt m_installPrompt;
+  bool m_installTried = false;
   std::unique_ptr<RunMirror> m_mirror;
   QTimer m_pollTimer;
   bool m_pollInFlight = false;
   int m_pollId = -1;
   std::function<void()> m_currentStep;
   QString m_currentStepName;
+  QVector<BootstrapStep> m_steps;
+  QElapsedTimer m_clock;  // since start()
   bool m_retryStep = false;
   bool m_stopRequested = false;
   bool m_supervisorGoneOnce = false;

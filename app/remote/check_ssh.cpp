@@ -3,6 +3,7 @@
 
 #include <QElapsedTimer>
 
+#include "shell_quote.h"
 #include "ssh_config.h"
 #include "ssh_error.h"
 
@@ -29,16 +30,31 @@ CheckSshResult checkSsh(const CheckSshOptions& options, const ConnectCallbacks& 
             .arg(key.keyType, key.fingerprint, connection.hostKeyWasKnown() ? "known in" : "newly accepted, see",
                  key.knownHostsFile);
     if (status != 0)
-      return {false, QString("failed: %1: connected (%2, auth %3) but `true` exited with %4: %5")
-                         .arg(target.display(), keyText, connection.authDescription())
-                         .arg(status)
-                         .arg(QString::fromUtf8(err).trimmed())};
-    return {true, QString("ok: %1: %2, authenticated by %3, ran `true` (exit 0) in %4 s")
-                      .arg(target.display(), keyText, connection.authDescription())
-                      .arg(timer.elapsed() / 1000.0, 0, 'f', 2)};
+      return {false,
+              QString("failed: %1: connected (%2, auth %3) but `true` exited with %4: %5")
+                  .arg(target.display(), keyText, connection.authDescription())
+                  .arg(status)
+                  .arg(QString::fromUtf8(err).trimmed()),
+              {}};
+    CheckSshResult result{true,
+                          QString("ok: %1: %2, authenticated by %3, ran `true` (exit 0) in %4 s")
+                              .arg(target.display(), keyText, connection.authDescription())
+                              .arg(timer.elapsed() / 1000.0, 0, 'f', 2),
+                          {}};
+    if (!options.probeScript.isEmpty()) {
+      QByteArray probeErr;
+      result.probe = parseHostProbe(connection.execCapture(
+          shellJoin({"sh", "-c", QString::fromUtf8(options.probeScript), "sh", "probe", options.probeWorkDir}), &status,
+          &probeErr));
+      result.line +=
+          result.probe.complete
+              ? QStringLiteral("\nit has: %1").arg(result.probe.summary())
+              : QStringLiteral("\nbut what it has could not be learnt: %1").arg(QString::fromUtf8(probeErr).trimmed());
+    }
+    return result;
   } catch (const SshError& e) {
     const bool refused = e.kind() == SshError::Kind::HostKeyUnknown || e.kind() == SshError::Kind::HostKeyChanged;
-    return {false, (refused ? "refused: " : "failed: ") + e.message()};
+    return {false, (refused ? "refused: " : "failed: ") + e.message(), {}};
   }
 }
 

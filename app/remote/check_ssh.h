@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include "host_probe.h"
 #include "ssh_connection.h"
 
 namespace traindeck {
@@ -16,11 +17,16 @@ struct CheckSshOptions {
   QString knownHostsFile;  // default: the config's UserKnownHostsFile, else ~/.ssh/known_hosts
   QString configFile;      // default: ~/.ssh/config
   bool batch = false;      // refuse unknown host keys, ask for nothing
+  // When given (traindeck-remote.sh's text), the test also asks what the host has: the script
+  // runs there as `sh -c SCRIPT sh probe WORKDIR`, nothing uploaded.
+  QByteArray probeScript;
+  QString probeWorkDir = QStringLiteral("~/.cache/traindeck");
 };
 
 struct CheckSshResult {
   bool ok = false;
-  QString line;  // "ok: ..." or "failed: ..." / "refused: ..."
+  QString line;     // "ok: ..." or "failed: ..." / "refused: ..."
+  HostProbe probe;  // complete when asked for and answered
 };
 
 // Never throws: every failure is a result. Callbacks run on the calling thread.

@@ -1,6 +1,7 @@
 #include "host_probe.h"
 
 #include <QMap>
+#include <QVersionNumber>
 
 namespace traindeck {
 
@@ -20,6 +21,7 @@ QString shortGpuName(QString name) {
 
 HostProbe parseHostProbe(const QByteArray& answer) {
   HostProbe p;
+  p.answer = answer;
   for (const QByteArray& raw : answer.split('\n')) {
     const qsizetype eq = raw.indexOf('=');
     if (eq <= 0) continue;
@@ -43,6 +45,10 @@ HostProbe parseHostProbe(const QByteArray& answer) {
       p.workDir = value;
     else if (key == "cpus")
       p.cpus = value.toInt();
+    else if (key == "cpu_flags")
+      p.cpuFlags = value;
+    else if (key == "cpu_mhz")
+      p.cpuMhz = value.toDouble();
     else if (key == "memory_kb")
       p.memoryKiB = value.toLongLong();
     else if (key == "disk_free_kb")
@@ -113,6 +119,20 @@ QString HostProbe::libtorchChoice() const {
   return {};
 }
 
+namespace {
+bool cmakeTooOld(const QString& version) {
+  return QVersionNumber::fromString(version) < QVersionNumber::fromString(HostProbe::kMinCmake);
+}
+}  // namespace
+
+QStringList HostProbe::packagesToInstall() const {
+  if (uid != 0 || !apt) return {};
+  QStringList packages;
+  if (cmake.isEmpty() || cmakeTooOld(cmake)) packages << QStringLiteral("cmake");
+  if (gxx.isEmpty()) packages << QStringLiteral("g++") << QStringLiteral("make");
+  return packages;
+}
+
 QStringList HostProbe::missingForBuild() const {
   const QString sudo = uid == 0 ? QString() : QStringLiteral("sudo ");
   const auto install = [&](const QString& packages) {
@@ -123,6 +143,11 @@ QStringList HostProbe::missingForBuild() const {
   if (cmake.isEmpty())
     missing
         << QStringLiteral("The host has no cmake; install it with: %1, or pip install cmake.").arg(install("cmake"));
+  else if (cmakeTooOld(cmake))
+    missing << QStringLiteral(
+                   "The host's cmake %1 is older than %2, which the trainer needs; install a newer one "
+                   "with: pip install cmake.")
+                   .arg(cmake, kMinCmake);
   if (gxx.isEmpty())
     missing << QStringLiteral("The host has no C++ compiler; install it with: %1.").arg(install("g++"));
   if (libtorchChoice().isEmpty()) {

@@ -18,9 +18,12 @@ struct HostProbe {
     QString driver;
   };
   bool complete = false;  // the answer ended with its end marker
+  QByteArray answer;      // as the host said it (what is stored: parseHostProbe reads it again)
   QString hostname, os, glibc, bootId, user, workDir;
   int uid = -1;
   int cpus = 0;
+  QString cpuFlags;  // /proc/cpuinfo's first flags line
+  double cpuMhz = 0;
   qint64 memoryKiB = 0, diskFreeKiB = 0;
   QVector<Gpu> gpus;
   bool tpu = false, colab = false, apt = false, ninja = false;
@@ -32,6 +35,10 @@ struct HostProbe {
   // What building the trainer there lacks: one sentence each, naming the command that installs it
   // (with sudo unless the account is root). Empty when nothing is missing.
   QStringList missingForBuild() const;
+  // The build tools among those that apt-get can install there ("cmake", "g++ make"); empty
+  // unless the account is root and the host has apt-get. LibTorch is not among them (pip is).
+  QStringList packagesToInstall() const;
+  static constexpr const char* kMinCmake = "3.22";  // the trainer's cmake_minimum_required
   // Which LibTorch the build will use: "pip" (Python's torch), "system", or empty for none.
   QString libtorchChoice() const;
 };

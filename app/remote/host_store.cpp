@@ -32,6 +32,34 @@ void HostStore::save(QSettings& settings, const QList<HostEntry>& hosts) {
   settings.sync();
 }
 
+void HostStore::saveProbe(QSettings& settings, const QString& spec, const HostProbe& probe) {
+  if (!probe.complete) return;
+  QVariantMap all = settings.value("hostProbes").toMap();
+  all[spec] = QVariantMap{{"answer", probe.answer}, {"at", QDateTime::currentDateTimeUtc()}};
+  settings.setValue("hostProbes", all);
+  settings.sync();
+}
+
+namespace {
+std::optional<HostStore::StoredProbe> storedProbe(const QVariantMap& entry) {
+  HostProbe probe = parseHostProbe(entry.value("answer").toByteArray());
+  if (!probe.complete) return std::nullopt;
+  return HostStore::StoredProbe{probe, entry.value("at").toDateTime()};
+}
+}  // namespace
+
+std::optional<HostStore::StoredProbe> HostStore::probeFor(QSettings& settings, const QString& spec) {
+  return storedProbe(settings.value("hostProbes").toMap().value(spec).toMap());
+}
+
+QMap<QString, HostStore::StoredProbe> HostStore::probes(QSettings& settings) {
+  QMap<QString, StoredProbe> out;
+  const QVariantMap all = settings.value("hostProbes").toMap();
+  for (auto it = all.cbegin(); it != all.cend(); ++it)
+    if (const auto stored = storedProbe(it.value().toMap())) out.insert(it.key(), *stored);
+  return out;
+}
+
 QString HostStore::problem(const HostEntry& entry, const QList<HostEntry>& others) {
   if (entry.name.trimmed().isEmpty()) return "Give the host a name.";
   for (const HostEntry& o : others)

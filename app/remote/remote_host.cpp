@@ -100,7 +100,12 @@ int RemoteHost::post(const std::function<void(SshWorker*, int)>& call) {
 }
 
 int RemoteHost::exec(const QString& command) {
-  return post([command](SshWorker* w, int id) { w->exec(id, command); });
+  // Queued on the worker directly, so that a transfer in progress there can start it.
+  const int id = m_nextId++;
+  if (refuseUnconnected(id)) return id;
+  m_worker->queueExec(id, command);
+  QMetaObject::invokeMethod(m_worker, &SshWorker::startQueuedCommands, Qt::QueuedConnection);
+  return id;
 }
 
 int RemoteHost::upload(const QString& localPath, const QString& remotePath) {

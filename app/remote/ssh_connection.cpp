@@ -292,7 +292,11 @@ void SshConnection::authenticate(const ConnectCallbacks& callbacks) {
                tried.isEmpty() ? "nothing" : tried.join(", ")));
 }
 
-int SshConnection::exec(const QString& command, const OutputFn& out, const OutputFn& err) {
+RunningCommand::~RunningCommand() {
+  ssh_channel_free(m_channel);  // closes it first while the session is alive
+}
+
+std::unique_ptr<RunningCommand> SshConnection::startExec(const QString& command) {
   checkOwner();
   if (!isConnected()) throw SshError(SshError::Kind::LinkLost, QString("Not connected to %1.").arg(m_target.display()));
   ssh_channel channel = ssh_channel_new(m_session);
@@ -300,45 +304,56 @@ int SshConnection::exec(const QString& command, const OutputFn& out, const Outpu
     if (channel != nullptr) ssh_channel_free(channel);
     throwLinkLost("opening a channel");
   }
+  auto running = std::make_unique<RunningCommand>(channel);
   const QByteArray cmd = command.toUtf8();
-  if (ssh_channel_request_exec(channel, cmd.constData()) != SSH_OK) {
-    ssh_channel_free(channel);
-    throwLinkLost("starting a command");
+  if (ssh_channel_request_exec(channel, cmd.constData()) != SSH_OK) throwLinkLost("starting a command");
+  return running;
+}
+
+std::optional<int> SshConnection::pollExec(RunningCommand& command, const OutputFn& out, const OutputFn& err) {
+  checkOwner();
+  ssh_channel channel = command.channel();
+  if (!m_readBuffer) m_readBuffer.reset(new char[kReadBuffer]);
+  char* buf = m_readBuffer.get();
+  for (int stream = 0; stream < 2; ++stream) {
+    int n = 0;
+    while ((n = ssh_channel_read_nonblocking(channel, buf, kReadBuffer, stream)) > 0) {
+      const OutputFn& to = stream == 0 ? out : err;
+      if (to) to(QByteArrayView(buf, n));
+    }
+    if (n == SSH_ERROR) throwLinkLost("reading a command's output");
   }
-  std::unique_ptr<char[]> buf(new char[kReadBuffer]);
+  const bool ended =
+      ssh_channel_is_eof(channel) && ssh_channel_poll(channel, 0) <= 0 && ssh_channel_poll(channel, 1) <= 0;
+  if (!ended) return std::nullopt;
+  return ssh_channel_get_exit_status(channel);  // sent right after the end of the output
+}
+
+int SshConnection::exec(const QString& command, const OutputFn& out, const OutputFn& err) {
+  const std::unique_ptr<RunningCommand> running = startExec(command);
   QElapsedTimer idle;
   idle.start();
-  bool eof = false;
-  while (!eof) {
-    if (isCancelled()) {
-      ssh_channel_close(channel);
-      ssh_channel_free(channel);
-      throw SshError(SshError::Kind::Cancelled, "Cancelled.");
-    }
-    const int n = ssh_channel_read_timeout(channel, buf.get(), kReadBuffer, 0, 100);
-    if (n == SSH_ERROR) {
-      ssh_channel_free(channel);
-      throwLinkLost("reading a command's output");
-    }
-    if (n > 0 && out) out(QByteArrayView(buf.get(), n));
-    int m = 0;
-    while ((m = ssh_channel_read_nonblocking(channel, buf.get(), kReadBuffer, 1)) > 0)
-      if (err) err(QByteArrayView(buf.get(), m));
-    eof = ssh_channel_is_eof(channel) && ssh_channel_poll(channel, 0) <= 0 && ssh_channel_poll(channel, 1) <= 0;
-    if (n > 0 || m > 0) {
+  qint64 seen = 0;
+  const auto counted = [&seen](const OutputFn& to) {
+    return [&seen, &to](QByteArrayView b) {
+      seen += b.size();
+      if (to) to(b);
+    };
+  };
+  const OutputFn countedOut = counted(out), countedErr = counted(err);
+  for (;;) {
+    if (isCancelled()) throw SshError(SshError::Kind::Cancelled, "Cancelled.");
+    const qint64 before = seen;
+    if (const std::optional<int> status = pollExec(*running, countedOut, countedErr)) return *status;
+    if (seen > before) {
       idle.restart();
-    } else if (!eof && idle.elapsed() > m_linkTimeoutMs) {
-      if (!probe()) {
-        ssh_channel_free(channel);
-        throwLinkLost("while a command ran");
-      }
+    } else if (idle.elapsed() > m_linkTimeoutMs) {
+      if (!probe()) throwLinkLost("while a command ran");
       idle.restart();
+    } else {
+      ssh_channel_poll_timeout(running->channel(), 100, 0);  // waits for output, or 100 ms
     }
   }
-  const int status = ssh_channel_get_exit_status(channel);
-  ssh_channel_close(channel);
-  ssh_channel_free(channel);
-  return status;
 }
 
 QByteArray SshConnection::execCapture(const QString& command, int* exitStatus, QByteArray* errText) {

@@ -19,6 +19,8 @@
 
 struct ssh_session_struct;
 using ssh_session = ssh_session_struct*;
+struct ssh_channel_struct;
+using ssh_channel = ssh_channel_struct*;
 
 namespace traindeck {
 
@@ -31,6 +33,20 @@ struct ConnectCallbacks {
   // A passphrase or password for the prompt; nullopt when the user cancels. The caller wipes
   // nothing: SshConnection overwrites the returned bytes once they are used.
   std::function<std::optional<QByteArray>(const QString& prompt)> askSecret;
+};
+
+// A command started by SshConnection::startExec(), on its own channel. Closed and freed with
+// this object, which must go before the connection that made it.
+class RunningCommand {
+ public:
+  explicit RunningCommand(ssh_channel channel) : m_channel(channel) {}
+  ~RunningCommand();
+  RunningCommand(const RunningCommand&) = delete;
+  RunningCommand& operator=(const RunningCommand&) = delete;
+  ssh_channel channel() const { return m_channel; }
+
+ private:
+  ssh_channel m_channel;
 };
 
 class SshConnection {
@@ -55,6 +71,12 @@ class SshConnection {
   // Runs command (already quoted: see shellQuote) and streams its output; returns the exit
   // status. Throws SshError(LinkLost) if the link dies on the way.
   int exec(const QString& command, const OutputFn& out, const OutputFn& err);
+  // The same in two halves that never wait for the command: startExec() opens a channel and
+  // starts it (one round trip); pollExec() passes on the output that has arrived and returns
+  // the exit status once the command has ended, else nullopt. Both throw SshError(LinkLost).
+  // Many commands may run at once on one connection, with transfers and tunnels between polls.
+  std::unique_ptr<RunningCommand> startExec(const QString& command);
+  std::optional<int> pollExec(RunningCommand& command, const OutputFn& out, const OutputFn& err);
   // exec() collecting stdout; stderr goes to *errText when given.
   QByteArray execCapture(const QString& command, int* exitStatus, QByteArray* errText = nullptr);
 
@@ -92,6 +114,7 @@ class SshConnection {
   int m_linkTimeoutMs = 4000;
   const std::atomic<bool>* m_cancel = nullptr;
   std::thread::id m_owner;
+  std::unique_ptr<char[]> m_readBuffer;  // pollExec's
 };
 
 }  // namespace traindeck

@@ -1,7 +1,7 @@
 // SshTunnel: a listener on 127.0.0.1 (never another address) whose connections are each
 // carried by a direct-tcpip channel to remoteHost:remotePort as seen from the server. Lives on
 // the thread that owns the SshConnection and pumps data from that thread's event loop; while
-// that thread runs a blocking operation (exec, SFTP), tunnel traffic waits.
+// that thread moves an SFTP transfer, tunnel traffic waits (commands no longer block it).
 #pragma once
 
 #include <QObject>

@@ -31,6 +31,9 @@ void SshWorker::start() {
   if (m_keepalive == nullptr) {
     m_keepalive = new QTimer(this);
     connect(m_keepalive, &QTimer::timeout, this, &SshWorker::keepalive);
+    m_pump = new QTimer(this);
+    m_pump->setInterval(kPumpMs);
+    connect(m_pump, &QTimer::timeout, this, &SshWorker::pumpCommands);
     m_reconnect = new QTimer(this);
     m_reconnect->setSingleShot(true);
     connect(m_reconnect, &QTimer::timeout, this, [this] {
@@ -96,8 +99,9 @@ void SshWorker::onLinkLost(const QString& reason) {
   if (m_state != LinkState::Ready) return;
   m_lostAtMs = QDateTime::currentMSecsSinceEpoch();
   m_keepalive->stop();
-  // Tunnels first: they hold the old session's channels and its socket notifier.
+  // Channels first: tunnels hold the old session's and its socket notifier, commands theirs.
   for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(nullptr);
+  dropCommands(reason);
   m_sftp.reset();
   m_connection.reset();
   setState(LinkState::Reconnecting);
@@ -123,26 +127,79 @@ void SshWorker::stop() {
   if (m_reconnect != nullptr) m_reconnect->stop();
   for (auto& [id, tunnel] : m_tunnels) delete tunnel;
   m_tunnels.clear();
+  m_commands.clear();
+  if (m_pump != nullptr) m_pump->stop();
   m_sftp.reset();
   m_connection.reset();
   m_interrupted.clear();
   setState(LinkState::Disconnected);
 }
 
-void SshWorker::exec(int id, const QString& command) {
-  if (m_state != LinkState::Ready) {
-    emit operationFailed(id, QString("Not connected to %1 (%2).").arg(m_target.display(), linkStateName(m_state)));
-    return;
+void SshWorker::queueExec(int id, const QString& command) {
+  const std::lock_guard lock(m_queueMutex);
+  m_queued.emplace_back(id, command);
+}
+
+void SshWorker::startQueuedCommands() {
+  std::vector<std::pair<int, QString>> queued;
+  {
+    const std::lock_guard lock(m_queueMutex);
+    queued.swap(m_queued);
   }
-  try {
-    const int status = m_connection->exec(
-        command, [&](QByteArrayView b) { emit execOutputAvailable(id, b.toByteArray(), false); },
-        [&](QByteArrayView b) { emit execOutputAvailable(id, b.toByteArray(), true); });
-    emit execFinished(id, status);
-  } catch (const SshError& e) {
-    emit operationFailed(id, e.message());
-    if (e.kind() == SshError::Kind::LinkLost) onLinkLost(e.message());
+  for (auto& [id, command] : queued) {
+    if (m_state != LinkState::Ready || !m_deferredLoss.isEmpty()) {
+      emit operationFailed(id, QString("Not connected to %1 (%2).").arg(m_target.display(), linkStateName(m_state)));
+      continue;
+    }
+    try {
+      m_commands[id] = m_connection->startExec(command);
+    } catch (const SshError& e) {
+      emit operationFailed(id, e.message());
+      if (e.kind() == SshError::Kind::LinkLost) linkLostWhileBusy(e.message());
+    }
   }
+  if (!m_commands.empty() && !m_pump->isActive()) m_pump->start();
+}
+
+void SshWorker::linkLostWhileBusy(const QString& reason) {
+  if (!m_inTransfer) return onLinkLost(reason);
+  if (m_deferredLoss.isEmpty()) m_deferredLoss = reason;
+}
+
+void SshWorker::serveCommandsDuringTransfer() {
+  startQueuedCommands();
+  pumpCommands();
+}
+
+void SshWorker::pumpCommands() {
+  if (m_state != LinkState::Ready || !m_connection || !m_deferredLoss.isEmpty()) return;
+  for (auto it = m_commands.begin(); it != m_commands.end();) {
+    const int id = it->first;
+    std::optional<int> status;
+    try {
+      status = m_connection->pollExec(
+          *it->second, [&](QByteArrayView b) { emit execOutputAvailable(id, b.toByteArray(), false); },
+          [&](QByteArrayView b) { emit execOutputAvailable(id, b.toByteArray(), true); });
+    } catch (const SshError& e) {
+      linkLostWhileBusy(e.message());  // fails this command with the others
+      return;
+    }
+    if (!status) {
+      ++it;
+      continue;
+    }
+    it = m_commands.erase(it);
+    emit execFinished(id, *status);
+  }
+  if (m_commands.empty() && !m_inTransfer) m_pump->stop();
+}
+
+void SshWorker::dropCommands(const QString& reason) {
+  std::vector<int> ids;
+  for (const auto& [id, command] : m_commands) ids.push_back(id);
+  m_commands.clear();  // their channels, while the session is still there
+  if (m_pump != nullptr) m_pump->stop();
+  for (const int id : ids) emit operationFailed(id, reason);
 }
 
 void SshWorker::upload(int id, const QString& localPath, const QString& remotePath) {
@@ -163,24 +220,35 @@ void SshWorker::runTransfer(int id, const Transfer& t) {
     return;
   }
   QElapsedTimer sinceEmit;  // invalid until the first report, which goes out at once
+  QElapsedTimer sinceServed;
+  sinceServed.start();
   const auto progress = [&](qint64 done, qint64 total) {
     if (done == total || !sinceEmit.isValid() || sinceEmit.elapsed() >= 100) {  // <= 10 signals a second
       emit transferProgressChanged(id, done, total);
       sinceEmit.restart();
     }
+    if (sinceServed.elapsed() >= kPumpMs) {
+      serveCommandsDuringTransfer();
+      sinceServed.restart();
+    }
   };
+  m_inTransfer = true;
   try {
     const TransferResult r =
         t.upload ? m_sftp->upload(t.from, t.to, progress) : m_sftp->download(t.from, t.to, progress);
+    m_inTransfer = false;
     emit transferFinished(id, r);
   } catch (const SshError& e) {
+    m_inTransfer = false;
     if (e.kind() == SshError::Kind::LinkLost) {
       m_interrupted[id] = t;
+      m_deferredLoss.clear();
       onLinkLost(e.message());
     } else {
       emit operationFailed(id, e.message());
     }
   }
+  if (!m_deferredLoss.isEmpty()) onLinkLost(std::exchange(m_deferredLoss, QString()));
 }
 
 void SshWorker::openTunnel(int id, const QString& remoteHost, quint16 remotePort, quint16 localPort) {

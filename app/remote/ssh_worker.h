@@ -2,6 +2,10 @@
 // touches there: the SshConnection, its SFTP channel, the tunnels, the keepalive timer and the
 // reconnect schedule. It is driven by queued slot calls and answers by signals; nothing else
 // may call it directly. A transfer cut by a lost link is resumed after the reconnect.
+// Commands never block the thread: they are started and then polled (every kPumpMs, and
+// between a transfer's pieces, when queued commands start too), so a long build, the mirror's
+// reads, transfers and tunnels share the one connection at once. Only tunnel traffic still
+// waits while an SFTP transfer moves its pieces (at most one transfer runs at a time).
 #pragma once
 
 #include <QObject>
@@ -9,6 +13,9 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 #include "link_state.h"
 #include "sftp_transfer.h"
@@ -29,11 +36,14 @@ class SshWorker : public QObject {
   ~SshWorker() override;
   // Set from any thread to make a waiting prompt give up (RemoteHost's destructor).
   std::atomic<bool> stopping{false};
+  static constexpr int kPumpMs = 10;
+  // From any thread: the command runs once startQueuedCommands() comes round (queue a call to it).
+  void queueExec(int id, const QString& command);
 
  public slots:
   void start();
   void stop();  // closes everything; the last call before the thread ends
-  void exec(int id, const QString& command);
+  void startQueuedCommands();
   void upload(int id, const QString& localPath, const QString& remotePath);
   void download(int id, const QString& remotePath, const QString& localPath);
   void openTunnel(int id, const QString& remoteHost, quint16 remotePort, quint16 localPort);
@@ -64,6 +74,14 @@ class SshWorker : public QObject {
   void scheduleReconnect();
   void keepalive();
   void runTransfer(int id, const Transfer& t);
+  // Passes on what the running commands printed, and ends those that ended.
+  void pumpCommands();
+  // Between a transfer's pieces: queued commands start, running ones are polled.
+  void serveCommandsDuringTransfer();
+  // A lost link seen while a transfer runs is acted on once it has returned.
+  void linkLostWhileBusy(const QString& reason);
+  // Fails every running command (the link is gone: their output is lost with it).
+  void dropCommands(const QString& reason);
 
   SshTarget m_target;
   ConnectCallbacks m_callbacks;
@@ -72,8 +90,14 @@ class SshWorker : public QObject {
   LinkState m_state = LinkState::Disconnected;
   std::unique_ptr<SshConnection> m_connection;
   std::unique_ptr<SftpTransfer> m_sftp;
-  std::map<int, SshTunnel*> m_tunnels;    // children of this object
-  std::map<int, Transfer> m_interrupted;  // transfers to resume after the reconnect
+  std::map<int, SshTunnel*> m_tunnels;                        // children of this object
+  std::map<int, Transfer> m_interrupted;                      // transfers to resume after the reconnect
+  std::map<int, std::unique_ptr<RunningCommand>> m_commands;  // before m_connection goes
+  QTimer* m_pump = nullptr;
+  std::mutex m_queueMutex;
+  std::vector<std::pair<int, QString>> m_queued;  // under m_queueMutex
+  bool m_inTransfer = false;
+  QString m_deferredLoss;
   QTimer* m_keepalive = nullptr;
   QTimer* m_reconnect = nullptr;
   int m_attempt = 0;

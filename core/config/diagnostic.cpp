@@ -5,12 +5,15 @@
 
 namespace traindeck {
 
-std::string Diagnostic::section() const { return path.substr(0, path.find('.')); }
+std::string Diagnostic::section() const {
+  return path.substr(0, path.find('.'));
+}
 
 std::string Diagnostic::format(const std::string& source) const {
   std::string out = source;
   if (line > 0) out += ":" + std::to_string(line) + ":" + std::to_string(column);
-  out += severity == Severity::Error ? ": error: " : ": warning: ";
+  if (!out.empty()) out += ": ";  // no source: the line starts with what it is
+  out += severity == Severity::Error ? "error: " : "warning: ";
   if (!path.empty()) out += path + ": ";
   out += message;
   if (!hint.empty()) out += " (" + hint + ")";

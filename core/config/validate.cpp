@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <tuple>
 
 #include "enum_names.h"
@@ -21,7 +22,8 @@ class Checker {
           const std::string& baseDir)
       : c(config),
         m_context(context),
-        m_host(config.target.kind == TargetKind::Ssh ? std::nullopt : context.host),
+        m_host(config.target.kind == TargetKind::Ssh ? context.remoteHost : context.host),
+        m_where(config.target.kind == TargetKind::Ssh ? config.target.host : "this machine"),
         m_places(places),
         m_baseDir(baseDir) {}
 
@@ -85,24 +87,27 @@ class Checker {
       const std::int64_t upper = lower + m.n_head;
       error({"model.n_embd", "model.n_head"},
             "n_embd (" + num(m.n_embd) + ") is not divisible by n_head (" + num(m.n_head) + ")",
-            "each head gets n_embd / n_head channels: use n_embd " + (lower > 0 ? num(lower) + " or " : "") + num(upper) +
-                ", or an n_head that divides " + num(m.n_embd));
+            "each head gets n_embd / n_head channels: use n_embd " + (lower > 0 ? num(lower) + " or " : "") +
+                num(upper) + ", or an n_head that divides " + num(m.n_embd));
     }
     if (m.block_size > m.n_positions)
-      error({"model.block_size", "model.n_positions"},
-            "block_size (" + num(m.block_size) + ") is longer than the model's n_positions (" + num(m.n_positions) + ")",
-            "the model has no position embedding past " + num(m.n_positions) + ": use block_size " + num(m.n_positions) +
-                " or less");
+      error(
+          {"model.block_size", "model.n_positions"},
+          "block_size (" + num(m.block_size) + ") is longer than the model's n_positions (" + num(m.n_positions) + ")",
+          "the model has no position embedding past " + num(m.n_positions) + ": use block_size " + num(m.n_positions) +
+              " or less");
     if (const ModelPreset* preset = findModelPreset(m.preset)) {
       const std::pair<const char*, std::pair<std::int64_t, std::int64_t>> sizes[] = {
-          {"n_layer", {m.n_layer, preset->n_layer}}, {"n_head", {m.n_head, preset->n_head}},
-          {"n_embd", {m.n_embd, preset->n_embd}},    {"n_positions", {m.n_positions, preset->n_positions}},
+          {"n_layer", {m.n_layer, preset->n_layer}},
+          {"n_head", {m.n_head, preset->n_head}},
+          {"n_embd", {m.n_embd, preset->n_embd}},
+          {"n_positions", {m.n_positions, preset->n_positions}},
           {"vocab_size", {m.vocab_size, preset->vocab_size}}};
       for (const auto& [key, values] : sizes)
         if (values.first != values.second)
           warning({std::string("model.") + key},
-                  std::string(key) + " " + num(values.first) + " differs from preset " + std::string(preset->name) + "'s " +
-                      num(values.second) + "; the value given wins",
+                  std::string(key) + " " + num(values.first) + " differs from preset " + std::string(preset->name) +
+                      "'s " + num(values.second) + "; the value given wins",
                   m.init_from.empty() ? "" : "weights from init_from must have these sizes");
     }
     const std::int64_t tokenizerVocab = c.data.tokenizer == TokenizerKind::Byte ? 257 : 50257;
@@ -120,8 +125,8 @@ class Checker {
             "prepare them with `traindeck-train prepare --tokenizer " + std::string(toString(c.data.tokenizer)) +
                 " --out DIR files...` and set data.train: DIR");
     else
-      checkPath({"data.train"}, c.data.train, "the training data");
-    if (!c.data.val.empty()) checkPath({"data.val"}, c.data.val, "the validation data");
+      checkPath({"data.train"}, c.data.train, "the training data", true);
+    if (!c.data.val.empty()) checkPath({"data.val"}, c.data.val, "the validation data", true);
     if (c.data.tokenizer == TokenizerKind::Gpt2) {
       if (c.data.vocab.empty())
         error({"data.vocab", "data.tokenizer"}, "data.vocab is required for the gpt2 tokenizer",
@@ -136,13 +141,17 @@ class Checker {
     }
   }
 
-  void checkPath(std::initializer_list<std::string> paths, const std::string& value, const std::string& what) {
+  // `tokens`: it must be what `prepare` makes: a folder with dataset.json, or a token shard.
+  void checkPath(std::initializer_list<std::string> paths, const std::string& value, const std::string& what,
+                 bool tokens = false) {
+    // On an ssh target, remote:/path names data already there; every other path is here, and is
+    // uploaded at the start.
+    if (remote() && value.rfind("remote:", 0) == 0) return;
     const ExpandedPath expanded = expandPath(value, m_baseDir, m_context.env);
     if (!expanded.error.empty()) {
       error(paths, expanded.error, "set the variable, or write the path out");
       return;
     }
-    if (remote()) return;  // the path is on the remote machine
     if (isGlob(expanded.path)) {
       glob_t matches{};
       const int rc = ::glob(expanded.path.c_str(), 0, nullptr, &matches);
@@ -152,10 +161,24 @@ class Checker {
       return;
     }
     std::error_code ec;
-    if (!std::filesystem::exists(expanded.path, ec))
+    if (!std::filesystem::exists(expanded.path, ec)) {
       error(paths, "does not exist: " + expanded.path,
             what == "the training data" ? "run `traindeck-train prepare` to make it, or fix the path"
                                         : "fix the path to " + what);
+      return;
+    }
+    if (!tokens) return;
+    const std::string hint = "point it at a folder `traindeck-train prepare --out DIR` made, or one of its .bin shards";
+    if (std::filesystem::is_directory(expanded.path, ec)) {
+      if (!std::filesystem::exists(std::filesystem::path(expanded.path) / "dataset.json", ec))
+        error(paths, "is a folder but not a prepared dataset (it has no dataset.json): " + expanded.path, hint);
+      return;
+    }
+    // A shard starts with the magic of core/trainer/data/shard_format.h.
+    std::ifstream in(expanded.path, std::ios::binary);
+    char magic[8] = {};
+    if (!in.read(magic, sizeof magic) || std::string_view(magic, sizeof magic) != "TDTOKENS")
+      error(paths, "is not prepared tokens (a token shard starts with TDTOKENS): " + expanded.path, hint);
   }
 
   void checkStrategy() {
@@ -166,41 +189,48 @@ class Checker {
             "single runs one process, but nproc_per_node x nnodes is " + num(world),
             "use kind: ddp (or zero1) for " + num(world) + " ranks, or set nproc_per_node and nnodes to 1");
     if (s.kind == StrategyKind::Zero1 && world < 2)
-      error({"strategy.kind", "strategy.nproc_per_node"}, "zero1 shards the optimizer state across ranks and needs at least 2; this job has 1",
+      error({"strategy.kind", "strategy.nproc_per_node"},
+            "zero1 shards the optimizer state across ranks and needs at least 2; this job has 1",
             "set nproc_per_node: 2 or more, or use kind: single");
     if (s.kind == StrategyKind::Ddp && world < 2)
       warning({"strategy.kind", "strategy.nproc_per_node"}, "ddp with one rank trains like single",
               "raise nproc_per_node to use more devices");
     if (s.nnodes > 1 && s.master_port == 0)
       error({"strategy.master_port", "strategy.nnodes"},
-            "master_port 0 picks a free port, which the other nodes cannot know; " + num(s.nnodes) + " nodes need a fixed one",
+            "master_port 0 picks a free port, which the other nodes cannot know; " + num(s.nnodes) +
+                " nodes need a fixed one",
             "set strategy.master_port to a port free on the master node, for example 29500");
     if (s.master_addr.empty())
-      error({"strategy.master_addr"}, "is empty", "use 127.0.0.1 on one machine, or the address of the node that runs rank 0");
+      error({"strategy.master_addr"}, "is empty",
+            "use 127.0.0.1 on one machine, or the address of the node that runs rank 0");
     if (s.backend == Backend::Nccl && s.device == DeviceKind::Cpu)
-      error({"strategy.backend"}, "nccl needs CUDA devices, but strategy.device is cpu", "use backend: gloo (or auto) on the CPU");
+      error({"strategy.backend"}, "nccl needs CUDA devices, but strategy.device is cpu",
+            "use backend: gloo (or auto) on the CPU");
     else if (s.backend == Backend::Nccl && knownCpuOnly())
-      error({"strategy.backend", "strategy.device"}, "nccl needs CUDA devices, and this machine has none",
+      error({"strategy.backend", "strategy.device"}, "nccl needs CUDA devices, and " + m_where + " has none",
             "use backend: gloo (or auto)");
     if (s.backend == Backend::Gloo && usesCuda())
       warning({"strategy.backend"}, "gloo on CUDA tensors is much slower than nccl", "use backend: auto");
     if (m_host) {
       const int gpus = m_host->cudaDevices;
       if (s.device == DeviceKind::Cuda && gpus == 0)
-        error({"strategy.device"}, "is cuda, but this machine has no CUDA device that LibTorch can use",
+        error({"strategy.device"}, "is cuda, but " + m_where + " has no CUDA device that LibTorch can use",
               "use device: cpu or auto here, or run the job on a GPU machine (target.kind: ssh)");
       else if (usesCuda() && s.nproc_per_node > gpus)
-        error({"strategy.nproc_per_node"}, "asks for " + num(s.nproc_per_node) + " ranks on CUDA, but this machine has " +
-                                               num(gpus) + " CUDA device" + (gpus == 1 ? "" : "s"),
+        error({"strategy.nproc_per_node"},
+              "asks for " + num(s.nproc_per_node) + " ranks on CUDA, but " + m_where + " has " + num(gpus) +
+                  " CUDA device" + (gpus == 1 ? "" : "s"),
               "use nproc_per_node: " + num(gpus) + " or fewer (one rank per GPU)");
     }
     if (s.precision != Precision::Fp32) {
       const std::string name(toString(s.precision));
       if (knownCpuOnly())
         error({"strategy.precision", "strategy.device"},
-              name + " runs on CUDA devices; on the CPU this trainer computes in fp32", "use precision: fp32 on the CPU");
+              name + " runs on CUDA devices; on the CPU this trainer computes in fp32",
+              "use precision: fp32 on the CPU");
       else if (s.precision == Precision::Bf16 && usesCuda() && m_host && m_host->cudaDevices > 0 && !m_host->bf16)
-        error({"strategy.precision"}, "bf16 needs CUDA compute capability 8.0 or newer (A100, L4, H100), which this GPU lacks",
+        error({"strategy.precision"},
+              "bf16 needs CUDA compute capability 8.0 or newer (A100, L4, H100), which this GPU lacks",
               "use precision: fp16 on older GPUs such as the T4");
     }
   }
@@ -215,18 +245,20 @@ class Checker {
             "warmup_steps (" + num(s.warmup_steps) + ") is not below max_steps (" + num(s.max_steps) + ")",
             "warm up for a small part of the run, e.g. " + num(std::max<std::int64_t>(0, s.max_steps / 10)) + " steps");
     if (s.min_lr > c.optimizer.lr)
-      error({"schedule.min_lr", "optimizer.lr"},
-            "min_lr is above the peak learning rate optimizer.lr", "min_lr is where decay ends; it is usually lr / 10");
+      error({"schedule.min_lr", "optimizer.lr"}, "min_lr is above the peak learning rate optimizer.lr",
+            "min_lr is where decay ends; it is usually lr / 10");
   }
 
   void checkTarget() {
     if (c.target.kind == TargetKind::Ssh && c.target.host.empty())
-      error({"target.host", "target.kind"}, "target.host is required for an ssh target", "for example host: ubuntu@203.0.113.7 or an ~/.ssh/config alias");
+      error({"target.host", "target.kind"}, "target.host is required for an ssh target",
+            "for example host: ubuntu@203.0.113.7 or an ~/.ssh/config alias");
   }
 
   const RunConfig& c;
   const ValidationContext& m_context;
-  const std::optional<HostDevices> m_host;  // unknown for a remote target
+  const std::optional<HostDevices> m_host;  // unknown for a remote target not probed
+  const std::string m_where;                // "this machine", or target.host
   const std::map<std::string, SourcePlace>& m_places;
   const std::string& m_baseDir;
   Diagnostics m_out;

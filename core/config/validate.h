@@ -13,22 +13,23 @@
 
 namespace traindeck {
 
-// What the machine that will run the job has. Unknown (nullopt in the context) for a remote
-// target or where this program was built without LibTorch: rules that need it are skipped.
+// What the machine that will run the job has. Unknown (nullopt in the context) where this
+// program was built without LibTorch, or for a remote target not probed yet: rules that need
+// it are skipped.
 struct HostDevices {
   int cudaDevices = 0;
   bool bf16 = false;  // every CUDA device computes in bf16 (compute capability 8.0 or newer)
 };
 
 struct ValidationContext {
-  std::optional<HostDevices> host;
+  std::optional<HostDevices> host;        // this machine (target.kind: local)
+  std::optional<HostDevices> remoteHost;  // target.host, as last probed (target.kind: ssh)
   EnvLookup env = processEnvironment();
 };
 
 // Cross-field rules only; `places` and `baseDir` come from LoadedConfig (or are empty).
 Diagnostics validateConfig(const RunConfig& config, const ValidationContext& context,
-                           const std::map<std::string, SourcePlace>& places = {},
-                           const std::string& baseDir = ".");
+                           const std::map<std::string, SourcePlace>& places = {}, const std::string& baseDir = ".");
 
 // Everything wrong with a loaded config: its load problems, then the cross-field ones.
 Diagnostics checkConfig(const LoadedConfig& loaded, const ValidationContext& context);

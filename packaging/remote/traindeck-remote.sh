@@ -5,13 +5,18 @@
 #
 #   probe WORK                          what the host has (OS, CPUs, memory, disk, GPUs, torch, tools)
 #   prepare WORK                        makes the work folder (0700)
+#   install PACKAGE...                  as root with apt-get: only build tools (cmake, g++, make, ninja-build)
 #   unpack TARBALL DEST                 the trainer's sources into DEST (DEST/.done when complete)
 #   build SRC BUILD LIBTORCH            builds traindeck-train in BUILD against LIBTORCH (pip|system;
 #                                       BUILD/.done when built; one build at a time per folder)
 #   launch TRAIN CONFIG RUNDIR [ARG..]  starts `TRAIN run` detached in its own session, once: asked
 #                                       again for the same RUNDIR it answers what it started
+#   launched RUNDIR                     what launch started there (its launch.env), or launched=no
 #   alive PID START                     whether PID is still the process that started at START
 #   signal SIGNAL PID START             sends SIGNAL to PID only while alive PID START says yes
+#   checkpoint RUNDIR                   the newest COMPLETE checkpoint: "dir NAME", then "file NAME SIZE" lines
+#   export TRAIN RUNDIR                 that checkpoint exported for Hugging Face into RUNDIR/exports/NAME-hf
+#                                       (once), listed the same way
 #   read RUNDIR MAX PID START [NAME OFFSET]...
 #                                       the run's files past the given offsets (see below)
 set -u
@@ -39,6 +44,8 @@ case "$cmd" in
     [ -r /etc/os-release ] && . /etc/os-release && echo "os=${PRETTY_NAME:-${ID:-unknown}}"
     echo "glibc=$(ldd --version 2>/dev/null | head -1 | sed 's/.* //')"
     echo "cpus=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)"
+    echo "cpu_flags=$(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+    echo "cpu_mhz=$(sed -n 's/^cpu MHz[[:space:]]*: //p' /proc/cpuinfo | head -1)"
     echo "memory_kb=$(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo)"
     echo "user=$(id -un)"
     echo "uid=$(id -u)"
@@ -71,6 +78,16 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     command -v g++ >/dev/null && echo "gxx=$(g++ -dumpfullversion 2>/dev/null || g++ -dumpversion)"
     command -v ninja >/dev/null && echo "ninja=yes"
     echo "end=probe"
+    ;;
+  install)
+    [ "$(id -u)" = 0 ] || die "installing packages needs root; run: sudo apt-get install -y $*"
+    command -v apt-get >/dev/null || die "the host has no apt-get; install $* with its package manager"
+    for package in "$@"; do
+      case "$package" in cmake | g++ | make | ninja-build) ;; *) die "$package is not a build tool TrainDeck installs" ;; esac
+    done
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q 2>&1 && apt-get install -y -q "$@" 2>&1 || die "apt-get could not install $*: the lines above say why"
+    echo "installed=$*"
     ;;
   prepare)
     work=$1
@@ -118,6 +135,9 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
       mv "$rundir/launch.env.tmp" "$rundir/launch.env"
     cat "$rundir/launch.env"
     ;;
+  launched)
+    [ -f "$1/launch.env" ] && cat "$1/launch.env" || echo "launched=no"
+    ;;
   alive)
     pid=$1 start=$2
     [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] && echo "alive=yes" || echo "alive=no"
@@ -126,6 +146,35 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     sig=$1 pid=$2 start=$3
     [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] || { echo "signalled=gone"; exit 0; }
     kill "-$sig" "$pid" && echo "signalled=yes"
+    ;;
+  checkpoint | export)
+    # The newest checkpoints/step-N holding COMPLETE (written last: the folder is whole).
+    [ "$cmd" = export ] && { train=$1; shift; }
+    rundir=$1
+    newest=""
+    for dir in "$rundir"/checkpoints/step-*; do
+      [ -f "$dir/COMPLETE" ] && newest=$dir
+    done
+    [ -n "$newest" ] || die "the run has no complete checkpoint yet"
+    name=${newest##*/}
+    case "$name" in *[!A-Za-z0-9._-]*) die "unexpected checkpoint name $name" ;; esac
+    dir=$newest
+    if [ "$cmd" = export ]; then
+      dir="$rundir/exports/$name-hf"
+      if [ ! -f "$dir/.done" ]; then
+        rm -rf "$dir.partial" && mkdir -p "$dir.partial" || die "cannot make $dir.partial"
+        "$train" export --checkpoint "$newest" --hf "$dir.partial" >&2 || die "the export of $name failed"
+        : > "$dir.partial/.done"
+        rm -rf "$dir" && mv "$dir.partial" "$dir" || die "cannot move the export into $dir"
+      fi
+      name="$name-hf"
+    fi
+    echo "dir $name"
+    (cd "$dir" && find . -type f ! -name .done | sed 's|^\./||' | sort) | while IFS= read -r f; do
+      case "$f" in *[!A-Za-z0-9._/-]*) continue ;; esac  # names are framed by spaces
+      echo "file $f $(wc -c < "$dir/$f")"
+    done
+    echo "end"
     ;;
   read)
     # Lines "boot ID" and "alive yes|no" (the supervisor PID START), then for each NAME OFFSET a

@@ -22,8 +22,9 @@ usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open RUN_DIR] [--co
        traindeck --check-ssh [user@]host[:port] [--identity FILE] [--proxy-command CMD]
                  [--known-hosts FILE] [--ssh-config FILE] [--batch]
        traindeck --launch [user@]host[:port] --config FILE [--identity KEY] [--known-hosts FILE]
-                 [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR] [--set K=V]...
-       traindeck --attach RUN_DIR | --stop RUN_DIR
+                 [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR]
+                 [--install-missing] [--set K=V]...
+       traindeck --attach RUN_DIR | --stop RUN_DIR | --fetch RUN_DIR [--hf]
 
 options:
   --config FILE     the job to open on the Setup page: a YAML file or a preset name
@@ -50,8 +51,14 @@ options:
                     or was stopped, 1 when it failed; Ctrl-C detaches (the run goes on).
                     --remote-dir DIR is the host's work folder (default: target.remote_dir).
                     --set KEY=VALUE overrides a config key (repeat).
+                    --install-missing lets a root account with apt-get get cmake or g++
+                    installed there when the build needs them.
   --attach RUN_DIR  follow a remote run's mirror again
   --stop RUN_DIR    stop a remote run gracefully and follow it to the end
+  --fetch RUN_DIR   copy a remote run's newest complete checkpoint into its mirror
+                    (RUN_DIR/checkpoints/step-N, resumable, checked); with --hf, that
+                    checkpoint exported for Hugging Face on the host (RUN_DIR/exports/step-N-hf).
+                    Prints the folder; exit 0 when it is all here
   --help, -h        this text
   --version         the version
 

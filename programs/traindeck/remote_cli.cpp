@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include <unistd.h>
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -35,6 +37,16 @@ void say(const QString& line) {
   std::fprintf(stderr, "%s\n", qPrintable(line));
 }
 
+// A question on the terminal; only "y" or "yes" is yes. No terminal: no.
+bool askYesOnTerminal(const QString& question) {
+  if (::isatty(STDIN_FILENO) == 0) return false;
+  std::fprintf(stderr, "%s [y/N] ", qPrintable(question));
+  char answer[16] = {};
+  if (std::fgets(answer, sizeof answer, stdin) == nullptr) return false;
+  const QString a = QString::fromLatin1(answer).trimmed().toLower();
+  return a == "y" || a == "yes";
+}
+
 // Follows `job` to its end, printing its steps, output and progress on stderr.
 int follow(Job* job) {
   const QString runDir = job->runDir();
@@ -48,6 +60,13 @@ int follow(Job* job) {
                            : QStringLiteral("[%1] %2 (%3 s)").arg(step, detail, at));
     });
     QObject::connect(remote, &RemoteJob::outputLine, remote, [](const QString& line) { say("  " + line); });
+    // The end of the start: the run goes on there and is followed from here.
+    QObject::connect(
+        remote, &Job::stateChanged, remote, [clock, once = std::make_shared<bool>(false)](Job::State state) {
+          if (state != Job::State::Running || *once) return;
+          *once = true;
+          say(QStringLiteral("[following] (%1 s)").arg(static_cast<double>(clock->elapsed()) / 1000.0, 0, 'f', 1));
+        });
     QObject::connect(remote, &RemoteJob::linkTextChanged, remote, [](const QString& text) { say("link: " + text); });
   }
   int exitCode = 1;
@@ -81,7 +100,7 @@ int follow(Job* job) {
 
 bool isRemoteCliCommand(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
-    for (const char* name : {"--launch", "--attach", "--stop"})
+    for (const char* name : {"--launch", "--attach", "--stop", "--fetch"})
       if (std::strcmp(argv[i], name) == 0 ||
           (std::strncmp(argv[i], name, std::strlen(name)) == 0 && argv[i][std::strlen(name)] == '='))
         return true;
@@ -94,20 +113,25 @@ int runRemoteCli(int argc, char** argv) {
   const QCommandLineOption launch("launch", "Launch on this host.", "[user@]host[:port]");
   const QCommandLineOption attach("attach", "Follow a remote run again.", "RUN_DIR");
   const QCommandLineOption stop("stop", "Stop a remote run.", "RUN_DIR");
+  const QCommandLineOption fetch("fetch", "Copy a remote run's newest complete checkpoint into its mirror.", "RUN_DIR");
+  const QCommandLineOption hf("hf", "With --fetch: that checkpoint exported for Hugging Face on the host.");
   const QCommandLineOption config("config", "The job.", "FILE");
   const SshCliOptions ssh;
   const QCommandLineOption runsRoot("runs-root", "Where the mirror goes.", "DIR");
   const QCommandLineOption remoteDir("remote-dir", "The remote work folder.", "DIR");
   const QCommandLineOption set("set", "KEY=VALUE for the trainer (repeat).", "KEY=VALUE");
-  parser.addOptions({launch, attach, stop, config, runsRoot, remoteDir, set});
+  const QCommandLineOption installMissing("install-missing",
+                                          "Install missing build tools (cmake, g++) on a root host with apt-get.");
+  parser.addOptions({launch, attach, stop, fetch, hf, config, runsRoot, remoteDir, set, installMissing});
   ssh.addTo(parser);
   const auto usage = [&](const QString& why) {
-    std::fprintf(
-        stderr,
-        "traindeck: %s\nusage: traindeck --launch [user@]host[:port] --config FILE [--identity KEY] "
-        "[--known-hosts FILE] [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR] "
-        "[--set KEY=VALUE]...\n       traindeck --attach RUN_DIR | --stop RUN_DIR [--batch] [--known-hosts FILE]\n",
-        qPrintable(why));
+    std::fprintf(stderr,
+                 "traindeck: %s\nusage: traindeck --launch [user@]host[:port] --config FILE [--identity KEY] "
+                 "[--known-hosts FILE] [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR] "
+                 "[--install-missing] [--set KEY=VALUE]...\n       traindeck --attach RUN_DIR | --stop RUN_DIR "
+                 "[--batch] [--known-hosts FILE]\n"
+                 "       traindeck --fetch RUN_DIR [--hf] [--batch] [--known-hosts FILE]\n",
+                 qPrintable(why));
     return 2;
   };
   if (!parser.parse(QCoreApplication::arguments())) return usage(parser.errorText());
@@ -120,6 +144,13 @@ int runRemoteCli(int argc, char** argv) {
   options.workDir = parser.value(remoteDir);
   options.batch = parser.isSet(ssh.batch);
   if (!options.batch) options.hostKeyPrompt = askHostKeyOnTerminal;
+  if (parser.isSet(installMissing))
+    options.installPrompt = [](const QString& question) {
+      say(question + " yes (--install-missing)");
+      return true;
+    };
+  else if (!options.batch)
+    options.installPrompt = askYesOnTerminal;
   const QString root = parser.isSet(runsRoot) ? QDir(parser.value(runsRoot)).absolutePath() : defaultRunsRoot();
 
   if (parser.isSet(launch)) {
@@ -149,8 +180,35 @@ int runRemoteCli(int argc, char** argv) {
     std::fflush(stdout);
     return follow(jobs.jobFor(started.runDir));
   }
+  if (parser.isSet(fetch)) {
+    const QString runDir = QDir(parser.value(fetch)).absolutePath();
+    JobController jobs(QFileInfo(runDir).absolutePath(), {});
+    jobs.setRemoteOptions(options);
+    QString error;
+    RemoteFetch* job = jobs.fetch(runDir, parser.isSet(hf) ? FetchKind::HfExport : FetchKind::Checkpoint, &error);
+    if (job == nullptr) {
+      say(QStringLiteral("Cannot fetch from %1: %2").arg(runDir, error));
+      return 1;
+    }
+    int code = 1;
+    QObject::connect(job, &RemoteFetch::progress, job, [](const QString& file, qint64 done, qint64 total) {
+      std::fprintf(stderr, "\r%s: %lld of %lld bytes", qPrintable(file), static_cast<long long>(done),
+                   static_cast<long long>(total));
+    });
+    QObject::connect(job, &RemoteFetch::finished, qApp, [&code](const QString& dir, const QString& why) {
+      std::fprintf(stderr, "\n");
+      if (why.isEmpty())
+        std::printf("%s\n", qPrintable(dir));
+      else
+        say(QStringLiteral("The fetch failed: %1").arg(why));
+      code = why.isEmpty() ? 0 : 1;
+      QCoreApplication::exit(code);
+    });
+    QCoreApplication::exec();
+    return code;
+  }
   const QString runDir = QDir(parser.isSet(attach) ? parser.value(attach) : parser.value(stop)).absolutePath();
-  if (!parser.isSet(attach) && !parser.isSet(stop)) return usage("say --launch, --attach or --stop");
+  if (!parser.isSet(attach) && !parser.isSet(stop)) return usage("say --launch, --attach, --stop or --fetch");
   JobController jobs(QFileInfo(runDir).absolutePath(), {});
   jobs.setRemoteOptions(options);
   if (const QString why = jobs.attach(runDir); !why.isEmpty()) {

@@ -1,8 +1,12 @@
 // Cross-field rules that depend on the machine or the target, which the broken-config corpus
 // (a CPU-only machine) cannot show, and the helpers around validation.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "config/config_io.h"
 #include "config/validate.h"
@@ -10,10 +14,23 @@
 namespace traindeck {
 namespace {
 
+// A folder that passes for a prepared dataset (it has dataset.json), made once per process.
+std::string preparedDataset() {
+  static const std::string dir = [] {
+    const std::string d =
+        (std::filesystem::temp_directory_path() / ("validate-test-" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(d);
+    std::ofstream(d + "/dataset.json") << "{}";
+    std::atexit([] { std::filesystem::remove_all(preparedDataset()); });
+    return d;
+  }();
+  return dir;
+}
+
 RunConfig validCpuJob() {
   RunConfig c;
   c.model = {"", 2, 2, 32, 64, 32, 257, 0.0, ""};
-  c.data.train = "/";  // exists everywhere
+  c.data.train = preparedDataset();
   c.data.tokenizer = TokenizerKind::Byte;
   c.strategy.device = DeviceKind::Cpu;
   return c;
@@ -64,16 +81,36 @@ TEST(Validate, UnknownMachineSkipsDeviceRules) {
   EXPECT_TRUE(errorPaths(validateConfig(c, ValidationContext{})).empty());
 }
 
-TEST(Validate, RemoteTargetsSkipLocalPathsAndDevices) {
+TEST(Validate, RemoteTargetsCheckLocalPathsButNotRemoteOnesOrThisMachinesDevices) {
   RunConfig c = validCpuJob();
-  c.data.train = "/only/on/the/remote";
+  c.data.train = "remote:/only/on/the/remote";
   c.strategy.device = DeviceKind::Cuda;
   c.target.kind = TargetKind::Ssh;
   c.target.host = "gpu-box";
   EXPECT_TRUE(errorPaths(validateConfig(c, machineWith(0, false))).empty());
+  c.data.train = "/not/here/either";  // a local path: it is uploaded, so it must be here
+  EXPECT_EQ(errorPaths(validateConfig(c, machineWith(0, false))), (std::vector<std::string>{"data.train"}));
   c.target.kind = TargetKind::Local;
   EXPECT_EQ(errorPaths(validateConfig(c, machineWith(0, false))),
             (std::vector<std::string>{"data.train", "strategy.device"}));
+}
+
+TEST(Validate, DataMustBePreparedTokens) {
+  RunConfig c = validCpuJob();
+  const std::string dir = preparedDataset();
+  std::ofstream(dir + "/passwd") << "root:x:0:0:root:/root:/bin/bash\n";
+  std::ofstream(dir + "/train-000000.bin", std::ios::binary) << std::string("TDTOKENS") + std::string(24, '\0');
+  std::filesystem::create_directories(dir + "/raw-texts");
+  for (const char* bad : {"/passwd", "/raw-texts"}) {
+    c.data.train = dir + bad;
+    const Diagnostics problems = validateConfig(c, machineWith(0, false));
+    ASSERT_EQ(errorPaths(problems), (std::vector<std::string>{"data.train"})) << bad;
+    EXPECT_NE(problems[0].hint.find("traindeck-train prepare"), std::string::npos);
+  }
+  c.data.train = dir + "/train-000000.bin";  // a shard is fine
+  EXPECT_TRUE(errorPaths(validateConfig(c, machineWith(0, false))).empty());
+  c.data.val = dir + "/passwd";
+  EXPECT_EQ(errorPaths(validateConfig(c, machineWith(0, false))), (std::vector<std::string>{"data.val"}));
 }
 
 TEST(Validate, ProblemsOfAFormHaveNoPlace) {
@@ -83,9 +120,12 @@ TEST(Validate, ProblemsOfAFormHaveNoPlace) {
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].path, "model.n_embd");
   EXPECT_EQ(problems[0].line, 0);
-  EXPECT_EQ(problems[0].format("form"), "form: error: model.n_embd: n_embd (32) is not divisible by n_head (3) "
-                                        "(each head gets n_embd / n_head channels: use n_embd 30 or 33, or an n_head "
-                                        "that divides 32)");
+  EXPECT_EQ(problems[0].format("form"),
+            "form: error: model.n_embd: n_embd (32) is not divisible by n_head (3) "
+            "(each head gets n_embd / n_head channels: use n_embd 30 or 33, or an n_head "
+            "that divides 32)");
+  // Without a source (the Setup page's list) the line starts with what it is, not ": error:".
+  EXPECT_EQ(problems[0].format("").rfind("error: model.n_embd: n_embd (32)", 0), 0u);
 }
 
 TEST(Validate, DdpWithOneRankIsOnlyAWarning) {
@@ -98,9 +138,9 @@ TEST(Validate, DdpWithOneRankIsOnlyAWarning) {
 }
 
 TEST(Validate, CheckConfigListsProblemsInFileOrder) {
-  const LoadedConfig loaded = loadConfigText(
-      "model:\n  n_head: 3\n  n_embd: 32\nstrategy:\n  micro_bach: 1\n  device: cpu\ndata:\n  train: /\n  tokenizer: byte\n"
-      "  vocab: x\nname: \"...\"\n");
+  const LoadedConfig loaded =
+      loadConfigText("model:\n  n_head: 3\n  n_embd: 32\nstrategy:\n  micro_bach: 1\n  device: cpu\ndata:\n  train: " +
+                     preparedDataset() + "\n  tokenizer: byte\n  vocab: x\nname: \"...\"\n");
   const Diagnostics problems = checkConfig(loaded, machineWith(0, false));
   std::vector<int> lines;
   for (const Diagnostic& d : problems) lines.push_back(d.line);

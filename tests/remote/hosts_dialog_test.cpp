@@ -1,6 +1,8 @@
 // HostsDialog and HostKeyPrompt offscreen: add, edit (invalid edits are not saved), remove,
 // and the Test button against the test sshd, answering the host-key prompt by clicking
-// "Accept and remember" (the key lands in $HOME/.ssh/known_hosts, a temporary directory).
+// "Accept and remember" (the key lands in $HOME/.ssh/known_hosts, a temporary directory); the
+// test also probes the host and keeps what it has. And BootstrapView, the steps of a remote
+// start, with its Cancel, against the same kind of server.
 #include <QApplication>
 #include <QDir>
 #include <QLabel>
@@ -12,8 +14,10 @@
 #include <QTest>
 #include <QTimer>
 
+#include "bootstrap_view.h"
 #include "host_key_prompt.h"
 #include "hosts_dialog.h"
+#include "runlog/run_directory.h"
 #include "sshd_server.h"
 
 using namespace traindeck;
@@ -69,6 +73,11 @@ class HostsDialogTest : public QObject {
     QSettings settings(m_dir.filePath("hosts2.ini"), QSettings::IniFormat);
     HostStore::save(settings, {{"test", server.spec(), server.clientKey(), QString()}});
     HostsDialog dialog(settings);
+    QFile helper(TRAINDECK_REMOTE_HELPER);
+    QVERIFY(helper.open(QIODevice::ReadOnly));
+    dialog.setProbeScript(helper.readAll());
+    QVERIFY(dialog.findChild<QLabel*>("hostProbe")->text().startsWith("Not probed yet"));
+    QSignalSpy probed(&dialog, &HostsDialog::hostProbed);
     QSignalSpy finished(&dialog, &HostsDialog::testFinished);
     QString shownFingerprint;
     QTimer clicker;  // answers the modal prompt when it appears
@@ -87,6 +96,60 @@ class HostsDialogTest : public QObject {
     QFile kh(m_dir.filePath(".ssh/known_hosts"));
     QVERIFY(kh.open(QIODevice::ReadOnly));
     QVERIFY(kh.readAll().contains(QString("[127.0.0.1]:%1").arg(server.port()).toUtf8()));
+    // What the host has: said in the result, kept with the host, shown when it is selected.
+    QCOMPARE(probed.count(), 1);
+    const auto stored = HostStore::probeFor(settings, server.spec());
+    QVERIFY(stored && stored->probe.cpus >= 1 && !stored->probe.bootId.isEmpty());
+    QVERIFY(dialog.findChild<QLabel*>("testResult")->text().contains("it has: " + stored->probe.summary()));
+    QVERIFY2(dialog.findChild<QLabel*>("hostProbe")->text().contains(stored->probe.summary()),
+             qPrintable(dialog.findChild<QLabel*>("hostProbe")->text()));
+    dialog.resize(760, 420);
+    QVERIFY(dialog.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("hosts-dialog-probed.png")));
+  }
+
+  void bootstrapViewShowsTheStepsAndCancels() {
+    if (const QString missing = SshdServer::missingPackage(); !missing.isEmpty())
+      QSKIP(qPrintable("install " + missing + " to run the SSH tests"));
+    SshdServer server;
+    if (const QString error = server.start(); !error.isEmpty()) QSKIP(qPrintable("cannot run sshd here: " + error));
+    qunsetenv("SSH_AUTH_SOCK");
+    QTemporaryDir dir;
+    RemoteLaunch launch;
+    launch.spec = server.spec();
+    launch.target = SshTarget::parse(server.spec());
+    launch.target.identityFiles << server.clientKey();
+    launch.target.knownHostsFile = dir.filePath("known_hosts");
+    QVERIFY(server.writeKnownHosts(launch.target.knownHostsFile));
+    launch.workDir = dir.filePath("work");
+    launch.configBaseDir = dir.path();
+    launch.localRunDir = dir.filePath("runs/r1");
+    launch.payloadDir = TRAINDECK_REMOTE_PAYLOAD;
+    RemoteJob job;
+    BootstrapView view;
+    view.resize(900, 90);
+    view.follow(&job);
+    QVERIFY(view.isHidden());  // not starting yet
+    QString shownAtProbe;
+    // Cancel as the probe begins: before anything is built there.
+    connect(&job, &RemoteJob::stepStarted, this, [&](const QString& step) {
+      if (step != "probe" || !shownAtProbe.isEmpty()) return;
+      shownAtProbe = view.stepsText();
+      QVERIFY(view.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("bootstrap-view.png")));
+      view.findChild<QPushButton*>("bootstrapCancel")->click();
+    });
+    job.start(launch);
+    QVERIFY(!view.isHidden());
+    QTRY_VERIFY_WITH_TIMEOUT(job.state() == Job::State::Finished, 20000);
+    QVERIFY2(shownAtProbe.contains("✓ connect") && shownAtProbe.contains("✓ work folder") &&
+                 shownAtProbe.contains("▶ probe"),
+             qPrintable(shownAtProbe));
+    QVERIFY(view.isHidden());
+    const RunInfoReadResult read = readRunInfo(RunPaths{launch.localRunDir.toStdString()});
+    QVERIFY(read.ok());
+    QCOMPARE(read.info.status, RunStatus::Failed);
+    QVERIFY2(QString::fromStdString(read.info.exitReason).contains("during the probe step"),
+             read.info.exitReason.c_str());
+    QVERIFY(!QDir(launch.workDir + "/build").exists());
   }
 };
 

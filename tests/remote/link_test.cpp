@@ -39,6 +39,21 @@ class LinkTest : public QObject {
     return t;
   }
 
+  // Reads a PatternServer's stream through a tunnel's local port, while this thread's event loop
+  // runs: true when all of it arrived intact within timeoutMs.
+  static bool fetchPattern(quint16 port, qint64 expected, int timeoutMs) {
+    qint64 size = 0;
+    bool intact = false;
+    std::atomic<bool> done{false};
+    std::thread client([&] {
+      test::readPatternFrom(port, &size, &intact);
+      done = true;
+    });
+    const bool finished = QTest::qWaitFor([&] { return done.load(); }, timeoutMs);
+    client.join();
+    return finished && size == expected && intact;
+  }
+
   // A connected RemoteHost; host keys are accepted once (and so asked once per RemoteHost).
   std::unique_ptr<RemoteHost> connectedHost(const QString& pidFile, int* prompts = nullptr) {
     auto host = std::make_unique<RemoteHost>(target(pidFile));
@@ -172,23 +187,55 @@ class LinkTest : public QObject {
     QVERIFY(available.wait(5000));
     QCOMPARE(available.first().at(0).toInt(), id);
     const quint16 port = available.first().at(1).value<quint16>();
-    const auto fetch = [&]() -> bool {
-      qint64 size = 0;
-      bool intact = false;
-      std::atomic<bool> done{false};
-      std::thread client([&] {
-        test::readPatternFrom(port, &size, &intact);
-        done = true;
-      });
-      const bool finished = QTest::qWaitFor([&] { return done.load(); }, 20000);
-      client.join();
-      return finished && size == (4 << 20) && intact;
-    };
+    const auto fetch = [&] { return fetchPattern(port, 4 << 20, 20000); };
     QVERIFY(fetch());
     QSignalSpy back(host.get(), &RemoteHost::reconnected);
     ::kill(static_cast<pid_t>(SshdServer::readPid(pidFile)), SIGKILL);
     QVERIFY(back.wait(15000));
     QVERIFY(fetch());  // same local port, new session
+  }
+
+  // One connection, many things at once: a long command (a remote build) stalls neither a short
+  // command, nor a tunnel, and commands asked for during a transfer run during it.
+  void aLongCommandStallsNothing() {
+    auto host = connectedHost(m_server.path("p6.pid"));
+    QVERIFY(host);
+    QSignalSpy finished(host.get(), &RemoteHost::execFinished);
+    QElapsedTimer t;
+    t.start();
+    const int slow = host->exec("sleep 6; echo slow");
+    const int quick = host->exec("echo quick");
+    QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 5000));
+    QCOMPARE(finished.first().at(0).toInt(), quick);
+    qInfo("a short command beside a 6 s one took %.2f s", t.elapsed() / 1000.0);
+    QVERIFY(t.elapsed() < 3000);
+
+    test::PatternServer service(1 << 20);
+    QSignalSpy available(host.get(), &RemoteHost::tunnelAvailable);
+    host->openTunnel(service.port());
+    QVERIFY(available.wait(3000));
+    const quint16 port = available.first().at(1).value<quint16>();
+    QVERIFY(fetchPattern(port, 1 << 20, 5000));
+    QVERIFY2(t.elapsed() < 5500, "the tunnel waited for the long command");
+
+    const QString source = m_server.path("during_src");
+    test::writeRandomFile(source, 96 << 20, 29);
+    QSignalSpy transferred(host.get(), &RemoteHost::transferFinished);
+    QSignalSpy progress(host.get(), &RemoteHost::transferProgressChanged);
+    host->upload(source, m_server.path("during_dst"));
+    QVERIFY(progress.wait(10000));
+    const int during = host->exec("echo during");
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() >= 2 || !transferred.isEmpty(); }, 30000));
+    if (finished.count() < 2 || finished.at(1).at(0).toInt() != during) {
+      QVERIFY(transferred.wait(30000));
+      if (progress.count() < 3) QSKIP("the upload was over before the command was asked for");
+      QFAIL("a command asked for during an upload waited for its end");
+    }
+    QVERIFY(transferred.wait(30000));
+    QVERIFY(QTest::qWaitFor([&] { return finished.count() >= 3; }, 10000));
+    QCOMPARE(finished.at(2).at(0).toInt(), slow);
+    QCOMPARE(finished.at(2).at(1).toInt(), 0);
+    QFile::remove(source);
   }
 
   void destructionCancelsALongTransfer() {

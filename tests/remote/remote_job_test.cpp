@@ -6,6 +6,7 @@
 // `traindeck --stop` stops it; names holding shell syntax run nothing. Also the pieces alone:
 // the helper's probe on this machine, the read answer's framing and the mirror's rules.
 #include <signal.h>
+#include <unistd.h>
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -17,7 +18,9 @@
 #include <QTest>
 
 #include "host_probe.h"
+#include "job_controller.h"
 #include "remote_answers.h"
+#include "remote_record.h"
 #include "remote_uploads.h"
 #include "run_mirror.h"
 #include "runlog/run_directory.h"
@@ -70,17 +73,19 @@ class RemoteJobTest : public QObject {
 
   QString work() const { return m_remoteHome.filePath("work"); }
 
-  QStringList launchArgs(const QString& config, const QStringList& sets, const QString& workDir = {}) {
+  QStringList launchArgs(const QString& config, const QStringList& sets, const QString& workDir = {},
+                         const SshdServer* server = nullptr, const QString& knownHosts = {}) {
+    if (server == nullptr) server = &m_server;
     QStringList args{"--launch",
-                     m_server.spec(),
+                     server->spec(),
                      "--config",
                      config,
                      "--identity",
-                     m_server.clientKey(),
+                     server->clientKey(),
                      "--known-hosts",
-                     m_knownHosts,
+                     knownHosts.isEmpty() ? m_knownHosts : knownHosts,
                      "--proxy-command",
-                     m_server.proxyCommand(m_pidFile),
+                     server->proxyCommand(m_pidFile),
                      "--batch",
                      "--runs-root",
                      m_local.filePath("runs"),
@@ -155,8 +160,45 @@ class RemoteJobTest : public QObject {
     HostProbe bare = p;
     bare.cmake.clear();
     bare.uid = 1000;
+    bare.apt = true;
     QVERIFY2(bare.missingForBuild().join(' ').contains("sudo apt-get install -y cmake"),
              qPrintable(bare.missingForBuild().join(' ')));
+    QVERIFY(bare.packagesToInstall().isEmpty());  // not root: only the command is named
+    bare.uid = 0;
+    QCOMPARE(bare.packagesToInstall(), QStringList{"cmake"});
+    bare.cmake = "3.16.3";  // Ubuntu 20.04's: too old
+    QVERIFY2(bare.missingForBuild().join(' ').contains("older than 3.22"),
+             qPrintable(bare.missingForBuild().join(' ')));
+    QCOMPARE(bare.packagesToInstall(), QStringList{"cmake"});
+    bare.cmake = "3.22.1";  // Colab's
+    QVERIFY(bare.missingForBuild().isEmpty());
+    bare.apt = false;
+    bare.cmake.clear();
+    QVERIFY(bare.packagesToInstall().isEmpty());  // no apt-get: nothing offered
+  }
+
+  void aHostWithoutCmakeIsOneSentenceAndRunsNothing() {
+    // The host: everything this machine's /usr/bin has but cmake, as the PATH its commands get.
+    const QString bin = m_local.filePath("bin-without-cmake");
+    QVERIFY(QDir().mkpath(bin));
+    for (const QFileInfo& tool : QDir("/usr/bin").entryInfoList(QDir::Files | QDir::System))
+      if (tool.fileName() != "cmake") QFile::link(tool.absoluteFilePath(), bin + "/" + tool.fileName());
+    SshdServer bare;
+    bare.setExtraConfig("SetEnv PATH=" + bin + "\n");
+    QCOMPARE(bare.start(), QString());
+    const QString knownHosts = m_local.filePath("known_hosts_bare");
+    QVERIFY(bare.writeKnownHosts(knownHosts));
+    const QString workDir = m_remoteHome.filePath("bare-work");
+    Launched l = launch(launchArgs(m_local.filePath("job/job.yaml"), {}, workDir, &bare, knownHosts));
+    int code = -1;
+    const QString err = finish(l, 120000, &code);
+    QCOMPARE(code, 1);
+    QVERIFY2(err.contains("no cmake") && err.contains("apt-get install -y cmake"), qPrintable(err.right(3000)));
+    if (::geteuid() == 0)  // a root account with apt-get is offered the install; --batch asks nothing
+      QVERIFY2(err.contains("--install-missing"), qPrintable(err.right(3000)));
+    QVERIFY(!err.contains("[build]"));
+    QVERIFY(!QDir(workDir + "/build").exists());
+    QCOMPARE(statusOf(l.runDir), std::string("failed"));
   }
 
   void readAnswersAreFramedAndMirroredByOffset() {
@@ -220,6 +262,107 @@ class RemoteJobTest : public QObject {
     QCOMPARE(helper({"signal", "TERM", first.value("pid"), first.value("start_time")}).value("signalled"),
              QString("yes"));
     QTRY_COMPARE(helper({"alive", first.value("pid"), first.value("start_time")}).value("alive"), QString("no"));
+  }
+
+  // The app closed after the launch went out and before its answer came back: the mirror holds
+  // remote.json with no pid. Reopened, the app asks the host what it started and follows that;
+  // a launch that never reached the host is a failed run saying so, and nothing is started.
+  void aLaunchWhoseAnswerWasLostIsFoundAgain() {
+    const QString work = m_remoteHome.filePath("lost"), runs = m_local.filePath("lost-runs");
+    QVERIFY(QDir().mkpath(work) && QDir().mkpath(runs));
+    const QString helper = work + "/helper.sh", fake = work + "/fake-train";
+    QVERIFY(QFile::copy(TRAINDECK_REMOTE_HELPER, helper));
+    QFile script(fake);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("#!/bin/sh\nexec sleep 120\n");
+    script.close();
+    script.setPermissions(script.permissions() | QFile::ExeOwner);
+    QProcess launched;
+    launched.start("sh", {helper, "launch", fake, work + "/job.yaml", work + "/runs/found"});
+    QVERIFY(launched.waitForFinished(20000));
+    const QMap<QString, QString> started = parseKeyValues(launched.readAllStandardOutput());
+    QVERIFY(started.value("pid").toLongLong() > 0);
+
+    SshTarget target = SshTarget::parse(m_server.spec());
+    target.identityFiles << m_server.clientKey();
+    target.proxyCommand = m_server.proxyCommand(m_pidFile);
+    target.knownHostsFile = m_knownHosts;
+    for (const QString& id : {QStringLiteral("found"), QStringLiteral("never")}) {
+      RemoteRecord record = RemoteRecord::fromTarget(m_server.spec(), target);
+      record.workDir = work;
+      record.helper = helper;
+      record.remoteRunDir = work + "/runs/" + id;
+      record.trainBinary = fake;
+      QVERIFY(QDir().mkpath(runs + "/" + id));
+      QCOMPARE(writeRemoteRecord(runs + "/" + id, record), QString());
+    }
+    JobController jobs(runs, {});
+    JobController::RemoteOptions options;
+    options.batch = true;
+    jobs.setRemoteOptions(options);
+    QCOMPARE(jobs.attachRunning(), 2);
+    Job* found = jobs.jobFor(runs + "/found");
+    Job* never = jobs.jobFor(runs + "/never");
+    QVERIFY(found && never);
+    QTRY_VERIFY_WITH_TIMEOUT(found->state() == Job::State::Running && never->state() == Job::State::Finished, 20000);
+    RemoteRecord again;
+    QVERIFY(readRemoteRecord(runs + "/found", &again));
+    QCOMPARE(QString::number(again.pid), started.value("pid"));
+    QCOMPARE(again.startTime, started.value("start_time"));
+    QCOMPARE(statusOf(runs + "/never"), std::string("failed"));
+    QVERIFY(QString::fromStdString(readRunInfo(RunPaths{(runs + "/never").toStdString()}).info.exitReason)
+                .contains("never started"));
+    QVERIFY(!QFile::exists(work + "/runs/never/launch.env"));  // asking started nothing
+    ::kill(static_cast<pid_t>(again.pid), SIGKILL);
+  }
+
+  // --fetch: the newest COMPLETE checkpoint comes home whole (COMPLETE last), a folder without
+  // COMPLETE never; asked again, nothing moves.
+  void checkpointsAreFetchedWholeOrNotAtAll() {
+    const QString work = m_remoteHome.filePath("fetch"), mirror = m_local.filePath("fetch-runs/r1");
+    const QString remoteRun = work + "/runs/r1";
+    QVERIFY(QDir().mkpath(remoteRun + "/checkpoints/step-00000010") && QDir().mkpath(mirror));
+    QVERIFY(QDir().mkpath(remoteRun + "/checkpoints/step-00000020"));
+    QVERIFY(QFile::copy(TRAINDECK_REMOTE_HELPER, work + "/helper.sh"));
+    const auto write = [](const QString& path, const QByteArray& bytes) {
+      QFile f(path);
+      return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+    };
+    QByteArray weights(3 << 20, Qt::Uninitialized);
+    for (qsizetype i = 0; i < weights.size(); ++i) weights[i] = static_cast<char>((i * 7919) >> 5);
+    const QString complete = remoteRun + "/checkpoints/step-00000010";
+    QVERIFY(write(complete + "/model.safetensors", weights) && write(complete + "/state.json", "{\"step\":10}") &&
+            write(complete + "/COMPLETE", ""));
+    QVERIFY(write(remoteRun + "/checkpoints/step-00000020/model.safetensors", "half"));  // being written
+    SshTarget target = SshTarget::parse(m_server.spec());
+    target.identityFiles << m_server.clientKey();
+    target.proxyCommand = m_server.proxyCommand(m_pidFile);
+    target.knownHostsFile = m_knownHosts;
+    RemoteRecord record = RemoteRecord::fromTarget(m_server.spec(), target);
+    record.workDir = work;
+    record.helper = work + "/helper.sh";
+    record.remoteRunDir = remoteRun;
+    QCOMPARE(writeRemoteRecord(mirror, record), QString());
+    for (int round = 0; round < 2; ++round) {
+      QProcess fetch;
+      fetch.start(TRAINDECK_BIN, {"--fetch", mirror, "--batch"});
+      QVERIFY(fetch.waitForFinished(60000));
+      QVERIFY2(fetch.exitCode() == 0, fetch.readAllStandardError().constData());
+      QCOMPARE(QString::fromUtf8(fetch.readAllStandardOutput()).trimmed(), mirror + "/checkpoints/step-00000010");
+      for (const char* name : {"model.safetensors", "state.json", "COMPLETE"})
+        QCOMPARE(sha256Of(mirror + "/checkpoints/step-00000010/" + name), sha256Of(complete + "/" + name));
+      QCOMPARE(QDir(mirror + "/checkpoints").entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+               QStringList{"step-00000010"});  // no step-00000020, no .partial
+    }
+    // A run with no complete checkpoint: a sentence, exit 1, nothing made.
+    QVERIFY(QFile::remove(complete + "/COMPLETE"));
+    QVERIFY(QDir(mirror + "/checkpoints").removeRecursively());
+    QProcess none;
+    none.start(TRAINDECK_BIN, {"--fetch", mirror, "--batch"});
+    QVERIFY(none.waitForFinished(60000));
+    QCOMPARE(none.exitCode(), 1);
+    QVERIFY2(none.readAllStandardError().contains("no complete checkpoint"), "no sentence");
+    QVERIFY(!QDir(mirror + "/checkpoints").exists());
   }
 
   void dataPathsAreUploadedByContentOrUsedRemotely() {
@@ -329,6 +472,18 @@ class RemoteJobTest : public QObject {
     const RunInfoReadResult after = readRunInfo(RunPaths{l.runDir.toStdString()});
     QCOMPARE(after.info.rankPids, before.info.rankPids);  // the same processes throughout
     QCOMPARE(after.info.supervisorPid, before.info.supervisorPid);
+
+    // The stop's checkpoint, exported for Hugging Face there, comes home on request.
+    QProcess fetch;
+    fetch.start(TRAINDECK_BIN, {"--fetch", l.runDir, "--hf", "--batch"});
+    QVERIFY(fetch.waitForFinished(180000));
+    QVERIFY2(fetch.exitCode() == 0, fetch.readAllStandardError().right(4000).constData());
+    const QString exported = QString::fromUtf8(fetch.readAllStandardOutput()).trimmed();
+    QVERIFY2(exported.startsWith(l.runDir + "/exports/step-") && exported.endsWith("-hf"), qPrintable(exported));
+    const QString remoteExport =
+        work() + "/runs/" + QFileInfo(l.runDir).fileName() + "/exports/" + QFileInfo(exported).fileName();
+    for (const char* name : {"config.json", "model.safetensors"})
+      QCOMPARE(sha256Of(exported + "/" + name), sha256Of(remoteExport + "/" + name));
   }
 
   void namesHoldingShellSyntaxRunNothing() {

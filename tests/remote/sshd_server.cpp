@@ -66,7 +66,8 @@ QString SshdServer::start() {
                        "MaxSessions 100\nMaxStartups 100\nUseDNS no\nPrintMotd no\nLogLevel VERBOSE\n")
                    .arg(m_port)
                    .arg(path("host_key"), path("sshd.pid"), path("authorized_keys"))
-                   .toUtf8());
+                   .toUtf8() +
+               m_extraConfig.toUtf8());
   config.close();
   m_sshd.setProcessChannelMode(QProcess::MergedChannels);
   m_sshd.setStandardOutputFile(path("sshd.log"), QIODevice::Append);

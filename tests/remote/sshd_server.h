@@ -17,6 +17,8 @@ class SshdServer {
 
   // Which package is missing, or empty when the tools are all there.
   static QString missingPackage();
+  // Lines added to sshd_config (e.g. "SetEnv PATH=..." for a host that lacks a tool). Before start().
+  void setExtraConfig(const QString& lines) { m_extraConfig = lines; }
   // Starts sshd; returns an error text (empty on success).
   QString start();
   void stop();
@@ -44,6 +46,7 @@ class SshdServer {
   QTemporaryDir m_dir;
   QProcess m_sshd;
   quint16 m_port = 0;
+  QString m_extraConfig;
 };
 
 }  // namespace traindeck::test

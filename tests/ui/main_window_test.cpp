@@ -3,10 +3,14 @@
 // started from the window (two ranks), followed live, stopped, and found stopped with a
 // checkpoint. Each test has its own data folder and runs root, so any one runs alone or in any
 // order.
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QGuiApplication>
+#include <QLabel>
 #include <QListWidget>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTabWidget>
@@ -85,6 +89,31 @@ class MainWindowTest : public QObject {
     QVERIFY(problems->count() >= 1);
     QVERIFY(problems->item(0)->text().contains("data.train: does not exist"));
     QVERIFY(!window.findChild<QAction*>("startAction")->isEnabled());  // not startable
+    // The problems list starts each line with what it is, never with ": error:".
+    QVERIFY2(!problems->item(0)->text().startsWith(":"), qPrintable(problems->item(0)->text()));
+  }
+
+  void theMenusHoldEveryActionWithTheUsualShortcuts() {
+    QTemporaryDir data, runs;
+    useDataDir(data);
+    MainWindow window(options(runs));
+    QStringList menus;
+    for (QAction* menu : window.menuBar()->actions()) menus << menu->text().remove('&');
+    QCOMPARE(menus, (QStringList{"File", "Edit", "View", "Run", "Help"}));
+    const auto shortcut = [&](const char* name) {
+      QAction* a = window.findChild<QAction*>(name);
+      return a ? a->shortcut() : QKeySequence();
+    };
+    QCOMPARE(shortcut("openAction"), QKeySequence(QKeySequence::Open));
+    QCOMPARE(shortcut("saveAction"), QKeySequence(QKeySequence::Save));
+    QCOMPARE(shortcut("quitAction"), QKeySequence(Qt::CTRL | Qt::Key_Q));
+    QCOMPARE(shortcut("docsAction"), QKeySequence(QKeySequence::HelpContents));
+    QVERIFY(QFileInfo(window.docsPath()).fileName() == "README.md");  // F1 has something to open
+    auto* pages = window.findChild<QTabWidget*>("pages");
+    window.findChild<QAction*>("viewPage3")->trigger();
+    QCOMPARE(pages->currentWidget()->objectName(), QString("logsPage"));
+    window.findChild<QAction*>("copyConfigAction")->trigger();
+    QCOMPARE(QGuiApplication::clipboard()->text(), window.setupPage()->yamlText());
   }
 
   void ctrlQClosesTheWindow() {
@@ -210,6 +239,39 @@ class MainWindowTest : public QObject {
     stop->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(runStatus(second), std::string("stopped"), 60000);
     QTRY_VERIFY(!stop->isEnabled());
+  }
+
+  void theStatusIsTheSameInTheHeaderTheProgressAndTheList() {
+    QTemporaryDir data, runs;
+    QVERIFY(makeDemoData(data));
+    const QString failed = makeRecordedRun(runs, "20261130-083449-tiny-ddp");
+    MainWindow window(options(runs));
+    auto* header = window.findChild<QLabel*>("runLabel");
+    auto* eta = window.findChild<QLabel*>("eta");
+    auto* list = qobject_cast<RunListModel*>(window.findChild<QTableView*>("runList")->model());
+    QVERIFY(header && eta && list);
+    const auto listed = [&](const QString& dir) {
+      const int row = list->rowOfPath(dir);
+      return row >= 0 ? list->runAt(row).statusName() : QString();
+    };
+    // The header and the progress text say what the list says; an ended run has no time left.
+    const auto agree = [&](const QString& dir, const QString& status) {
+      const bool ended = status != "running" && status != "starting";
+      return listed(dir) == status && header->text().contains(" · " + status + " · ") &&
+             (ended ? eta->text().endsWith("· " + status) : !eta->text().contains("stopped")) &&
+             !header->text().contains("unknown");
+    };
+    window.showRun(failed);
+    QTRY_VERIFY2(agree(failed, "failed"), qPrintable(header->text() + " | " + eta->text()));
+    const QString run = window.startRun({"--set", "schedule.max_steps=100000", "--set", "model.n_layer=1", "--set",
+                                         "model.n_embd=32", "--set", "strategy.nproc_per_node=1"});
+    QVERIFY(!run.isEmpty());
+    QVERIFY2(!header->text().contains("unknown"), qPrintable(header->text()));  // "starting" until run.json
+    QTRY_VERIFY_WITH_TIMEOUT(agree(run, "running"), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(eta->text().contains("%"), 60000);
+    window.findChild<QAction*>("stopAction")->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(agree(run, "stopped"), 60000);
+    QVERIFY2(!eta->text().contains("left"), qPrintable(eta->text()));
   }
 
   void anUnreachableSshTargetSaysWhy() {

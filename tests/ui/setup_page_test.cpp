@@ -3,6 +3,7 @@
 // follows presets and devices. Also renders the page to /tmp/setup_page.png for a look.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -13,6 +14,8 @@
 #include <QtTest>
 
 #include "config/config_io.h"
+#include "host_probe.h"
+#include "host_store.h"
 #include "plan_panel.h"
 #include "setup_page.h"
 
@@ -25,6 +28,8 @@ class SetupPageTest : public QObject {
     QVERIFY(m_data.isValid());
     qputenv("TRAINDECK_DATA", m_data.path().toUtf8());
     QDir(m_data.path()).mkpath("tokens");
+    QFile manifest(m_data.filePath("tokens/dataset.json"));  // a prepared dataset, as far as validation looks
+    QVERIFY(manifest.open(QIODevice::WriteOnly) && manifest.write("{}") == 2);
   }
 
   void formEditsShowInTheYamlAndLoadBackEqual() {
@@ -167,6 +172,66 @@ class SetupPageTest : public QObject {
     const QString text = plan->summaryText();
     QVERIFY2(text.contains("Does not fit"), qPrintable(text));
     QVERIFY(!page.findChild<QLabel*>("plan.warning")->text().isEmpty());
+  }
+
+  void whereToRunPicksAHostAndPlansForWhatItHas() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.choosePreset("gpt2-124m-1gpu");
+    QByteArray answer = "hostname=gpu-box\ncpus=96\nmemory_kb=2000000000\n";
+    for (int i = 0; i < 8; ++i) answer += "gpu=NVIDIA H100 80GB HBM3, 81559, 550.54.15\n";
+    answer += "torch=2.11.0+cu128\ntorch_cuda=12.8\ntorch_cxx11_abi=1\nend=probe\n";
+    const HostStore::StoredProbe stored{parseHostProbe(answer), QDateTime::currentDateTimeUtc()};
+    QVERIFY(stored.probe.complete);
+    const QString spec = "me@gpu-box:2222";
+    page.setHosts({{"box", spec, "/keys/id_box", "cloudflared access ssh --hostname %h"}}, {{spec, stored}});
+    auto* where = page.findChild<QComboBox*>("targetChooser");
+    QCOMPARE(where->count(), 2);
+    QCOMPARE(where->currentIndex(), 0);  // this machine
+    QVERIFY(page.findChild<QLabel*>("targetProbe")->text().contains("this machine"));
+    where->setCurrentIndex(1);
+    emit where->activated(1);
+    QCOMPARE(page.config().target.kind, TargetKind::Ssh);
+    QCOMPARE(QString::fromStdString(page.config().target.host), spec);
+    QCOMPARE(page.config().target.identity, std::string("/keys/id_box"));
+    QCOMPARE(page.config().target.proxy_command, std::string("cloudflared access ssh --hostname %h"));
+    QVERIFY(loadConfigText(page.yamlText().toStdString()).config == page.config());
+    const QString shown = page.findChild<QLabel*>("targetProbe")->text();
+    QVERIFY2(shown.contains("8× H100 80GB · torch 2.11.0+cu128 · CUDA 12.8"), qPrintable(shown));
+    auto* plan = page.findChild<PlanPanel*>("plan");
+    QCOMPARE(plan->deviceName(), QString("host"));
+    QVERIFY2(plan->summaryText().contains(spec), qPrintable(plan->summaryText()));
+    QCOMPARE(page.findChild<QLabel*>("plan.warning")->text(), QString());
+
+    // More ranks than the host has GPUs: an error at the field, naming the host.
+    const auto rankErrors = [&page] {
+      QStringList said;
+      for (const Diagnostic& d : page.problems())
+        if (d.path == "strategy.nproc_per_node" && d.severity == Severity::Error)
+          said << QString::fromStdString(d.message);
+      return said.join('\n');
+    };
+    QCOMPARE(rankErrors(), QString());
+    auto* ranks = page.findChild<QLineEdit*>("field:strategy.nproc_per_node");
+    QVERIFY(ranks);
+    ranks->selectAll();
+    QTest::keyClicks(ranks, "16");
+    QCOMPARE(page.config().strategy.nproc_per_node, 16);
+    QVERIFY2(rankErrors().contains("16 ranks on CUDA, but me@gpu-box:2222 has 8 CUDA devices"),
+             qPrintable(rankErrors()));
+    QVERIFY(!page.isStartable());
+    ranks->selectAll();
+    QTest::keyClicks(ranks, "8");
+    QCOMPARE(rankErrors(), QString());
+
+    // A host named by the config but not saved is shown as such; back to this machine.
+    page.setHosts({}, {});
+    QCOMPARE(where->count(), 2);
+    QVERIFY(where->currentText().contains("not under Hosts"));
+    QVERIFY(page.findChild<QLabel*>("targetProbe")->text().contains("not probed yet"));
+    QVERIFY(plan->deviceName() != "host");
+    where->setCurrentIndex(0);
+    emit where->activated(0);
+    QCOMPARE(page.config().target.kind, TargetKind::Local);
   }
 
   void rendersAScreenshot() {

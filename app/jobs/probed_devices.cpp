@@ -1,0 +1,75 @@
+#include "probed_devices.h"
+
+#include <QRegularExpression>
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "config/cpu_features.h"
+
+namespace traindeck {
+
+namespace {
+
+// The catalogue's GPU for a reported name: the entries whose base name ("A100" of "A100-40GB")
+// the name contains, the one closest in memory. None: not in the catalogue.
+std::optional<DeviceSpec> catalogueGpu(const QString& reported, qint64 memoryMiB) {
+  const QString name = reported.toUpper();
+  std::optional<DeviceSpec> best;
+  for (const DeviceSpec& d : knownDevices()) {
+    if (d.isCpu) continue;
+    const QString base = QString::fromStdString(d.name).section('-', 0, 0).toUpper();
+    if (!QStringList(name.split(QRegularExpression("[^A-Z0-9]+"), Qt::SkipEmptyParts)).contains(base)) continue;
+    const auto gap = [memoryMiB](const DeviceSpec& s) { return std::llabs(s.memoryBytes / (1024 * 1024) - memoryMiB); };
+    if (!best || gap(d) < gap(*best)) best = d;
+  }
+  return best;
+}
+
+}  // namespace
+
+ProbedDevices probedDevices(const HostProbe& probe) {
+  ProbedDevices out;
+  out.label = probe.summary();
+  if (probe.gpus.isEmpty()) {
+    DeviceSpec& d = out.device;
+    const SimdLevel simd = cpuSimdLevel(probe.cpuFlags.toStdString());
+    d.name = "CPU";
+    d.description = QStringLiteral("%1's CPU, %2 cores, %3")
+                        .arg(probe.hostname.isEmpty() ? QStringLiteral("the host") : probe.hostname)
+                        .arg(probe.cpus)
+                        .arg(QString::fromLatin1(simdLevelName(simd)))
+                        .toStdString();
+    d.memoryBytes = probe.memoryKiB * 1024;
+    d.peakFp32 = fp32PeakPerCore(simd, probe.cpuMhz) * std::max(1, probe.cpus);
+    d.isCpu = true;
+    out.count = 1;
+    return out;
+  }
+  // The smallest GPU bounds what fits on every rank.
+  const auto smallest = std::min_element(probe.gpus.begin(), probe.gpus.end(),
+                                         [](const auto& a, const auto& b) { return a.memoryMiB < b.memoryMiB; });
+  out.count = static_cast<int>(probe.gpus.size());
+  if (std::optional<DeviceSpec> known = catalogueGpu(smallest->name, smallest->memoryMiB)) {
+    out.device = *known;
+  } else {
+    out.known = false;
+    out.device.name = smallest->name.toStdString();
+    out.device.isCuda = true;
+  }
+  out.device.description = QStringLiteral("%1, %2 GiB as the host reports it")
+                               .arg(smallest->name)
+                               .arg(std::round(smallest->memoryMiB / 102.4) / 10.0)
+                               .toStdString();
+  out.device.memoryBytes = smallest->memoryMiB * 1024 * 1024;
+  return out;
+}
+
+HostDevices ProbedDevices::forValidation() const {
+  // The catalogue's bf16 peak says whether the GPU computes in bf16 (the T4 does not); an
+  // unknown GPU is taken to (every GPU since the A100 does).
+  return HostDevices{device.isCpu ? 0 : count, !device.isCpu && (!known || device.peakBf16 > 0)};
+}
+
+}  // namespace traindeck

@@ -1,0 +1,117 @@
+#include "remote_fetch.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include "remote_answers.h"
+#include "shell_quote.h"
+
+namespace traindeck {
+
+namespace {
+const QRegularExpression kSafeName(QStringLiteral("^[A-Za-z0-9._-]+$"));
+const QRegularExpression kSafePath(QStringLiteral("^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$"));
+}  // namespace
+
+RemoteFetch::RemoteFetch(const QString& runDir, const RemoteRecord& record, FetchKind kind, RemoteHost* host,
+                         RemoteHost::HostKeyPrompt prompt, QObject* parent)
+    : QObject(parent), m_runDir(runDir), m_record(record), m_kind(kind), m_host(host) {
+  if (m_host == nullptr) {
+    m_ownHost = std::make_unique<RemoteHost>(record.target(!prompt));
+    if (prompt) m_ownHost->setHostKeyPrompt(std::move(prompt));
+    m_host = m_ownHost.get();
+  }
+  connect(m_host, &RemoteHost::execOutputAvailable, this, [this](int id, const QByteArray& data, bool isStderr) {
+    if (m_ids.count(id) > 0 && !isStderr) m_listing += data;
+  });
+  connect(m_host, &RemoteHost::execFinished, this, [this](int id, int status) {
+    if (m_ids.erase(id) == 0) return;
+    const QByteArray answer = m_listing;
+    QString error;
+    m_files.clear();
+    for (const QByteArray& raw : answer.split('\n')) {
+      const QList<QByteArray> words = raw.split(' ');
+      if (words.value(0) == "dir" && words.size() == 2) m_name = QString::fromUtf8(words[1]);
+      if (words.value(0) == "file" && words.size() == 3)
+        m_files.push_back({QString::fromUtf8(words[1]), words[2].toLongLong()});
+    }
+    if (status != 0 || !answer.contains("\nend"))
+      return finish(tr("The host has nothing to fetch: %1")
+                        .arg(parseKeyValues(answer).value("error", tr("its answer was cut short; try again"))));
+    if (!kSafeName.match(m_name).hasMatch())
+      return finish(tr("The host named an unexpected folder \"%1\".").arg(m_name));
+    for (const File& f : m_files)
+      if (!kSafePath.match(f.name).hasMatch() || f.name.split('/').contains(".."))
+        return finish(tr("The host named an unexpected file \"%1\".").arg(f.name));
+    // COMPLETE last: until it is here the folder is not a checkpoint.
+    std::stable_partition(m_files.begin(), m_files.end(), [](const File& f) { return f.name != "COMPLETE"; });
+    const QString sub = m_kind == FetchKind::Checkpoint ? QStringLiteral("checkpoints") : QStringLiteral("exports");
+    m_localDir = QDir(m_runDir).filePath(sub + "/" + m_name);
+    m_partialDir = m_localDir + ".partial";
+    for (const File& f : m_files) m_totalBytes += f.size;
+    if (QFileInfo::exists(m_localDir)) return finish({});  // fetched before
+    next();
+  });
+  connect(m_host, &RemoteHost::transferProgressChanged, this, [this](int id, qint64 done, qint64) {
+    if (m_ids.count(id) > 0) emit progress(m_files.value(m_next - 1).name, m_doneBytes + done, m_totalBytes);
+  });
+  connect(m_host, &RemoteHost::transferFinished, this, [this](int id, const TransferResult& result) {
+    if (m_ids.erase(id) == 0) return;
+    m_doneBytes += result.bytes;
+    next();
+  });
+  connect(m_host, &RemoteHost::operationFailed, this, [this](int id, const QString& message) {
+    if (m_ids.erase(id) > 0) finish(message);
+  });
+  connect(m_host, &RemoteHost::connectionFailed, this, [this](const QString& message) { finish(message); });
+  // The run's connection goes when its job ends.
+  connect(m_host, &QObject::destroyed, this,
+          [this] { finish(tr("The run ended and its connection with it before the fetch was done; fetch again.")); });
+}
+
+RemoteFetch::~RemoteFetch() = default;
+
+void RemoteFetch::start() {
+  if (m_host->isReady()) return list();
+  connect(m_host, &RemoteHost::readyChanged, this, [this](bool ready) {
+    if (ready && m_ids.empty() && m_name.isEmpty()) list();
+  });
+  if (m_ownHost) m_ownHost->connectToHost();
+}
+
+void RemoteFetch::list() {
+  QStringList argv{"sh", m_record.helper};
+  if (m_kind == FetchKind::Checkpoint)
+    argv << "checkpoint" << m_record.remoteRunDir;
+  else
+    argv << "export" << m_record.trainBinary << m_record.remoteRunDir;
+  m_ids.insert(m_host->exec(shellJoin(argv)));
+}
+
+void RemoteFetch::next() {
+  if (m_next >= m_files.size()) {
+    // All here: the folder takes its name (an older partial one is replaced).
+    QDir(m_localDir).removeRecursively();
+    if (!QDir().rename(m_partialDir, m_localDir))
+      return finish(tr("Could not rename %1 to %2.").arg(m_partialDir, m_localDir));
+    return finish({});
+  }
+  const File& f = m_files[m_next++];
+  const QString local = m_partialDir + "/" + f.name;
+  if (!QDir().mkpath(QFileInfo(local).absolutePath()))
+    return finish(tr("Could not make %1.").arg(QFileInfo(local).path()));
+  const QString remoteDir = m_kind == FetchKind::Checkpoint ? m_record.remoteRunDir + "/checkpoints/" + m_name
+                                                            : m_record.remoteRunDir + "/exports/" + m_name;
+  m_ids.insert(m_host->download(remoteDir + "/" + f.name, local));
+}
+
+void RemoteFetch::finish(const QString& error) {
+  if (m_finished) return;
+  m_finished = true;
+  m_ids.clear();
+  emit finished(error.isEmpty() ? m_localDir : QString(), error);
+}
+
+}  // namespace traindeck

@@ -1,0 +1,62 @@
+// RemoteFetch: on request, one folder of a remote run copied into its mirror: the newest
+// COMPLETE checkpoint (checkpoints/step-N/) or that checkpoint exported for Hugging Face on the
+// host (exports/step-N-hf/, made there once by `traindeck-train export`). Each file goes over
+// SFTP, resumable and SHA-256 checked (SftpTransfer); the folder appears under its name only
+// when all of it is here (checkpoints: COMPLETE last), so a cut fetch is never taken for a
+// checkpoint. Runs on the run's own connection while it is followed (one connection per host),
+// else on one of its own that it lets go when done. GUI thread.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <memory>
+#include <set>
+
+#include "remote_host.h"
+#include "remote_record.h"
+
+namespace traindeck {
+
+enum class FetchKind { Checkpoint, HfExport };
+
+class RemoteFetch : public QObject {
+  Q_OBJECT
+ public:
+  // `host`: the run's live connection, or nullptr to make one from the record (then `prompt`
+  // answers unknown host keys; none: refused).
+  RemoteFetch(const QString& runDir, const RemoteRecord& record, FetchKind kind, RemoteHost* host,
+              RemoteHost::HostKeyPrompt prompt = {}, QObject* parent = nullptr);
+  ~RemoteFetch() override;
+  void start();
+  QString localDir() const { return m_localDir; }
+
+ signals:
+  void progress(const QString& file, qint64 done, qint64 total);  // bytes of all files
+  void finished(const QString& localDir, const QString& error);   // error empty: done
+
+ private:
+  struct File {
+    QString name;
+    qint64 size = 0;
+  };
+  void list();
+  void next();
+  void finish(const QString& error);
+
+  QString m_runDir;
+  RemoteRecord m_record;
+  FetchKind m_kind;
+  RemoteHost* m_host;
+  std::unique_ptr<RemoteHost> m_ownHost;
+  QString m_name, m_localDir, m_partialDir;
+  QVector<File> m_files;
+  int m_next = 0;
+  qint64 m_doneBytes = 0, m_totalBytes = 0;
+  std::set<int> m_ids;  // this fetch's operations on the host
+  QByteArray m_listing;
+  bool m_finished = false;
+};
+
+}  // namespace traindeck
