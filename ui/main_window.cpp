@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -112,6 +113,14 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showShownRunStatus);
   connect(m_runs, &QAbstractItemModel::rowsInserted, this, &MainWindow::showShownRunStatus);
   connect(m_runs, &QAbstractItemModel::modelReset, this, &MainWindow::showShownRunStatus);
+  m_runTable->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_runTable, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+    const QStringList dirs = selectedRunDirs();
+    if (dirs.isEmpty()) return;
+    QMenu* menu = runMenu(dirs);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(m_runTable->viewport()->mapToGlobal(at));
+  });
   connect(m_runs, &QAbstractItemModel::rowsInserted, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
   connect(m_runs, &QAbstractItemModel::dataChanged, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
 
@@ -186,6 +195,87 @@ void MainWindow::fetchFromHost(FetchKind kind) {
     if (!why.isEmpty()) return tellProblem(tr("Fetch failed"), why);
     statusBar()->showMessage(tr("The %1 is in %2").arg(what, QDir::toNativeSeparators(dir)), 15000);
   });
+}
+
+QMenu* MainWindow::runMenu(const QStringList& dirs) {
+  auto* menu = new QMenu(this);
+  menu->setObjectName("runMenu");
+  const QString dir = dirs.front();
+  const int row = m_runs->rowOfPath(dir);
+  const RunSummary run = row >= 0 ? m_runs->runAt(row) : readRunSummary(dir);
+  const Job* job = m_jobs->jobFor(dir);
+  const bool live = (job && job->isActive()) || run.isLive();
+  const auto add = [&](const QString& name, const QString& text, bool enabled, auto slot) {
+    QAction* a = menu->addAction(text, this, slot);
+    a->setObjectName(name);
+    a->setEnabled(enabled);
+    return a;
+  };
+  add("resumeRun", tr("Resume"), dirs.size() == 1 && !live && run.remoteSpec.isEmpty(), [this, dir] {
+    if (const QString why = m_jobs->resume(dir); !why.isEmpty())
+      return tellProblem(tr("Cannot resume"), tr("%1 cannot be resumed: %2.").arg(QFileInfo(dir).fileName(), why));
+    m_runs->rescan();
+    showRun(dir);
+  });
+  add("compareRuns", tr("Compare"), dirs.size() >= 2 && dirs.size() <= Comparison::kMaxRuns,
+      [this, dirs] { compareRuns(dirs); });
+  menu->addSeparator();
+  add("renameRun", tr("Rename…"), dirs.size() == 1 && !live, [this, dir, run] {
+    bool ok = false;
+    const QString name =
+        QInputDialog::getText(this, tr("Rename the run"), tr("Name:"), QLineEdit::Normal, run.name, &ok);
+    if (ok) renameRun(dir, name);
+  });
+  add("openRunFolder", tr("Open folder"), true, [dir] { QDesktopServices::openUrl(QUrl::fromLocalFile(dir)); });
+  add("copyRunConfig", tr("Copy config"), QFileInfo::exists(dir + "/config.yaml"), [this, dir] {
+    QFile config(dir + "/config.yaml");
+    if (!config.open(QIODevice::ReadOnly)) return tellProblem(tr("Cannot copy"), config.errorString());
+    QGuiApplication::clipboard()->setText(QString::fromUtf8(config.readAll()));
+    statusBar()->showMessage(tr("The run's config.yaml is on the clipboard"), 3000);
+  });
+  menu->addSeparator();
+  add("deleteRuns", tr("Move to trash…"), !live, [this, dirs] { trashRuns(dirs); });
+  return menu;
+}
+
+QString MainWindow::renameRun(const QString& runDir, const QString& name) {
+  const QString trimmed = name.trimmed();
+  if (trimmed.isEmpty()) return tr("a run needs a name");
+  RunPaths paths{runDir.toStdString()};
+  RunInfoReadResult read = readRunInfo(paths);
+  if (!read.ok()) return QString::fromStdString(read.error);
+  if (isLive(read.info.status)) return tr("a run's name changes once it has ended");  // its trainer writes run.json
+  read.info.name = trimmed.toStdString();
+  writeRunInfo(paths, read.info);
+  m_runs->rescan();
+  showShownRunStatus();
+  return {};
+}
+
+void MainWindow::trashRuns(const QStringList& dirs) {
+  // Asked first when someone is there to answer; the runs go to the desktop's trash, not away.
+  if (isVisible() && QApplication::activeModalWidget() == nullptr &&
+      QMessageBox::question(this, tr("Move to trash?"),
+                            tr("Move %n run(s) to the trash? Their folders can be restored from there.", nullptr,
+                               static_cast<int>(dirs.size()))) != QMessageBox::Yes)
+    return;
+  QStringList failed;
+  for (const QString& dir : dirs) {
+    if (Job* job = m_jobs->jobFor(dir); job && job->isActive()) {
+      failed << tr("%1 (still going)").arg(QFileInfo(dir).fileName());
+      continue;
+    }
+    if (m_session && m_session->runDir() == QFileInfo(dir).absoluteFilePath()) {
+      m_monitor->clear();
+      m_logs->clear();
+      disconnect(m_session.get(), nullptr, this, nullptr);
+      m_session.reset();
+      m_runLabel->clear();
+    }
+    if (!QFile::moveToTrash(dir)) failed << QFileInfo(dir).fileName();
+  }
+  m_runs->rescan();
+  if (!failed.isEmpty()) tellProblem(tr("Not moved"), tr("Not moved to the trash: %1.").arg(failed.join(", ")));
 }
 
 void MainWindow::refreshHosts() {

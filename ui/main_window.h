@@ -13,6 +13,7 @@
 
 class QAction;
 class QLabel;
+class QMenu;
 class QSplitter;
 class QTableView;
 class QTabWidget;
@@ -80,6 +81,16 @@ class MainWindow : public QMainWindow {
  private:
   // The Hosts dialog; the Setup page's "Where to run" then shows what changed.
   void openHosts();
+
+ public:
+  // The run list's context menu for these runs (the first is the one clicked): Resume, Compare,
+  // Rename…, Open folder, Copy config, Move to trash…; each action named for tests.
+  QMenu* runMenu(const QStringList& runDirs);
+  // An ended run's name in its run.json. Empty string, or why not.
+  QString renameRun(const QString& runDir, const QString& name);
+  void trashRuns(const QStringList& runDirs);
+
+ private:
   QString shownStatus() const;  // the shown run's, as every page says it
   void showRunLabel();
   void showShownRunStatus();

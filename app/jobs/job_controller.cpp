@@ -9,6 +9,7 @@
 #include "local_job.h"
 #include "remote_job.h"
 #include "remote_record.h"
+#include "run_names.h"
 #include "runlog/run_directory.h"
 #include "ssh_config.h"
 #include "ssh_error.h"
@@ -37,9 +38,20 @@ QString JobController::newRunDir(const RunConfig& config) const {
   return dir;
 }
 
-JobController::Started JobController::start(const RunConfig& config, const QString& jobFile, const QString& yamlText,
-                                            const QStringList& extraArgs) {
+JobController::Started JobController::start(const RunConfig& jobConfig, const QString& jobFile, const QString& yamlText,
+                                            const QStringList& jobArgs) {
   if (!QDir().mkpath(m_runsRoot)) return {{}, tr("Could not make the runs folder %1.").arg(m_runsRoot)};
+  // The run is named for what sets it apart from the job's earlier runs (run_names.h).
+  RunConfig config = jobConfig;
+  const QString baseDir = jobFile.isEmpty() ? m_runsRoot : QFileInfo(jobFile).absolutePath();
+  config.name = distinctRunName(jobConfig, m_runsRoot, baseDir).toStdString();
+  QStringList extraArgs = jobArgs;
+  if (config.name != jobConfig.name) {
+    QString quoted = QString::fromStdString(config.name);
+    quoted.replace('\\', "\\\\").replace('"', "\\\"");
+    extraArgs << "--set"
+              << "name=\"" + quoted + "\"";  // a YAML string: '#' and ': ' are text in it
+  }
   const QString runDir = newRunDir(config);
   QString configPath = jobFile;
   if (configPath.isEmpty()) {
@@ -88,6 +100,25 @@ JobController::Started JobController::startRemote(const RunConfig& config, const
   adopt(runDir, std::move(job));
   remote->start(launch);
   return {runDir, {}};
+}
+
+QString JobController::resume(const QString& runDir) {
+  const QString dir = QFileInfo(runDir).absoluteFilePath();
+  if (Job* job = jobFor(dir); job && job->isActive()) return tr("the run is still going");
+  if (QFileInfo::exists(dir + "/" + kRemoteRecordFile))
+    return tr("it ran on another host: fetch its checkpoint, or start it again there with checkpoint.resume: true");
+  const RunInfoReadResult read = readRunInfo(RunPaths{dir.toStdString()});
+  if (!read.ok()) return tr("its run.json cannot be read: %1").arg(QString::fromStdString(read.error));
+  if (isLive(read.info.status)) return tr("its run.json says it is still %1").arg(toString(read.info.status));
+  if (read.info.host != hostName())
+    return tr("it ran on %1, not on this machine").arg(QString::fromStdString(read.info.host));
+  if (!QFileInfo::exists(dir + "/checkpoints"))
+    return tr("it has no checkpoint to continue from (checkpoint.every was 0, or it ended before the first)");
+  auto job = std::make_unique<LocalJob>();
+  LocalJob* local = job.get();
+  adopt(dir, std::move(job));
+  local->start(m_trainBinary, dir + "/config.yaml", dir, {"--resume"});
+  return {};
 }
 
 RemoteFetch* JobController::fetch(const QString& runDir, FetchKind kind, QString* error) {

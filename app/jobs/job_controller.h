@@ -49,6 +49,9 @@ class JobController : public QObject {
   // the runs root). `extraArgs` go to `traindeck-train run` after the config.
   Started start(const RunConfig& config, const QString& jobFile, const QString& yamlText,
                 const QStringList& extraArgs = {});
+  // Continues an ended run of this machine in its own folder from its newest complete
+  // checkpoint (`traindeck-train run --resume`): the same run, one curve. Empty string, or why not.
+  QString resume(const QString& runDir);
   // Follows every run under the runs root whose run.json says it is going on this machine and
   // whose supervisor lives; returns how many it found.
   int attachRunning();

@@ -160,6 +160,14 @@ QStringList HostProbe::missingForBuild() const {
       missing << QStringLiteral("The host has no LibTorch; install it with: pip install torch (or %1).")
                      .arg(install("libtorch-dev libgloo-dev"));
   }
+  if (diskFreeKiB > 0 && diskFreeKiB < kMinFreeDiskKiB)
+    missing << QStringLiteral(
+                   "Only %1 MB are free in the work folder %2 there; the trainer's build needs about %3 MB: "
+                   "free some space, or choose a work folder on a bigger disk (--remote-dir, "
+                   "target.remote_dir).")
+                   .arg(diskFreeKiB / 1024)
+                   .arg(workDir)
+                   .arg(kMinFreeDiskKiB / 1024);
   if (!torchCuda.isEmpty() && libtorchChoice() == "pip" && nvcc.isEmpty())
     missing << QStringLiteral("The host's torch was built with CUDA %1 but the host has no nvcc; install it with: %2.")
                    .arg(torchCuda,

@@ -38,7 +38,8 @@ struct HostProbe {
   // The build tools among those that apt-get can install there ("cmake", "g++ make"); empty
   // unless the account is root and the host has apt-get. LibTorch is not among them (pip is).
   QStringList packagesToInstall() const;
-  static constexpr const char* kMinCmake = "3.22";  // the trainer's cmake_minimum_required
+  static constexpr const char* kMinCmake = "3.22";        // the trainer's cmake_minimum_required
+  static constexpr qint64 kMinFreeDiskKiB = 1024 * 1024;  // sources, build tree and a first run
   // Which LibTorch the build will use: "pip" (Python's torch), "system", or empty for none.
   QString libtorchChoice() const;
 };

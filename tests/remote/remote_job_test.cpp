@@ -23,6 +23,7 @@
 #include "remote_record.h"
 #include "remote_uploads.h"
 #include "run_mirror.h"
+#include "run_status.h"
 #include "runlog/run_directory.h"
 #include "sshd_server.h"
 
@@ -38,22 +39,10 @@ QByteArray sha256Of(const QString& path) {
 }
 
 std::string statusOf(const QString& runDir) {
-  const RunInfoReadResult read = readRunInfo(RunPaths{runDir.toStdString()});
-  return read.ok() ? toString(read.info.status) : "";
+  return test_support::runStatus(runDir);
 }
 
-// Train steps in a metrics.jsonl, in file order (to find duplicates).
-QVector<qint64> trainSteps(const QString& path) {
-  QVector<qint64> steps;
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return steps;
-  for (const QByteArray& line : f.readAll().split('\n')) {
-    if (!line.contains("\"kind\":\"train\"")) continue;
-    const qsizetype at = line.indexOf("\"step\":");
-    steps << line.mid(at + 7, line.indexOf(',', at) - at - 7).toLongLong();
-  }
-  return steps;
-}
+using test_support::trainSteps;
 
 struct Launched {
   QProcess* process = nullptr;
@@ -175,6 +164,10 @@ class RemoteJobTest : public QObject {
     bare.apt = false;
     bare.cmake.clear();
     QVERIFY(bare.packagesToInstall().isEmpty());  // no apt-get: nothing offered
+    HostProbe full = p;                           // a nearly full disk is said before anything is uploaded
+    full.diskFreeKiB = 200 * 1024;
+    QVERIFY2(full.missingForBuild().join(' ').contains("Only 200 MB are free"),
+             qPrintable(full.missingForBuild().join(' ')));
   }
 
   void aHostWithoutCmakeIsOneSentenceAndRunsNothing() {

@@ -18,6 +18,7 @@
 #include "main_window.h"
 #include "remote_answers.h"
 #include "remote_record.h"
+#include "run_status.h"
 #include "runlog/run_directory.h"
 #include "sshd_server.h"
 
@@ -26,37 +27,10 @@ using traindeck::test::SshdServer;
 
 namespace {
 
-// `fake-train run --config C --run-dir R --no-progress`: a train record every 0.1 s.
-constexpr char kStandIn[] = R"(#!/bin/sh
-while [ $# -gt 0 ]; do [ "$1" = --run-dir ] && run=$2; shift; done
-status() {
-  printf '{"id":"r1","name":"remote-fake","status":"%s","host":"there","world_size":1}' "$1" > "$run/run.json.tmp"
-  mv "$run/run.json.tmp" "$run/run.json"
-}
-trap 'status stopped; exit 0' TERM
-status running
-step=0
-while :; do
-  step=$((step + 1))
-  echo "{\"kind\":\"train\",\"time\":$step,\"step\":$step,\"tokens\":64,\"loss\":5.0,\"lr\":0.001}" >> "$run/metrics.jsonl"
-  sleep 0.1
-done
-)";
-
-QVector<qint64> trainSteps(const QString& path) {
-  QVector<qint64> steps;
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return steps;
-  for (const QByteArray& line : f.readAll().split('\n')) {
-    const qsizetype at = line.indexOf("\"step\":");
-    if (at >= 0) steps << line.mid(at + 7, line.indexOf(',', at) - at - 7).toLongLong();
-  }
-  return steps;
-}
+using test_support::trainSteps;
 
 std::string statusOf(const QString& runDir) {
-  const RunInfoReadResult read = readRunInfo(RunPaths{runDir.toStdString()});
-  return read.ok() ? toString(read.info.status) : "";
+  return test_support::runStatus(runDir);
 }
 
 }  // namespace
@@ -77,10 +51,8 @@ class RemoteWindowTest : public QObject {
     const QString work = remote.filePath("work"), remoteRun = work + "/runs/r1";
     QVERIFY(QDir().mkpath(work));
     QVERIFY(QFile::copy(TRAINDECK_REMOTE_HELPER, work + "/helper.sh"));
-    QFile standIn(work + "/fake-train");
-    QVERIFY(standIn.open(QIODevice::WriteOnly) && standIn.write(kStandIn) > 0);
-    standIn.close();
-    standIn.setPermissions(standIn.permissions() | QFile::ExeOwner);
+    QVERIFY(QFile::copy(TRAINDECK_STAND_IN_TRAINER, work + "/fake-train"));
+    QFile(work + "/fake-train").setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QProcess launch;
     launch.start("sh", {work + "/helper.sh", "launch", work + "/fake-train", work + "/job.yaml", remoteRun});
     QVERIFY(launch.waitForFinished(20000));

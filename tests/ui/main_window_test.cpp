@@ -10,9 +10,11 @@
 #include <QGuiApplication>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QSet>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -32,6 +34,10 @@
 namespace traindeck {
 
 using test_support::runStatus;
+
+QVector<qint64> trainSteps(const QString& runDir) {
+  return test_support::trainSteps(runDir + "/metrics.jsonl");
+}
 
 class MainWindowTest : public QObject {
   Q_OBJECT
@@ -272,6 +278,53 @@ class MainWindowTest : public QObject {
     window.findChild<QAction*>("stopAction")->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(agree(run, "stopped"), 60000);
     QVERIFY2(!eta->text().contains("left"), qPrintable(eta->text()));
+  }
+
+  void theRunMenuResumesRenamesCopiesAndTrashes() {
+    QTemporaryDir data, runs;
+    QVERIFY(makeDemoData(data));
+    MainWindow window(options(runs));
+    QTRY_VERIFY(window.setupPage()->isStartable());
+    const QString run =
+        window.startRun({"--set", "schedule.max_steps=100000", "--set", "model.n_layer=1", "--set", "model.n_embd=32",
+                         "--set", "strategy.nproc_per_node=1", "--set", "checkpoint.every=0"});
+    QTRY_VERIFY_WITH_TIMEOUT(trainSteps(run).size() >= 3, 60000);
+    const auto menuAction = [&](const char* name) {
+      QMenu* menu = window.runMenu({run});
+      menu->deleteLater();
+      return menu->findChild<QAction*>(name);
+    };
+    QVERIFY(!menuAction("resumeRun")->isEnabled());  // it is going
+    QVERIFY(!menuAction("deleteRuns")->isEnabled());
+    window.findChild<QAction*>("stopAction")->trigger();  // every rank saves a checkpoint
+    QTRY_COMPARE_WITH_TIMEOUT(runStatus(run), std::string("stopped"), 60000);
+    QTRY_VERIFY(menuAction("resumeRun")->isEnabled());
+    const qint64 stoppedAt = trainSteps(run).back();
+
+    // Resume: the same folder goes on from its checkpoint, one curve, no step twice.
+    menuAction("resumeRun")->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(runStatus(run), std::string("running"), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(trainSteps(run).back() > stoppedAt + 2, 60000);
+    const QVector<qint64> steps = trainSteps(run);
+    QCOMPARE(QSet<qint64>(steps.begin(), steps.end()).size(), steps.size());
+    window.findChild<QAction*>("stopAction")->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(runStatus(run), std::string("stopped"), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.jobs()->jobFor(run)->isActive(), 30000);  // its supervisor gone too
+
+    // Rename (an ended run's run.json), Copy config, Move to trash.
+    QCOMPARE(window.renameRun(run, "  lr sweep A "), QString());
+    auto* list = qobject_cast<RunListModel*>(window.findChild<QTableView*>("runList")->model());
+    QTRY_COMPARE(list->runAt(list->rowOfPath(run)).name, QString("lr sweep A"));
+    menuAction("copyRunConfig")->trigger();
+    QVERIFY(QGuiApplication::clipboard()->text().contains("max_steps: 100000"));
+    QTemporaryDir home;  // the desktop's trash, in $XDG_DATA_HOME/Trash
+    const QByteArray oldDataHome = qgetenv("XDG_DATA_HOME");
+    qputenv("XDG_DATA_HOME", home.path().toUtf8());
+    window.trashRuns({run});
+    qputenv("XDG_DATA_HOME", oldDataHome);
+    QVERIFY(!QFileInfo::exists(run));
+    QVERIFY(QFileInfo::exists(home.filePath("Trash/files/" + QFileInfo(run).fileName() + "/metrics.jsonl")));
+    QTRY_COMPARE(list->rowOfPath(run), -1);
   }
 
   void anUnreachableSshTargetSaysWhy() {
