@@ -77,6 +77,7 @@ QCPRange padded(const QCPRange& r, bool log) {
 
 ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* parent)
     : QWidget(parent), m_comparison(comparison), m_sets(sets) {
+  setObjectName("comparePage");
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(buildSetsBar());
   layout->addWidget(buildControls());

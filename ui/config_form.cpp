@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -14,10 +15,12 @@
 #include <QRegularExpressionValidator>
 #include <QScrollBar>
 #include <QStyle>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include "config/config_fields.h"
+#include "field_labels.h"
 #include "setup_yaml_edit.h"
 
 namespace traindeck {
@@ -42,6 +45,15 @@ const QList<Group>& groups() {
                                  {"Eval && Checkpoints", {"eval", "checkpoint"}},
                                  {"Target", {"target"}}};
   return list;
+}
+
+// Which fields name a local file or folder, for their Browse… button.
+enum class PathKind { None, File, Folder };
+PathKind pathKindOf(const QString& path) {
+  if (path == "runs_root" || path == "data.train" || path == "data.val") return PathKind::Folder;
+  if (path == "model.init_from" || path == "data.vocab" || path == "data.merges" || path == "target.identity")
+    return PathKind::File;
+  return PathKind::None;
 }
 
 QString sectionOf(const QString& path) {
@@ -75,10 +87,10 @@ ConfigForm::ConfigForm(QWidget* parent) : QScrollArea(parent) {
       const QString type = QString::fromStdString(info.type);
       QWidget* editor = makeEditor(path, type, box);
       editor->setObjectName("field:" + path);
-      Row row{editor, new QLabel(box), {}};
-      row.baseTip = QStringLiteral("<p>%1</p><p><i>%2</i>; default <code>%3</code></p>")
-                        .arg(QString::fromStdString(info.doc).toHtmlEscaped(), type.toHtmlEscaped(),
-                             QString::fromStdString(info.defaultValue).toHtmlEscaped());
+      Row row{editor, new QLabel(box), nullptr, {}};
+      row.baseTip = QStringLiteral("<p><code>%1</code></p><p>%2</p><p><i>%3</i>; default <code>%4</code></p>")
+                        .arg(path.toHtmlEscaped(), QString::fromStdString(info.doc).toHtmlEscaped(),
+                             type.toHtmlEscaped(), QString::fromStdString(info.defaultValue).toHtmlEscaped());
       editor->setToolTip(row.baseTip);
       row.icon->setObjectName("icon:" + path);
       const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
@@ -86,11 +98,35 @@ ConfigForm::ConfigForm(QWidget* parent) : QScrollArea(parent) {
       auto* cell = new QHBoxLayout;
       cell->setContentsMargins(0, 0, 0, 0);
       cell->addWidget(editor, 1);
+      if (const PathKind kind = pathKindOf(path); kind != PathKind::None) {
+        auto* browse = new QToolButton(box);
+        browse->setText(tr("Browse…"));
+        browse->setObjectName("browse:" + path);
+        browse->setToolTip(kind == PathKind::Folder ? tr("Choose a folder") : tr("Choose a file"));
+        connect(browse, &QToolButton::clicked, this, [this, path, kind, editor] {
+          auto* line = qobject_cast<QLineEdit*>(editor);
+          const QString current = line ? line->text() : QString();
+          const QString chosen = m_chooser ? m_chooser(path, kind == PathKind::Folder, current)
+                                 : kind == PathKind::Folder
+                                     ? QFileDialog::getExistingDirectory(this, fieldLabel(path), current)
+                                     : QFileDialog::getOpenFileName(this, fieldLabel(path), current);
+          if (chosen.isEmpty() || !line) return;
+          line->setText(chosen);
+          emit fieldEdited(path, yamlScalar(chosen));
+        });
+        cell->addWidget(browse);
+      }
       cell->addWidget(row.icon);
-      auto* label = new QLabel(path.section('.', -1), box);
+      auto* label = new QLabel(fieldLabel(path), box);
       label->setToolTip(row.baseTip);
       label->setBuddy(editor);
       form->addRow(label, cell);
+      row.note = new QLabel(box);
+      row.note->setObjectName("note:" + path);
+      row.note->setWordWrap(true);
+      row.note->setForegroundRole(QPalette::PlaceholderText);
+      row.note->hide();
+      form->addRow(row.note);  // spans the row; a hidden one takes no room
       m_editors.insert(path, editor);
       m_rows.insert(path, row);
     }
@@ -212,6 +248,18 @@ void ConfigForm::markRow(const QString& path, Severity severity, const QStringLi
   if (qobject_cast<QLineEdit*>(row.editor))  // combo and check boxes keep their native look
     row.editor->setStyleSheet(
         QStringLiteral("QLineEdit { border: 2px solid %1; border-radius: 3px; padding: 1px; }").arg(color.name()));
+}
+
+void ConfigForm::setFieldNote(const QString& path, const QString& note) {
+  auto it = m_rows.find(path);
+  if (it == m_rows.end()) return;
+  it->note->setText(note);
+  it->note->setVisible(!note.isEmpty());
+}
+
+QString ConfigForm::fieldNote(const QString& path) const {
+  const auto it = m_rows.constFind(path);
+  return it == m_rows.cend() ? QString() : it->note->text();
 }
 
 void ConfigForm::focusField(const QString& path) {

@@ -7,6 +7,7 @@
 #include <QMap>
 #include <QScrollArea>
 #include <QSet>
+#include <functional>
 
 #include "config/diagnostic.h"
 #include "config/run_config.h"
@@ -27,6 +28,12 @@ class ConfigForm : public QScrollArea {
   void setProblems(const Diagnostics& problems);
   QWidget* editor(const QString& path) const { return m_editors.value(path); }
   void focusField(const QString& path);
+  // A line of plain text under the field (empty: none), e.g. where the app really puts runs.
+  void setFieldNote(const QString& path, const QString& note);
+  QString fieldNote(const QString& path) const;
+  // How Browse… asks for a path (tests answer without a dialog); default: a file dialog.
+  using PathChooser = std::function<QString(const QString& path, bool folder, const QString& current)>;
+  void setPathChooser(PathChooser chooser) { m_chooser = std::move(chooser); }
 
  signals:
   // The user changed a field; `valueYaml` is its new value as YAML text.
@@ -39,6 +46,7 @@ class ConfigForm : public QScrollArea {
   struct Row {
     QWidget* editor = nullptr;
     QLabel* icon = nullptr;
+    QLabel* note = nullptr;  // under the field, hidden while empty
     QString baseTip;
   };
   QWidget* makeEditor(const QString& path, const QString& type, QWidget* parent);
@@ -47,6 +55,7 @@ class ConfigForm : public QScrollArea {
 
   QMap<QString, QWidget*> m_editors;
   QHash<QString, Row> m_rows;
+  PathChooser m_chooser;
 };
 
 }  // namespace traindeck

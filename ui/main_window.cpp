@@ -6,15 +6,18 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -36,6 +39,7 @@
 #include "jobs/remote_job.h"
 #include "logs_page.h"
 #include "monitor_page.h"
+#include "run_filter_model.h"
 #include "runlog/run_directory.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
@@ -61,9 +65,35 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   auto* leftLayout = new QVBoxLayout(left);
   leftLayout->setContentsMargins(0, 0, 0, 0);
   leftLayout->addWidget(new QLabel(tr("<b>Runs</b>"), left));
+  auto* filters = new QHBoxLayout;
+  auto* filterText = new QLineEdit(left);
+  filterText->setObjectName("runFilter");
+  filterText->setPlaceholderText(tr("Filter by name or id"));
+  filterText->setClearButtonEnabled(true);
+  auto* filterStatus = new QComboBox(left);
+  filterStatus->setObjectName("statusFilter");
+  filterStatus->addItem(tr("every status"), QString());
+  for (const char* status : {"running", "finished", "failed", "stopped", "starting"})
+    filterStatus->addItem(QString::fromLatin1(status), QString::fromLatin1(status));
+  filters->addWidget(filterText, 1);
+  filters->addWidget(filterStatus);
+  leftLayout->addLayout(filters);
+  m_runFilter = new RunFilterModel(this);
+  m_runFilter->setSourceModel(m_runs);
+  connect(filterText, &QLineEdit::textChanged, m_runFilter, &RunFilterModel::setText);
+  connect(filterStatus, &QComboBox::currentIndexChanged, this,
+          [this, filterStatus] { m_runFilter->setStatus(filterStatus->currentData().toString()); });
   m_runTable = new QTableView(left);
   m_runTable->setObjectName("runList");
-  m_runTable->setModel(m_runs);
+  m_runTable->setModel(m_runFilter);
+  m_runTable->setSortingEnabled(true);
+  m_runTable->sortByColumn(RunListModel::CreatedColumn, Qt::DescendingOrder);  // newest first
+  m_runTable->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_runTable->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+    QMenu* menu = columnMenu();
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(m_runTable->horizontalHeader()->mapToGlobal(at));
+  });
   m_runTable->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_runTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
   m_runTable->verticalHeader()->hide();
@@ -87,6 +117,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_pages->setObjectName("pages");
   m_presetDirs = options.presetDirs;
   m_setup = new SetupPage(options.presetDirs, m_pages);
+  m_setup->setRunsRoot(options.runsRoot);
   m_monitor = new MonitorPage(m_pages);
   m_logs = new LogsPage(m_pages);
   m_pages->addTab(m_setup, tr("&Setup"));
@@ -156,6 +187,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   });
   m_jobs->attachRunning();  // runs started before the app was reopened
   m_runs->setRunsRoot(options.runsRoot);
+  m_runs->setConfigColumns(QSettings().value("runList/configColumns").toStringList());
   openConfig(options.configPath);
   if (!options.openRun.isEmpty()) showRun(options.openRun);
   if (!options.compareRuns.isEmpty()) compareRuns(options.compareRuns);
@@ -164,12 +196,27 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   restoreGeometry(settings.value("window/geometry").toByteArray());
   restoreState(settings.value("window/state").toByteArray());
   if (!m_splitter->restoreState(settings.value("window/splitter").toByteArray())) m_splitter->setSizes({260, 1000});
-  if (options.openRun.isEmpty() && options.compareRuns.isEmpty())
-    m_pages->setCurrentIndex(settings.value("window/page", 0).toInt());
+  if (options.openRun.isEmpty() && options.compareRuns.isEmpty()) restoreSelection(settings);
   updateActions();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::restoreSelection(QSettings& settings) {
+  // The run shown and the runs compared when the window closed, where they still are; the page
+  // too, unless it would open empty (Compare with nothing to compare).
+  const QString shown = settings.value("window/shownRun").toString();
+  if (!shown.isEmpty() && QFileInfo::exists(shown + "/run.json")) showRun(shown);
+  QStringList compared;
+  for (const QString& dir : settings.value("window/comparedRuns").toStringList())
+    if (QFileInfo::exists(dir + "/run.json")) compared << dir;
+  if (compared.size() >= 2) m_compare->compareRuns(compared);
+  QWidget* page = m_pages->widget(settings.value("window/page", 0).toInt());
+  if (page == m_compare && m_comparison->runDirs().isEmpty())
+    page = m_session ? static_cast<QWidget*>(m_monitor) : static_cast<QWidget*>(m_setup);
+  if (page == m_monitor && !m_session) page = m_setup;
+  m_pages->setCurrentWidget(page != nullptr ? page : m_setup);
+}
 
 void MainWindow::openHosts() {
   QSettings settings;
@@ -276,6 +323,55 @@ void MainWindow::trashRuns(const QStringList& dirs) {
   }
   m_runs->rescan();
   if (!failed.isEmpty()) tellProblem(tr("Not moved"), tr("Not moved to the trash: %1.").arg(failed.join(", ")));
+}
+
+QMenu* MainWindow::columnMenu() {
+  // The list's own columns to show or hide, the config keys shown as columns, and one more.
+  auto* menu = new QMenu(this);
+  menu->setObjectName("columnMenu");
+  for (int column = 0; column < m_runs->columnCount(); ++column) {
+    QAction* a = menu->addAction(m_runs->headerData(column, Qt::Horizontal).toString());
+    a->setCheckable(true);
+    a->setChecked(!m_runTable->isColumnHidden(column));
+    a->setObjectName("column:" + m_runs->headerData(column, Qt::Horizontal).toString());
+    const bool configColumn = column >= RunListModel::ColumnCount;
+    connect(a, &QAction::toggled, this, [this, column, configColumn](bool on) {
+      if (configColumn && !on) {
+        QStringList keys = m_runs->configColumns();
+        keys.removeAt(column - RunListModel::ColumnCount);
+        return showConfigColumns(keys);
+      }
+      m_runTable->setColumnHidden(column, !on);
+    });
+  }
+  menu->addSeparator();
+  QAction* add = menu->addAction(tr("Add a config key as a column…"), this, [this] {
+    bool ok = false;
+    const QString key = QInputDialog::getText(this, tr("Config column"), tr("Config key (for example optimizer.lr):"),
+                                              QLineEdit::Normal, QString(), &ok)
+                            .trimmed();
+    if (ok && !key.isEmpty() && !m_runs->configColumns().contains(key))
+      showConfigColumns(m_runs->configColumns() << key);
+  });
+  add->setObjectName("addConfigColumn");
+  return menu;
+}
+
+void MainWindow::showConfigColumns(const QStringList& keys) {
+  // A reset: the hidden columns and the sort are set again, and the shown run selected again.
+  QList<int> hidden;
+  for (int c = 0; c < RunListModel::ColumnCount; ++c)
+    if (m_runTable->isColumnHidden(c)) hidden << c;
+  const QString shown = currentRunDir();
+  m_runs->setConfigColumns(keys);
+  for (int c : hidden) m_runTable->setColumnHidden(c, true);
+  QSettings().setValue("runList/configColumns", keys);
+  if (!shown.isEmpty()) {
+    const int row = m_runs->rowOfPath(shown);
+    const int viewRow = row >= 0 ? m_runFilter->mapFromSource(m_runs->index(row, 0)).row() : -1;
+    if (viewRow >= 0) m_runTable->selectRow(viewRow);
+  }
+  m_runTable->resizeColumnsToContents();
 }
 
 void MainWindow::refreshHosts() {
@@ -431,7 +527,8 @@ void MainWindow::updateActions() {
 
 QStringList MainWindow::selectedRunDirs() const {
   QStringList dirs;
-  for (const QModelIndex& index : m_runTable->selectionModel()->selectedRows()) dirs << m_runs->runAt(index.row()).path;
+  for (const QModelIndex& index : m_runTable->selectionModel()->selectedRows())
+    dirs << m_runs->runAt(m_runFilter->mapToSource(index).row()).path;
   return dirs;
 }
 
@@ -472,7 +569,8 @@ void MainWindow::showRun(const QString& runDir) {
   if (summary.isLive() && !m_jobs->jobFor(dir)) m_jobs->attach(dir);
   m_bootstrap->follow(qobject_cast<RemoteJob*>(m_jobs->jobFor(dir)));
   const int row = m_runs->rowOfPath(dir);
-  if (row >= 0 && m_runTable->currentIndex().row() != row) m_runTable->selectRow(row);
+  const int viewRow = row >= 0 ? m_runFilter->mapFromSource(m_runs->index(row, 0)).row() : -1;
+  if (viewRow >= 0 && m_runTable->currentIndex().row() != viewRow) m_runTable->selectRow(viewRow);
   if (m_pages->currentWidget() == m_setup) m_pages->setCurrentWidget(m_monitor);
   showFailureIfAny();
   updateActions();
@@ -509,7 +607,7 @@ void MainWindow::showSessionMetrics() {
 }
 
 void MainWindow::runSelected() {
-  const int row = m_runTable->currentIndex().row();
+  const int row = m_runFilter->mapToSource(m_runTable->currentIndex()).row();
   if (row >= 0) showRun(m_runs->runAt(row).path);
 }
 
@@ -587,6 +685,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   settings.setValue("window/state", saveState());
   settings.setValue("window/splitter", m_splitter->saveState());
   settings.setValue("window/page", m_pages->currentIndex());
+  settings.setValue("window/shownRun", m_session ? m_session->runDir() : QString());
+  settings.setValue("window/comparedRuns", m_comparison->runDirs());
   // A run started here goes on without the app (its supervisor was started detached);
   // reopening the app and selecting it re-attaches to it.
   QMainWindow::closeEvent(event);

@@ -13,6 +13,7 @@
 
 class QAction;
 class QLabel;
+class QSettings;
 class QMenu;
 class QSplitter;
 class QTableView;
@@ -22,6 +23,7 @@ namespace traindeck {
 
 class BootstrapView;
 class ComparePage;
+class RunFilterModel;
 class Comparison;
 class ComparisonSets;
 class Job;
@@ -81,6 +83,8 @@ class MainWindow : public QMainWindow {
  private:
   // The Hosts dialog; the Setup page's "Where to run" then shows what changed.
   void openHosts();
+  void showConfigColumns(const QStringList& keys);
+  void restoreSelection(QSettings& settings);
 
  public:
   // The run list's context menu for these runs (the first is the one clicked): Resume, Compare,
@@ -88,6 +92,8 @@ class MainWindow : public QMainWindow {
   QMenu* runMenu(const QStringList& runDirs);
   // An ended run's name in its run.json. Empty string, or why not.
   QString renameRun(const QString& runDir, const QString& name);
+  // The run list header's menu: columns to show or hide, and config keys as columns.
+  QMenu* columnMenu();
   void trashRuns(const QStringList& runDirs);
 
  private:
@@ -110,6 +116,7 @@ class MainWindow : public QMainWindow {
   MainWindowOptions m_options;
   std::unique_ptr<RunRegistry> m_registry;  // before everything holding its sessions
   JobController* m_jobs;
+  RunFilterModel* m_runFilter = nullptr;  // what the list shows of m_runs
   BootstrapView* m_bootstrap = nullptr;
   QString m_remotePayloadDir;
   QStringList m_presetDirs;  // the helper script and the trainer's sources for remote hosts

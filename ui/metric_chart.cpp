@@ -42,6 +42,13 @@ MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidge
   m_markerGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QColor(214, 39, 40), 9));
   m_markerGraph->removeFromLegend();
   m_markerGraph->setName(tr("events"));
+  // Until a point arrives: no made-up 0-5 axes, a sentence instead.
+  m_emptyText = new QCPItemText(this);
+  m_emptyText->position->setType(QCPItemPosition::ptAxisRectRatio);
+  m_emptyText->position->setCoords(0.5, 0.5);
+  m_emptyText->setText(tr("No data yet"));
+  m_emptyText->setColor(palette().color(QPalette::PlaceholderText));
+  showEmpty(true);
 
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
@@ -53,6 +60,7 @@ MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidge
 }
 
 void MetricChart::applyPalette() {
+  if (m_emptyText != nullptr) m_emptyText->setColor(palette().color(QPalette::PlaceholderText));
   applyChartPalette(this, m_heading);
 }
 
@@ -122,6 +130,11 @@ void MetricChart::setMarkers(const QVector<ChartMarker>& markers) {
       QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, markerColor(anyError ? "warn" : "info"), 9));
 }
 
+void MetricChart::showEmpty(bool empty) {
+  m_emptyText->setVisible(empty);
+  for (QCPAxis* axis : {xAxis, yAxis}) axis->setTickLabels(!empty);
+}
+
 void MetricChart::setXAxisLabel(const QString& label) {
   xAxis->setLabel(label);
 }
@@ -146,6 +159,7 @@ void MetricChart::fitIfFollowing() {
   }
   // The y range is the data's alone: the event markers sit at the previous top edge, and fitting
   // to them too made the axis grow by the 5% margin on every refresh.
+  showEmpty(!any);
   if (any) yAxis->setRange(data);
   const double floor = std::max(std::abs(data.center()) * 0.05, 1e-12);
   if (any && data.size() < floor) yAxis->setRange(data.center() - floor, data.center() + floor);

@@ -33,6 +33,7 @@ class MetricChart : public QCustomPlot {
   void setLogScale(bool on);
   // Fits the axes to the data unless the user has zoomed or panned since the last fit.
   void fitIfFollowing();
+  bool showsEmpty() const { return m_emptyText->visible(); }  // "No data yet", no tick labels
   // PNG, SVG or PDF by the file's extension; false when it could not be written.
   bool exportTo(const QString& path);
 
@@ -43,8 +44,10 @@ class MetricChart : public QCustomPlot {
 
  private:
   void applyPalette();
+  void showEmpty(bool empty);
 
   QCPTextElement* m_heading;
+  QCPItemText* m_emptyText = nullptr;
   QCPGraph* m_raw;
   QCPGraph* m_smooth;
   QVector<QCPGraph*> m_extra;

@@ -11,6 +11,7 @@
 #include "config/devices.h"
 #include "config/planner.h"
 #include "memory_bar.h"
+#include "progress_text.h"
 
 namespace traindeck {
 
@@ -53,6 +54,7 @@ PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent) {
   m_tokensPerStep = valueLabel("plan.tokensPerStep", m_details);
   m_stepTime = valueLabel("plan.stepTime", m_details);
   m_throughput = valueLabel("plan.tokensPerSecond", m_details);
+  m_wholeRun = valueLabel("plan.wholeRun", m_details);
   form->addRow(tr("Parameters"), m_parameters);
   form->addRow(tr("Memory per rank"), m_memory);
   m_bar = new MemoryBar(m_details);
@@ -60,6 +62,7 @@ PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Tokens per step"), m_tokensPerStep);
   form->addRow(tr("Step time (est.)"), m_stepTime);
   form->addRow(tr("Tokens/s (est.)"), m_throughput);
+  form->addRow(tr("Whole run (est.)"), m_wholeRun);
   layout->addWidget(m_details);
   m_warning = valueLabel("plan.warning", this);
   m_warning->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; font-weight: bold; }"));
@@ -115,6 +118,21 @@ void PlanPanel::setConfig(const std::optional<RunConfig>& config) {
   replan();
 }
 
+QString PlanPanel::wholeRunText(const Plan& plan, const DeviceSpec& device) const {
+  // Steps x step time, and what that costs in device-hours (every rank holds a device).
+  const ScheduleConfig& s = m_config->schedule;
+  const std::int64_t steps = s.max_steps > 0          ? s.max_steps
+                             : plan.tokensPerStep > 0 ? (s.max_tokens + plan.tokensPerStep - 1) / plan.tokensPerStep
+                                                      : 0;
+  if (plan.stepSeconds <= 0 || steps <= 0) return tr("unknown");
+  const double seconds = plan.stepSeconds * static_cast<double>(steps);
+  const double deviceHours = seconds * static_cast<double>(plan.worldSize) / 3600.0;
+  return tr("%1 for %2 steps · %3 %4")
+      .arg(formatSeconds(seconds), str(formatThousands(steps)))
+      .arg(deviceHours, 0, 'g', 3)
+      .arg(device.isCpu ? tr("CPU-hours (ranks × hours)") : tr("GPU-hours"));
+}
+
 void PlanPanel::replan() {
   m_details->setVisible(m_config.has_value());
   m_warning->clear();
@@ -142,6 +160,7 @@ void PlanPanel::replan() {
   m_stepTime->setText(timed ? tr("%1 s at %2% utilization").arg(plan.stepSeconds, 0, 'g', 3).arg(plan.utilization * 100)
                             : tr("unknown (no peak for this precision on %1)").arg(str(device.name)));
   m_throughput->setText(timed ? str(formatThousands(static_cast<std::int64_t>(plan.tokensPerSecond))) : tr("unknown"));
+  m_wholeRun->setText(wholeRunText(plan, device));
   if (!plan.fits) {
     const QString head =
         tr("Does not fit: %1 per rank, %2 usable on %3.")
@@ -165,7 +184,7 @@ QString PlanPanel::summaryText() const {
   if (m_details->isVisibleTo(this) || m_config) {
     out << tr("Parameters: ") + m_parameters->text() << tr("Memory per rank: ") + m_memory->text()
         << tr("Tokens per step: ") + m_tokensPerStep->text() << tr("Step time: ") + m_stepTime->text()
-        << tr("Tokens/s: ") + m_throughput->text();
+        << tr("Tokens/s: ") + m_throughput->text() << tr("Whole run: ") + m_wholeRun->text();
   }
   if (!m_warning->text().isEmpty()) out << m_warning->text();
   if (!m_notes->text().isEmpty()) out << m_notes->text();

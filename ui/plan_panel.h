@@ -6,6 +6,7 @@
 #include <QWidget>
 #include <optional>
 
+#include "config/planner.h"
 #include "config/run_config.h"
 #include "probed_devices.h"
 
@@ -34,6 +35,7 @@ class PlanPanel : public QWidget {
 
  private:
   void replan();
+  QString wholeRunText(const Plan& plan, const DeviceSpec& device) const;
 
   std::optional<RunConfig> m_config;
   std::optional<ProbedDevices> m_host;
@@ -47,6 +49,7 @@ class PlanPanel : public QWidget {
   QLabel* m_tokensPerStep = nullptr;
   QLabel* m_stepTime = nullptr;
   QLabel* m_throughput = nullptr;
+  QLabel* m_wholeRun = nullptr;
   QLabel* m_warning = nullptr;
   QLabel* m_notes = nullptr;
   MemoryBar* m_bar = nullptr;

@@ -10,9 +10,11 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
@@ -28,6 +30,7 @@
 #include "config_form.h"
 #include "plan_panel.h"
 #include "probed_devices.h"
+#include "runlog/run_directory.h"
 #include "setup_yaml_edit.h"
 
 namespace traindeck {
@@ -180,11 +183,21 @@ void SetupPage::setYamlText(const QString& text) {
   reparse();
 }
 
+bool SetupPage::mayReplaceEdits() {
+  if (!isModified() || !isVisible()) return true;
+  const auto answer =
+      QMessageBox::question(this, tr("Unsaved changes"), tr("The job has changes that are not saved. Save them first?"),
+                            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Cancel) return false;
+  return answer == QMessageBox::Discard || saveFile(m_filePath);
+}
+
 void SetupPage::loadText(const QString& text, const QString& filePath, const QString& baseDir) {
   m_filePath = filePath;
   m_baseDir = baseDir;
   m_fileLabel->setText(filePath.isEmpty() ? tr("(not saved)") : QDir::toNativeSeparators(filePath));
   setYamlText(text);
+  m_savedText = yamlText();
 }
 
 std::optional<QString> SetupPage::readFile(const QString& file) {
@@ -200,9 +213,13 @@ void SetupPage::openFile(const QString& path) {
   const QString file = path.isEmpty() ? QFileDialog::getOpenFileName(this, tr("Open job"), m_baseDir,
                                                                      tr("YAML files (*.yaml *.yml);;All files (*)"))
                                       : path;
-  if (file.isEmpty()) return;
-  if (const auto text = readFile(file))
+  if (file.isEmpty() || !mayReplaceEdits()) return;
+  if (const auto text = readFile(file)) {
     loadText(*text, QFileInfo(file).absoluteFilePath(), QFileInfo(file).absolutePath());
+    const QSignalBlocker block(m_presets);
+    m_presets->setCurrentIndex(-1);  // a file, not a preset
+    m_presetName.clear();
+  }
 }
 
 bool SetupPage::saveFile(const QString& path) {
@@ -220,22 +237,68 @@ bool SetupPage::saveFile(const QString& path) {
   m_filePath = QFileInfo(file).absoluteFilePath();
   m_baseDir = QFileInfo(file).absolutePath();
   m_fileLabel->setText(QDir::toNativeSeparators(m_filePath));
+  m_savedText = yamlText();
   return true;
 }
 
+void SetupPage::setRunsRoot(const QString& dir) {
+  m_runsRoot = dir;
+  m_form->setFieldNote("runs_root", dir.isEmpty() ? QString()
+                                                  : tr("This app keeps its runs in %1 (--runs-root); runs_root is "
+                                                       "where traindeck-train run puts them without --run-dir.")
+                                                        .arg(QDir::toNativeSeparators(dir)));
+}
+
+QList<QPair<QString, QString>> SetupPage::runChoices() const {
+  QList<QPair<QString, QString>> out;
+  if (m_runsRoot.isEmpty()) return out;
+  const QDir root(m_runsRoot);
+  QStringList ids = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name | QDir::Reversed);
+  for (const QString& id : ids) {
+    const QString dir = root.filePath(id);
+    if (!QFileInfo::exists(dir + "/config.yaml")) continue;
+    const RunInfoReadResult read = readRunInfo(RunPaths{dir.toStdString()});
+    const QString name = read.ok() ? QString::fromStdString(read.info.name) : id;
+    out.append({QStringLiteral("%1 — %2").arg(name, id), dir});
+  }
+  return out;
+}
+
 void SetupPage::newFromConfig(const QString& path) {
-  const QString file = path.isEmpty()
-                           ? QFileDialog::getOpenFileName(this, tr("Start from a run's config"), m_baseDir,
-                                                          tr("Run config (config.yaml);;YAML files (*.yaml)"))
-                           : path;
-  if (file.isEmpty()) return;
+  const QString file = path.isEmpty() ? chooseRunConfig() : path;
+  if (file.isEmpty() || !mayReplaceEdits()) return;
+  {
+    const QSignalBlocker block(m_presets);
+    m_presets->setCurrentIndex(-1);
+    m_presetName.clear();
+  }
   // Its paths are already absolute (a run records them expanded); saving asks for a new file.
   if (const auto text = readFile(file)) loadText(*text, {}, QFileInfo(file).absolutePath());
 }
 
+QString SetupPage::chooseRunConfig() {
+  const QList<QPair<QString, QString>> runs = runChoices();
+  if (runs.isEmpty())  // no runs here yet: any run's config.yaml, from a file dialog
+    return QFileDialog::getOpenFileName(this, tr("Start from a run's config"),
+                                        m_runsRoot.isEmpty() ? m_baseDir : m_runsRoot,
+                                        tr("Run config (config.yaml);;YAML files (*.yaml)"));
+  QStringList items;
+  for (const auto& run : runs) items << run.first;
+  bool ok = false;
+  const QString item =
+      QInputDialog::getItem(this, tr("From run"), tr("Start a new job from the settings of:"), items, 0, false, &ok);
+  if (!ok) return {};
+  return runs.at(static_cast<int>(items.indexOf(item))).second + "/config.yaml";
+}
+
 void SetupPage::choosePreset(const QString& name) {
   const auto path = resolveConfigPath(name.toStdString(), toStd(m_presetDirs));
-  if (!path) return;
+  if (!path || !mayReplaceEdits()) {
+    const QSignalBlocker block(m_presets);
+    m_presets->setCurrentIndex(m_presets->findText(m_presetName));
+    return;
+  }
+  m_presetName = name;
   QFile in(QString::fromStdString(*path));
   if (!in.open(QIODevice::ReadOnly)) return;
   if (m_presets->currentText() != name) {

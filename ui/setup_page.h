@@ -5,6 +5,7 @@
 
 #include <QList>
 #include <QMap>
+#include <QPair>
 #include <QStringList>
 #include <QWidget>
 #include <optional>
@@ -40,6 +41,12 @@ class SetupPage : public QWidget {
   Diagnostics problems() const { return m_problems; }
   // The file the YAML came from and is saved to; empty for a preset or an old run's config.
   QString filePath() const { return m_filePath; }
+  // The YAML differs from what was last opened or saved.
+  bool isModified() const { return yamlText() != m_savedText; }
+  // Where runs go (the app's --runs-root): "From run…" offers the runs there.
+  void setRunsRoot(const QString& dir);
+  // The runs "From run…" offers: "name — id" and the run's folder, newest first.
+  QList<QPair<QString, QString>> runChoices() const;
   // The saved hosts for "Where to run", and what each was last found to have (by spec).
   void setHosts(const QList<HostEntry>& hosts, const QMap<QString, HostStore::StoredProbe>& probes);
 
@@ -47,7 +54,8 @@ class SetupPage : public QWidget {
   // Each takes a path, or asks for one with a file dialog when it is empty.
   void openFile(const QString& path = {});
   bool saveFile(const QString& path = {});
-  // Starts a new job from an old run's config.yaml: its settings, not its file.
+  // Starts a new job from an old run's config.yaml: its settings, not its file. Without a path,
+  // the runs under the runs root are offered (newest first).
   void newFromConfig(const QString& path = {});
   void choosePreset(const QString& name);
 
@@ -58,6 +66,10 @@ class SetupPage : public QWidget {
 
  private:
   void loadText(const QString& text, const QString& filePath, const QString& baseDir);
+  // Before the YAML is replaced: unsaved edits are saved, dropped or kept (Cancel: false). Asked
+  // only while the page is shown.
+  bool mayReplaceEdits();
+  QString chooseRunConfig();  // a run's config.yaml, or empty
   // The file's text, or nullopt after saying on the file label why it could not be read.
   std::optional<QString> readFile(const QString& file);
   void reparse(const QString& editedField = {});
@@ -70,6 +82,9 @@ class SetupPage : public QWidget {
   void chooseTarget(int index);
 
   QStringList m_presetDirs;
+  QString m_runsRoot;
+  QString m_savedText;   // as last opened, chosen or saved
+  QString m_presetName;  // the preset shown, while the YAML is one
   QString m_filePath;
   QString m_baseDir;
   LoadedConfig m_loaded;  // from m_goodText: the last YAML that could be read

@@ -4,11 +4,14 @@
 #include "run_list_model.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QTimer>
 #include <algorithm>
 #include <unordered_map>
+
+#include "config/config_flatten.h"
 
 namespace traindeck {
 
@@ -135,10 +138,36 @@ int RunListModel::rowCount(const QModelIndex& parent) const {
 }
 
 int RunListModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
+  return parent.isValid() ? 0 : ColumnCount + static_cast<int>(m_configKeys.size());
+}
+
+void RunListModel::setConfigColumns(const QStringList& keys) {
+  if (keys == m_configKeys) return;
+  beginResetModel();
+  m_configKeys = keys;
+  endResetModel();
+}
+
+QString RunListModel::configValue(const RunSummary& run, const QString& key) const {
+  auto it = m_configValues.find(run.path);
+  if (it == m_configValues.end()) {  // a run's config.yaml does not change: read once
+    QHash<QString, QString> values;
+    QFile file(run.path + "/config.yaml");
+    if (file.open(QIODevice::ReadOnly))
+      for (const auto& [k, v] : flattenYaml(file.readAll().toStdString()).entries)
+        values.insert(QString::fromStdString(k), QString::fromStdString(v));
+    it = m_configValues.insert(run.path, values);
+  }
+  return it->value(key);
 }
 
 QVariant RunListModel::field(const RunSummary& run, int column, bool forDisplay) const {
+  if (column >= ColumnCount) {
+    const QString value = configValue(run, m_configKeys.value(column - ColumnCount));
+    bool number = false;
+    const double asNumber = value.toDouble(&number);
+    return !forDisplay && number ? QVariant(asNumber) : QVariant(value);  // numbers sort as numbers
+  }
   switch (column) {
     case IdColumn:
       return run.id;
@@ -183,6 +212,7 @@ QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int 
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   static const char* const kTitles[ColumnCount] = {"Id",        "Name",    "Status", "Step", "Total steps",
                                                    "Last loss", "Created", "Path",   "Where"};
+  if (section >= ColumnCount && section < columnCount()) return m_configKeys.value(section - ColumnCount);
   if (section < 0 || section >= ColumnCount) return {};
   return tr(kTitles[section]);
 }

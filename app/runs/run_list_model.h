@@ -1,11 +1,14 @@
 // Every run directory under a runs root (a folder holding run.json), newest first by run.json
 // "created", then by folder name. Lives in the GUI thread; rescans on file-system events and
 // every second, updating rows in place (dataChanged) and inserting, moving or removing only
-// the rows that changed, so views keep their selection.
+// the rows that changed, so views keep their selection. Besides its own columns it can show
+// config keys as columns ("optimizer.lr"), read once from each run's config.yaml.
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 #include "run_summary.h"
@@ -54,6 +57,9 @@ class RunListModel : public QAbstractTableModel {
   int rowOfPath(const QString& runDir) const;
   // What the Where column adds for a remote run while its job follows it ("reconnecting ...").
   void setLinkNote(const QString& runDir, const QString& note);
+  // Config keys shown as columns after the model's own (ColumnCount + i), in this order.
+  void setConfigColumns(const QStringList& keys);
+  QStringList configColumns() const { return m_configKeys; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -69,10 +75,13 @@ class RunListModel : public QAbstractTableModel {
   void merge(std::vector<RunSummary> fresh);
   void updateWatches();
   QVariant field(const RunSummary& run, int column, bool forDisplay) const;
+  QString configValue(const RunSummary& run, const QString& key) const;
 
   QString m_root;
   std::vector<RunSummary> m_rows;
   QHash<QString, QString> m_linkNotes;  // by run directory
+  QStringList m_configKeys;
+  mutable QHash<QString, QHash<QString, QString>> m_configValues;  // by run directory, then key
   QFileSystemWatcher* m_watcher = nullptr;
   QTimer* m_timer = nullptr;     // the periodic rescan
   QTimer* m_coalesce = nullptr;  // one rescan shortly after a burst of file events

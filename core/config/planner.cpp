@@ -25,7 +25,6 @@ std::int64_t parameterCount(const ModelConfig& m) {
 
 namespace {
 
-
 // Sizes are computed in double and saturated: any config that passes validation has a plan,
 // even an absurd one, without integer overflow.
 std::int64_t saturate(double bytes) {
@@ -44,7 +43,7 @@ double activationBytesPerSequence(const RunConfig& config, bool fusedAttention) 
     perBlockToken += H * 4;  // log-sum-exp per head, fp32
   else
     perBlockToken += H * T * a + (dropout ? H * T : 0);  // softmax output and its dropout mask
-  if (dropout) perBlockToken += 2 * C;                     // residual dropout masks (1 byte each)
+  if (dropout) perBlockToken += 2 * C;                   // residual dropout masks (1 byte each)
 
   const double block = perBlockToken * T;
   const double blocks = config.strategy.activation_checkpointing ? L * C * a * T + block : L * block;
@@ -68,8 +67,9 @@ Plan makePlan(const RunConfig& config, const DeviceSpec& device, const PlanOptio
   plan.tokensPerStep = saturate(static_cast<double>(m.block_size) * static_cast<double>(s.micro_batch) *
                                 static_cast<double>(s.grad_accum) * static_cast<double>(plan.worldSize));
 
-  const bool fused = options.attention == PlanOptions::Attention::Auto ? device.isCuda
-                                                                        : options.attention == PlanOptions::Attention::Fused;
+  const bool fused = options.attention == PlanOptions::Attention::Auto
+                         ? device.isCuda
+                         : options.attention == PlanOptions::Attention::Fused;
   const double perSequence = activationBytesPerSequence(config, fused);
   plan.activationBytesPerSequence = saturate(perSequence);
 
@@ -88,21 +88,25 @@ Plan makePlan(const RunConfig& config, const DeviceSpec& device, const PlanOptio
   if (device.isCpu) plan.memoryAvailable = device.memoryBytes / std::max<std::int64_t>(1, s.nproc_per_node);
   const double usable = kUsableMemoryFraction * static_cast<double>(plan.memoryAvailable);
   const double fixed = static_cast<double>(mem.weights) + static_cast<double>(mem.gradients) +
-                      static_cast<double>(mem.optimizer) + static_cast<double>(mem.mixedPrecision) +
-                      static_cast<double>(mem.overhead);
+                       static_cast<double>(mem.optimizer) + static_cast<double>(mem.mixedPrecision) +
+                       static_cast<double>(mem.overhead);
   plan.fits = fixed + perSequence * static_cast<double>(s.micro_batch) <= usable;
   plan.largestMicroBatch = usable > fixed ? saturate(std::floor((usable - fixed) / perSequence)) : 0;
 
   plan.flopsPerToken = 6.0 * static_cast<double>(P - m.n_positions * m.n_embd) +
                        12.0 * static_cast<double>(m.n_layer * m.n_embd * m.block_size);
-  const double peak = device.peakFor(s.precision);
+  // A node's CPU ranks share its cores, as the trainer's MFU counts them (Trainer::jobPeakFlops):
+  // each rank has its share of the peak, not all of it.
+  const double peak = device.peakFor(s.precision) /
+                      (device.isCpu ? static_cast<double>(std::max<std::int64_t>(1, s.nproc_per_node)) : 1.0);
   if (peak > 0 && options.utilization > 0) {
     const double recompute = s.activation_checkpointing ? 8.0 / 6.0 : 1.0;
-    const double tokensPerRank = static_cast<double>(m.block_size) * static_cast<double>(s.micro_batch) *
-                                 static_cast<double>(s.grad_accum);
+    const double tokensPerRank =
+        static_cast<double>(m.block_size) * static_cast<double>(s.micro_batch) * static_cast<double>(s.grad_accum);
     plan.stepSeconds = tokensPerRank * plan.flopsPerToken * recompute / (peak * options.utilization);
     plan.tokensPerSecond = static_cast<double>(plan.tokensPerStep) / plan.stepSeconds;
-    plan.notes.push_back("step time assumes " + std::to_string(static_cast<int>(std::lround(options.utilization * 100))) +
+    plan.notes.push_back("step time assumes " +
+                         std::to_string(static_cast<int>(std::lround(options.utilization * 100))) +
                          "% of the device's peak and ignores communication");
   } else {
     plan.notes.push_back(device.name + " does not compute in " + std::string(toString(s.precision)) +
@@ -115,7 +119,8 @@ Plan makePlan(const RunConfig& config, const DeviceSpec& device, const PlanOptio
       plan.notes.push_back("does not fit: micro_batch " + std::to_string(plan.largestMicroBatch) +
                            " is the largest that fits (raise grad_accum to keep the batch)");
     else if (!s.activation_checkpointing)
-      plan.notes.push_back("does not fit even at micro_batch 1: try activation_checkpointing, zero1, or a larger device");
+      plan.notes.push_back(
+          "does not fit even at micro_batch 1: try activation_checkpointing, zero1, or a larger device");
     else
       plan.notes.push_back("does not fit even at micro_batch 1: try zero1 with more ranks, or a larger device");
   }

@@ -107,6 +107,27 @@ TEST(Planner, CpuRanksShareTheMachinesMemory) {
   EXPECT_EQ(makePlan(c, cpu).memoryAvailable, cpu.memoryBytes / 2);
 }
 
+TEST(Planner, CpuRanksShareTheMachinesPeakAsTheTrainerCountsIt) {
+  // Two ranks on one CPU do the work of one rank at twice the batch: the same tokens/s, not twice.
+  RunConfig one = smallJob();
+  one.strategy.device = DeviceKind::Cpu;
+  one.strategy.nproc_per_node = 1;
+  one.strategy.micro_batch = 4;
+  RunConfig two = one;
+  two.strategy.kind = StrategyKind::Ddp;
+  two.strategy.nproc_per_node = 2;
+  two.strategy.micro_batch = 2;
+  const DeviceSpec cpu = thisMachineCpu();
+  const Plan a = makePlan(one, cpu), b = makePlan(two, cpu);
+  EXPECT_EQ(a.tokensPerStep, b.tokensPerStep);
+  EXPECT_NEAR(b.tokensPerSecond, a.tokensPerSecond, 1e-9 * a.tokensPerSecond);
+  // GPUs are one per rank: two of them, twice the tokens/s.
+  const DeviceSpec h100 = *findDevice("H100");
+  one.strategy.device = two.strategy.device = DeviceKind::Cuda;
+  const double single = makePlan(one, h100).tokensPerSecond;
+  EXPECT_NEAR(makePlan(two, h100).tokensPerSecond, 2 * single, 1e-9 * single);
+}
+
 TEST(Planner, DevicesWithoutThePrecisionGiveNoStepTime) {
   RunConfig c = smallJob();
   c.strategy.precision = Precision::Bf16;

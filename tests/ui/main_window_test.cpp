@@ -99,6 +99,81 @@ class MainWindowTest : public QObject {
     QVERIFY2(!problems->item(0)->text().startsWith(":"), qPrintable(problems->item(0)->text()));
   }
 
+  void reopeningRestoresTheRunShownAndNeverAnEmptyPage() {
+    QTemporaryDir data, runs;
+    useDataDir(data);
+    const QString a = makeRecordedRun(runs, "20261130-083449-tiny-ddp");
+    const QString b = makeRecordedRun(runs, "20261130-093449-tiny-ddp");
+    {
+      MainWindow window(options(runs));
+      window.compareRuns({a, b});
+      window.showRun(b);
+      window.findChild<QTabWidget*>("pages")->setCurrentWidget(window.findChild<QWidget*>("comparePage"));
+      window.close();
+    }
+    {
+      MainWindow reopened(options(runs));
+      QCOMPARE(reopened.currentRunDir(), b);
+      auto* pages = reopened.findChild<QTabWidget*>("pages");
+      QCOMPARE(pages->currentWidget()->objectName(), QString("comparePage"));  // with its runs
+      reopened.close();
+    }
+    // The compared runs are gone: Compare would open empty, so the run's Monitor opens.
+    QVERIFY(QDir(a).removeRecursively());
+    MainWindow again(options(runs));
+    QCOMPARE(again.findChild<QTabWidget*>("pages")->currentWidget()->objectName(), QString("monitorPage"));
+  }
+
+  void theRunListFiltersSortsAndShowsConfigKeys() {
+    QTemporaryDir data, runs;
+    useDataDir(data);
+    const QString a = makeRecordedRun(runs, "20261130-083449-tiny-ddp");
+    const QString b = makeRecordedRun(runs, "20261130-093449-tiny-ddp");
+    for (const auto& [dir, lr] : {std::pair{a, "0.002"}, std::pair{b, "0.0005"}}) {
+      QFile config(dir + "/config.yaml");
+      QVERIFY(config.open(QIODevice::WriteOnly));
+      config.write(QString("name: tiny ddp\noptimizer:\n  lr: %1\n").arg(lr).toUtf8());
+    }
+    QFile renamed(b + "/run.json");  // b: another name, and still going
+    QVERIFY(renamed.open(QIODevice::WriteOnly));
+    renamed.write(R"({"id":"20261130-093449-tiny-ddp","name":"wide run","created":"2026-11-30T09:34:49Z",)"
+                  R"("status":"running","host":"elsewhere"})");
+    renamed.close();
+    MainWindow window(options(runs));
+    auto* table = window.findChild<QTableView*>("runList");
+    QTRY_COMPARE(table->model()->rowCount(), 2);
+    const auto shownNames = [&] {
+      QStringList names;
+      for (int r = 0; r < table->model()->rowCount(); ++r)
+        names << table->model()->index(r, RunListModel::NameColumn).data().toString();
+      return names;
+    };
+    QCOMPARE(shownNames(), (QStringList{"wide run", "tiny ddp"}));  // newest first
+    QTest::keyClicks(window.findChild<QLineEdit*>("runFilter"), "WIDE");
+    QCOMPARE(shownNames(), QStringList{"wide run"});
+    window.findChild<QLineEdit*>("runFilter")->clear();
+    auto* status = window.findChild<QComboBox*>("statusFilter");
+    status->setCurrentIndex(status->findData("failed"));
+    QCOMPARE(shownNames(), QStringList{"tiny ddp"});
+    status->setCurrentIndex(0);
+    // A config key as a column, sorted as numbers.
+    window.runList()->setConfigColumns({"optimizer.lr"});
+    const int lr = RunListModel::ColumnCount;
+    QCOMPARE(table->model()->headerData(lr, Qt::Horizontal).toString(), QString("optimizer.lr"));
+    table->sortByColumn(lr, Qt::AscendingOrder);
+    QCOMPARE(shownNames(), (QStringList{"wide run", "tiny ddp"}));  // 0.0005 < 0.002
+    QCOMPARE(table->model()->index(1, lr).data().toString(), QString("0.002"));
+    // Selecting through the sorted, filtered view shows the right run.
+    table->selectRow(1);
+    QCOMPARE(window.currentRunDir(), a);
+    QMenu* columns = window.columnMenu();
+    QVERIFY(columns->findChild<QAction*>("column:optimizer.lr")->isChecked());
+    QVERIFY(!columns->findChild<QAction*>("column:Id")->isChecked());  // hidden by default
+    columns->findChild<QAction*>("column:Id")->setChecked(true);
+    QVERIFY(!table->isColumnHidden(RunListModel::IdColumn));
+    delete columns;
+  }
+
   void theMenusHoldEveryActionWithTheUsualShortcuts() {
     QTemporaryDir data, runs;
     useDataDir(data);
@@ -254,7 +329,7 @@ class MainWindowTest : public QObject {
     MainWindow window(options(runs));
     auto* header = window.findChild<QLabel*>("runLabel");
     auto* eta = window.findChild<QLabel*>("eta");
-    auto* list = qobject_cast<RunListModel*>(window.findChild<QTableView*>("runList")->model());
+    RunListModel* list = window.runList();
     QVERIFY(header && eta && list);
     const auto listed = [&](const QString& dir) {
       const int row = list->rowOfPath(dir);
@@ -313,7 +388,7 @@ class MainWindowTest : public QObject {
 
     // Rename (an ended run's run.json), Copy config, Move to trash.
     QCOMPARE(window.renameRun(run, "  lr sweep A "), QString());
-    auto* list = qobject_cast<RunListModel*>(window.findChild<QTableView*>("runList")->model());
+    RunListModel* list = window.runList();
     QTRY_COMPARE(list->runAt(list->rowOfPath(run)).name, QString("lr sweep A"));
     menuAction("copyRunConfig")->trigger();
     QVERIFY(QGuiApplication::clipboard()->text().contains("max_steps: 100000"));

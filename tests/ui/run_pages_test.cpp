@@ -218,6 +218,20 @@ class RunPagesTest : public QObject {
     QVERIFY(range.upper >= high && range.lower <= low);  // and it shows all of it
   }
 
+  void anEmptyChartSaysSoInsteadOfShowingAxes() {
+    MetricChart chart("Loss", "nats");
+    chart.fitIfFollowing();
+    QVERIFY(chart.showsEmpty());
+    QVERIFY(!chart.xAxis->tickLabels() && !chart.yAxis->tickLabels());
+    chart.setSeries({1, 2}, {5.0, 4.5}, {5.0, 4.5});
+    chart.fitIfFollowing();
+    QVERIFY(!chart.showsEmpty());
+    QVERIFY(chart.xAxis->tickLabels() && chart.yAxis->tickLabels());
+    chart.setSeries({}, {}, {});
+    chart.fitIfFollowing();
+    QVERIFY(chart.showsEmpty());
+  }
+
   void chartsFollowThePalette() {
     MetricChart chart("Loss", "nats");
     QPalette dark = chart.palette();

@@ -1,19 +1,27 @@
 // The Setup page offscreen: form and YAML stay in sync both ways, unreadable YAML keeps the
 // form's last good state, validation shows at the fields and gates startability, the plan
 // follows presets and devices. Also renders the page to /tmp/setup_page.png for a look.
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimer>
+#include <QToolButton>
 #include <QWheelEvent>
 #include <QtTest>
 
+#include "config/config_fields.h"
 #include "config/config_io.h"
+#include "config_form.h"
 #include "host_probe.h"
 #include "host_store.h"
 #include "plan_panel.h"
@@ -157,6 +165,111 @@ class SetupPageTest : public QObject {
     QCOMPARE(page.findChild<QLineEdit*>("field:runs_root")->text(), QString("${TRAINDECK_DATA}/runs"));
   }
 
+  void fieldsAreLabelledInWordsWithTheirKeyInTheTooltip() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    QHash<QWidget*, QLabel*> labelOf;
+    for (QLabel* label : page.findChildren<QLabel*>())
+      if (label->buddy() != nullptr) labelOf.insert(label->buddy(), label);
+    QSet<QString> texts;
+    for (const FieldInfo& info : configFieldInfos()) {
+      const QString path = QString::fromStdString(info.path);
+      QWidget* editor = page.findChild<QWidget*>("field:" + path);
+      QVERIFY2(editor && labelOf.contains(editor), qPrintable(path));
+      const QString text = labelOf.value(editor)->text();
+      QVERIFY2(!text.contains('_') && text != path.section('.', -1), qPrintable(path + " is labelled " + text));
+      QVERIFY2(!texts.contains(text), qPrintable("two fields are labelled " + text));
+      texts.insert(text);
+      QVERIFY2(editor->toolTip().contains("<code>" + path + "</code>"), qPrintable(path));
+    }
+    QVERIFY(labelOf.value(page.findChild<QWidget*>("field:strategy.bucket_mb"))->text().contains("MB"));
+  }
+
+  void browseFillsAPathField() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob());
+    auto* form = page.findChild<ConfigForm*>("configForm");
+    QString askedFor;
+    form->setPathChooser([&](const QString& path, bool folder, const QString&) {
+      askedFor = path + (folder ? " folder" : " file");
+      return m_data.filePath("tokens");
+    });
+    QVERIFY(!page.findChild<QToolButton*>("browse:strategy.micro_batch"));  // not a path
+    page.findChild<QToolButton*>("browse:data.val")->click();
+    QCOMPARE(askedFor, QString("data.val folder"));
+    QCOMPARE(QString::fromStdString(page.config().data.val), m_data.filePath("tokens"));
+    page.findChild<QToolButton*>("browse:data.vocab")->click();
+    QCOMPARE(askedFor, QString("data.vocab file"));
+  }
+
+  void unsavedEditsAreNotLostWithoutAQuestion() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.choosePreset("demo-cpu");
+    QVERIFY(!page.isModified());
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    auto* micro = page.findChild<QLineEdit*>("field:strategy.micro_batch");
+    micro->selectAll();
+    QTest::keyClicks(micro, "3");
+    QVERIFY(page.isModified());
+    const QString edited = page.yamlText();
+    QString asked;
+    QMessageBox::StandardButton reply = QMessageBox::Cancel;
+    QTimer answer;  // answers the question when it is up
+    connect(&answer, &QTimer::timeout, this, [&] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+        asked = box->text();
+        box->button(reply)->click();
+      }
+    });
+    answer.start(20);
+    auto* presets = page.findChild<QComboBox*>("presetChooser");
+    page.choosePreset("gpt2-124m-1gpu");
+    QVERIFY2(asked.contains("not saved"), qPrintable(asked));
+    QCOMPARE(page.yamlText(), edited);  // Cancel: kept
+    QCOMPARE(presets->currentText(), QString("demo-cpu"));
+    asked.clear();
+    reply = QMessageBox::Discard;
+    page.choosePreset("gpt2-124m-1gpu");
+    QVERIFY(!asked.isEmpty());
+    QVERIFY(page.yamlText() != edited);
+    QVERIFY(!page.isModified());
+    QCOMPARE(presets->currentText(), QString("gpt2-124m-1gpu"));
+    // A file opened: the preset box names no preset any more; nothing was changed, nothing asked.
+    asked.clear();
+    const QString file = m_data.filePath("job.yaml");
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly) && out.write(validJob().toUtf8()) > 0);
+    out.close();
+    page.openFile(file);
+    QCOMPARE(page.filePath(), file);
+    QCOMPARE(presets->currentIndex(), -1);
+    QVERIFY(asked.isEmpty());
+  }
+
+  void fromRunOffersTheRunsNewestFirst() {
+    QTemporaryDir runs;
+    for (const char* id : {"20261201-090000-tiny", "20261201-100000-tiny-lr"}) {
+      QDir().mkpath(runs.filePath(id));
+      QFile config(runs.filePath(QString(id) + "/config.yaml"));
+      QVERIFY(config.open(QIODevice::WriteOnly) && config.write(validJob().toUtf8()) > 0);
+      QFile info(runs.filePath(QString(id) + "/run.json"));
+      QVERIFY(info.open(QIODevice::WriteOnly));
+      info.write(QString(R"({"id":"%1","name":"tiny %1","status":"finished"})").arg(id).toUtf8());
+    }
+    QDir().mkpath(runs.filePath("not-a-run"));
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setRunsRoot(runs.path());
+    // The runs_root key says where this app really keeps runs.
+    QVERIFY(page.findChild<ConfigForm*>("configForm")->fieldNote("runs_root").contains(runs.path()));
+    const auto choices = page.runChoices();
+    QCOMPARE(choices.size(), 2);
+    QCOMPARE(choices[0].second, runs.filePath("20261201-100000-tiny-lr"));
+    QVERIFY(choices[0].first.startsWith("tiny 20261201-100000-tiny-lr — "));
+    page.newFromConfig(choices[1].second + "/config.yaml");
+    QCOMPARE(page.filePath(), QString());  // its settings, not its file
+    QCOMPARE(page.config().strategy.micro_batch, 2);
+  }
+
   void planFollowsPresetsAndDevices() {
     SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
     auto* presets = page.findChild<QComboBox*>("presetChooser");
@@ -166,6 +279,10 @@ class SetupPageTest : public QObject {
     auto* plan = page.findChild<PlanPanel*>("plan");
     QVERIFY2(plan->summaryText().contains("124,439,808"), qPrintable(plan->summaryText()));
     QCOMPARE(plan->deviceName(), QString("H100"));
+    // The whole run: its steps at the estimated step time, and its GPU-hours.
+    const QString whole = page.findChild<QLabel*>("plan.wholeRun")->text();
+    const QString steps = QString::number(page.config().schedule.max_steps);
+    QVERIFY2(whole.contains("GPU-hours") && QString(whole).remove(',').contains(steps + " steps"), qPrintable(whole));
 
     page.choosePreset("gpt2-1.5b-8gpu-zero1");
     plan->setDeviceName("T4");

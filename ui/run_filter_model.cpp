@@ -1,0 +1,31 @@
+#include "run_filter_model.h"
+
+#include "runs/run_list_model.h"
+
+namespace traindeck {
+
+RunFilterModel::RunFilterModel(QObject* parent) : QSortFilterProxyModel(parent) {
+  setSortRole(Qt::EditRole);  // the values, not their display texts
+  setDynamicSortFilter(true);
+}
+
+void RunFilterModel::setText(const QString& text) {
+  m_text = text.trimmed();
+  invalidateFilter();
+}
+
+void RunFilterModel::setStatus(const QString& status) {
+  m_status = status;
+  invalidateFilter();
+}
+
+bool RunFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex&) const {
+  const auto* runs = qobject_cast<const RunListModel*>(sourceModel());
+  if (runs == nullptr) return true;
+  const RunSummary& run = runs->runAt(sourceRow);
+  if (!m_status.isEmpty() && run.statusName() != m_status) return false;
+  return m_text.isEmpty() || run.name.contains(m_text, Qt::CaseInsensitive) ||
+         run.id.contains(m_text, Qt::CaseInsensitive);
+}
+
+}  // namespace traindeck
