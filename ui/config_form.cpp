@@ -116,6 +116,14 @@ ConfigForm::ConfigForm(QWidget* parent) : QScrollArea(parent) {
         });
         cell->addWidget(browse);
       }
+      if (path == "data.train") {
+        auto* prepare = new QToolButton(box);
+        prepare->setText(tr("Prepare…"));
+        prepare->setObjectName("prepare:data.train");
+        prepare->setToolTip(tr("Make a dataset from text files (traindeck-train prepare) and use it"));
+        connect(prepare, &QToolButton::clicked, this, &ConfigForm::prepareRequested);
+        cell->addWidget(prepare);
+      }
       cell->addWidget(row.icon);
       auto* label = new QLabel(fieldLabel(path), box);
       label->setToolTip(row.baseTip);

@@ -38,6 +38,7 @@ class ConfigForm : public QScrollArea {
  signals:
   // The user changed a field; `valueYaml` is its new value as YAML text.
   void fieldEdited(const QString& path, const QString& valueYaml);
+  void prepareRequested();  // Prepare… beside data.train
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;

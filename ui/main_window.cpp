@@ -118,6 +118,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_presetDirs = options.presetDirs;
   m_setup = new SetupPage(options.presetDirs, m_pages);
   m_setup->setRunsRoot(options.runsRoot);
+  m_setup->setTrainBinary(options.trainBinary);
   m_monitor = new MonitorPage(m_pages);
   m_logs = new LogsPage(m_pages);
   m_pages->addTab(m_setup, tr("&Setup"));

@@ -29,6 +29,7 @@
 #include "config/validate.h"
 #include "config_form.h"
 #include "plan_panel.h"
+#include "prepare_dialog.h"
 #include "probed_devices.h"
 #include "runlog/run_directory.h"
 #include "setup_yaml_edit.h"
@@ -163,6 +164,7 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   connect(m_form, &ConfigForm::fieldEdited, this, &SetupPage::applyFieldEdit);
   connect(m_problemList, &QListWidget::itemClicked, this, &SetupPage::problemActivated);
   connect(m_problemList, &QListWidget::itemActivated, this, &SetupPage::problemActivated);
+  connect(m_form, &ConfigForm::prepareRequested, this, [this] { openPrepareDialog(); });
   connect(m_presets, &QComboBox::activated, this, [this](int index) { choosePreset(m_presets->itemText(index)); });
   connect(open, &QPushButton::clicked, this, [this] { openFile(); });
   connect(fromRun, &QPushButton::clicked, this, [this] { newFromConfig(); });
@@ -239,6 +241,16 @@ bool SetupPage::saveFile(const QString& path) {
   m_fileLabel->setText(QDir::toNativeSeparators(m_filePath));
   m_savedText = yamlText();
   return true;
+}
+
+PrepareDialog* SetupPage::openPrepareDialog() {
+  const RunConfig expanded = withExpandedPaths(m_loaded.config, m_baseDir.toStdString(), processEnvironment());
+  auto* dialog = new PrepareDialog(m_trainBinary, expanded.data, QDir(m_baseDir).filePath("tokens"), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &PrepareDialog::prepared, this,
+          [this](const QString& dir) { applyFieldEdit("data.train", yamlScalar(dir)); });
+  dialog->open();
+  return dialog;
 }
 
 void SetupPage::setRunsRoot(const QString& dir) {

@@ -24,6 +24,7 @@ class QTimer;
 namespace traindeck {
 
 class ConfigForm;
+class PrepareDialog;
 class PlanPanel;
 
 class SetupPage : public QWidget {
@@ -45,6 +46,11 @@ class SetupPage : public QWidget {
   bool isModified() const { return yamlText() != m_savedText; }
   // Where runs go (the app's --runs-root): "From run…" offers the runs there.
   void setRunsRoot(const QString& dir);
+  // traindeck-train, for Prepare data…
+  void setTrainBinary(const QString& path) { m_trainBinary = path; }
+  // Prepare data… (also the button beside data.train): a dialog, shown and returned; when it has
+  // prepared a dataset, data.train names it.
+  PrepareDialog* openPrepareDialog();
   // The runs "From run…" offers: "name — id" and the run's folder, newest first.
   QList<QPair<QString, QString>> runChoices() const;
   // The saved hosts for "Where to run", and what each was last found to have (by spec).
@@ -83,6 +89,7 @@ class SetupPage : public QWidget {
 
   QStringList m_presetDirs;
   QString m_runsRoot;
+  QString m_trainBinary = QStringLiteral("traindeck-train");
   QString m_savedText;   // as last opened, chosen or saved
   QString m_presetName;  // the preset shown, while the YAML is one
   QString m_filePath;

@@ -15,9 +15,11 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSet>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 #include "compare_chart.h"
@@ -27,6 +29,7 @@
 #include "main_window.h"
 #include "metric_chart.h"
 #include "monitor_page.h"
+#include "prepare_dialog.h"
 #include "run_status.h"
 #include "runs/run_list_model.h"
 #include "setup_page.h"
@@ -172,6 +175,40 @@ class MainWindowTest : public QObject {
     columns->findChild<QAction*>("column:Id")->setChecked(true);
     QVERIFY(!table->isColumnHidden(RunListModel::IdColumn));
     delete columns;
+  }
+
+  void prepareDataMakesADatasetAndPutsItInTheTrainingDataField() {
+    if (!QFileInfo(TRAINDECK_TRAIN_BIN).isExecutable()) QSKIP("built without the trainer");
+    QTemporaryDir data, runs, texts;
+    useDataDir(data);
+    QStringList files;
+    for (int f = 0; f < 2; ++f) {
+      QFile text(texts.filePath(QString("part %1.txt").arg(f)));  // a space in the name, and a leading dash below
+      QVERIFY(text.open(QIODevice::WriteOnly));
+      for (int line = 0; line < 400; ++line)
+        text.write(QString("line %1 of part %2: some words\n").arg(line).arg(f).toUtf8());
+      files << text.fileName();
+    }
+    QVERIFY(QFile::rename(files[1], texts.filePath("-dash.txt")));
+    files[1] = texts.filePath("-dash.txt");
+    MainWindow window(options(runs));
+    SetupPage* setup = window.setupPage();  // demo-cpu: the byte tokenizer
+    QVERIFY(setup->findChild<QToolButton*>("prepare:data.train"));
+    PrepareDialog* dialog = setup->openPrepareDialog();
+    QSignalSpy prepared(dialog, &PrepareDialog::prepared);
+    dialog->setInputs(files);
+    const QString out = data.filePath("my tokens");
+    dialog->setOutDir(out);
+    dialog->startPrepare();
+    QVERIFY(prepared.wait(60000));
+    QCOMPARE(prepared.first().at(0).toString(), out);
+    QVERIFY(QFileInfo::exists(out + "/dataset.json"));
+    QCOMPARE(QString::fromStdString(setup->config().data.train), out);
+    for (const Diagnostic& d : setup->problems()) QVERIFY2(d.path != "data.train", d.message.c_str());
+    QVERIFY2(dialog->statusText().contains("prepared"), qPrintable(dialog->statusText()));
+    // Into a folder that is a dataset already: refused, nothing run.
+    dialog->startPrepare();
+    QVERIFY(dialog->statusText().contains("prepared dataset already"));
   }
 
   void theMenusHoldEveryActionWithTheUsualShortcuts() {
