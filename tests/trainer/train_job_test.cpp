@@ -205,6 +205,12 @@ TEST_F(TrainJobTest, CorruptDataFailsWithASentence) {
   const JsonParseResult runJson = parseJson(readFile(m_root / "corrupt" / "run.json"));
   EXPECT_EQ(runJson.value.stringOr("status", ""), "failed");
   EXPECT_EQ(runJson.value.stringOr("exit_reason", ""), result.reason);
+  // The rank's log says it once, as an error (it said it again as info).
+  const std::string log = readFile(m_root / "corrupt" / "logs" / "rank-0.log");
+  std::size_t times = 0;
+  for (std::size_t at = log.find(result.reason); at != std::string::npos; at = log.find(result.reason, at + 1)) ++times;
+  EXPECT_EQ(times, 1u) << log;
+  EXPECT_NE(log.find("error: " + result.reason), std::string::npos) << log;
 }
 
 TEST_F(TrainJobTest, ExportedModelsScoreAndLoadTheSame) {

@@ -80,7 +80,7 @@ TrainResult Trainer::run() {
   result.steps = m_step;
   result.lastLoss = m_reporter.lastLoss();
   setStatus(result.status, result.reason);
-  m_log.info(result.reason);
+  if (result.status != RunStatus::Failed) m_log.info(result.reason);  // a failure was logged as an error
   return result;
 }
 
