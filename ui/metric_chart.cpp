@@ -2,6 +2,9 @@
 
 #include <QSvgGenerator>
 #include <QToolTip>
+#include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "chart_style.h"
 
@@ -52,8 +55,12 @@ MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidge
 
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
+  // The mouse zooms and pans x only; y follows what is visible.
+  axisRect()->setRangeZoom(Qt::Horizontal);
+  axisRect()->setRangeDrag(Qt::Horizontal);
   connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
     if (QGuiApplication::mouseButtons() != Qt::NoButton) m_following = false;
+    if (!m_following) fitYToVisibleX();
   });
   connect(this, &QCustomPlot::mouseWheel, this, [this] { m_following = false; });
   setMinimumHeight(160);
@@ -143,29 +150,90 @@ void MetricChart::setLogScale(bool on) {
   setLogAxis(yAxis, on);
 }
 
+std::optional<QCPRange> MetricChart::dataRange(const std::optional<QCPRange>& keys) const {
+  std::vector<double> values;  // only when outliers are left out
+  std::optional<QCPRange> out;
+  for (int i = 0; i < graphCount(); ++i) {
+    QCPGraph* g = graph(i);
+    if (g == m_markerGraph || !g->visible()) continue;
+    if (m_ignoreOutliers) {
+      for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+        if ((!keys || keys->contains(it->key)) && std::isfinite(it->value)) values.push_back(it->value);
+      continue;
+    }
+    bool found = false;
+    const QCPRange r = keys ? g->getValueRange(found, QCP::sdBoth, *keys) : g->getValueRange(found);
+    if (found) out = out ? QCPRange(std::min(out->lower, r.lower), std::max(out->upper, r.upper)) : r;
+  }
+  if (m_ignoreOutliers && !values.empty()) {
+    const std::size_t cut = values.size() / 100;  // 1% each side
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(cut), values.end());
+    const double low = values[cut];
+    std::nth_element(values.begin(), values.end() - 1 - static_cast<std::ptrdiff_t>(cut), values.end());
+    out = QCPRange(low, values[values.size() - 1 - cut]);
+  }
+  return out;
+}
+
+void MetricChart::fitY(const QCPRange& data) {
+  // A constant series (a fixed learning rate) gets a readable band of 5% around its value
+  // instead of an axis magnifying rounding noise; a small but real spread (a zoomed tail) is shown.
+  yAxis->setRange(data);
+  const double scale = std::max(std::abs(data.center()), 1e-12);
+  if (data.size() <= scale * 1e-9) yAxis->setRange(data.center() - 0.05 * scale, data.center() + 0.05 * scale);
+  yAxis->scaleRange(1.05, yAxis->range().center());
+}
+
 void MetricChart::fitIfFollowing() {
   if (!m_following) return;
   rescaleAxes(/*onlyVisiblePlottables=*/true);
-  // A constant series (a fixed learning rate) gets a readable band around its value instead of
-  // an axis magnifying rounding noise.
-  bool any = false;
-  QCPRange data;
-  for (int i = 0; i < graphCount(); ++i) {
-    bool found = false;
-    const QCPRange r = graph(i)->getValueRange(found);
-    if (!found || graph(i) == m_markerGraph || !graph(i)->visible()) continue;
-    data = any ? QCPRange(std::min(data.lower, r.lower), std::max(data.upper, r.upper)) : r;
-    any = true;
-  }
   // The y range is the data's alone: the event markers sit at the previous top edge, and fitting
   // to them too made the axis grow by the 5% margin on every refresh.
-  showEmpty(!any);
-  if (any) yAxis->setRange(data);
-  const double floor = std::max(std::abs(data.center()) * 0.05, 1e-12);
-  if (any && data.size() < floor) yAxis->setRange(data.center() - floor, data.center() + floor);
+  const std::optional<QCPRange> data = dataRange(std::nullopt);
+  showEmpty(!data);
+  if (data) fitY(*data);
   if (xAxis->range().size() < 1) xAxis->setRange(xAxis->range().center() - 1, xAxis->range().center() + 1);
-  yAxis->scaleRange(1.05, yAxis->range().center());
   if (!m_markers.isEmpty()) setMarkers(m_markers);  // keep markers at the top edge
+}
+
+void MetricChart::fitYToVisibleX() {
+  if (const std::optional<QCPRange> data = dataRange(xAxis->range())) fitY(*data);
+  if (!m_markers.isEmpty()) setMarkers(m_markers);
+}
+
+void MetricChart::setIgnoreOutliers(bool on) {
+  if (m_ignoreOutliers == on) return;
+  m_ignoreOutliers = on;
+  if (m_following)
+    fitIfFollowing();
+  else
+    fitYToVisibleX();
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MetricChart::zoomX(const QCPRange& range) {
+  m_following = false;
+  xAxis->setRange(range);  // rangeChanged fits y to it
+}
+
+QString MetricChart::valueTextAt(double pixelX) const {
+  const QSharedPointer<QCPGraphDataContainer> raw = m_raw->data();
+  if (raw->isEmpty()) return {};
+  const double key = xAxis->pixelToCoord(pixelX);
+  // The nearer of the first point at or after key and the one before it.
+  auto best = raw->findBegin(key, false);
+  if (best == raw->constEnd() ||
+      (best != raw->constBegin() && std::abs((best - 1)->key - key) < std::abs(best->key - key)))
+    --best;
+  if (std::abs(xAxis->coordToPixel(best->key) - pixelX) > 12) return {};
+  QString text = QStringLiteral("%1 %2: %3")
+                     .arg(xAxis->label().isEmpty() ? tr("x") : xAxis->label())
+                     .arg(best->key, 0, 'g', 10)
+                     .arg(best->value, 0, 'g', 6);
+  const QSharedPointer<QCPGraphDataContainer> smooth = m_smooth->data();
+  if (auto s = smooth->findBegin(best->key, false); s != smooth->constEnd() && s->key == best->key)  // same x
+    text += tr(", smoothed %1").arg(s->value, 0, 'g', 6);
+  return text;
 }
 
 bool MetricChart::exportTo(const QString& path) {
@@ -195,6 +263,11 @@ void MetricChart::mouseMoveEvent(QMouseEvent* event) {
       return;
     }
   }
+  const QString value = valueTextAt(pos.x());
+  if (value.isEmpty())
+    QToolTip::hideText();
+  else
+    QToolTip::showText(event->globalPosition().toPoint(), value, this);
 }
 
 void MetricChart::mouseDoubleClickEvent(QMouseEvent* event) {

@@ -8,6 +8,8 @@
 
 #include <qcustomplot.h>
 
+#include <optional>
+
 namespace traindeck {
 
 struct ChartMarker {
@@ -33,6 +35,15 @@ class MetricChart : public QCustomPlot {
   void setLogScale(bool on);
   // Fits the axes to the data unless the user has zoomed or panned since the last fit.
   void fitIfFollowing();
+  // The y range leaves out the top and bottom 1% of the points (a loss spike, a slow first step),
+  // as TensorBoard's option does.
+  void setIgnoreOutliers(bool on);
+  // A zoom or pan of the x axis, as the mouse makes one: no longer following, y fitted to what
+  // is visible.
+  void zoomX(const QCPRange& range);
+  // What hovering at this x pixel shows: the nearest point's x and value ("Step 50: 2.4817,
+  // smoothed 2.5032"), or empty when no point is near.
+  QString valueTextAt(double pixelX) const;
   bool showsEmpty() const { return m_emptyText->visible(); }  // "No data yet", no tick labels
   // PNG, SVG or PDF by the file's extension; false when it could not be written.
   bool exportTo(const QString& path);
@@ -45,6 +56,10 @@ class MetricChart : public QCustomPlot {
  private:
   void applyPalette();
   void showEmpty(bool empty);
+  // The y range of the lines (markers excluded), within `keys` when given; nullopt when none.
+  std::optional<QCPRange> dataRange(const std::optional<QCPRange>& keys) const;
+  void fitY(const QCPRange& data);  // a readable band around a constant series, 5% margin
+  void fitYToVisibleX();
 
   QCPTextElement* m_heading;
   QCPItemText* m_emptyText = nullptr;
@@ -54,6 +69,7 @@ class MetricChart : public QCustomPlot {
   QCPGraph* m_markerGraph;
   QVector<ChartMarker> m_markers;
   bool m_following = true;
+  bool m_ignoreOutliers = false;
 };
 
 }  // namespace traindeck

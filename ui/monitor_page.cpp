@@ -116,6 +116,13 @@ MonitorPage::MonitorPage(QWidget* parent) : QWidget(parent) {
   m_logScale->setObjectName("logScale");
   m_logScale->setToolTip(tr("Show the loss on a logarithmic axis."));
   controls->addWidget(m_logScale);
+  auto* outliers = new QCheckBox(tr("Ignore outliers"), this);
+  outliers->setObjectName("ignoreOutliers");
+  outliers->setToolTip(tr("Scale each chart's y axis without the top and bottom 1% of its points."));
+  controls->addWidget(outliers);
+  connect(outliers, &QCheckBox::toggled, this, [this](bool on) {
+    for (MetricChart* chart : m_charts) chart->setIgnoreOutliers(on);
+  });
   controls->addStretch(1);
   auto* exportButton = new QToolButton(this);
   exportButton->setObjectName("export");

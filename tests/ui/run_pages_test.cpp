@@ -232,6 +232,35 @@ class RunPagesTest : public QObject {
     QVERIFY(chart.showsEmpty());
   }
 
+  void hoverZoomAndOutliers() {
+    MetricChart chart("Loss", "nats");
+    chart.resize(600, 300);
+    chart.setXAxisLabel("Step");
+    QVector<double> x, y;
+    for (int step = 1; step <= 1000; ++step) {
+      x << step;
+      y << (step == 500 ? 1000.0 : 2.0 + 8.0 / step);  // one spike, and a steep start
+    }
+    chart.setSeries(x, y, {});
+    chart.fitIfFollowing();
+    chart.replot();
+    QVERIFY(chart.yAxis->range().upper >= 1000);  // everything, the spike too
+    // Hovering names the nearest point exactly.
+    const QString text = chart.valueTextAt(chart.xAxis->coordToPixel(250.2));
+    QCOMPARE(text, QString("Step 250: %1").arg(2.0 + 8.0 / 250, 0, 'g', 6));
+    QCOMPARE(chart.valueTextAt(chart.xAxis->coordToPixel(1000) + 60), QString());  // no point near
+    // Ignoring outliers: the spike no longer sets the scale.
+    chart.setIgnoreOutliers(true);
+    QVERIFY2(chart.yAxis->range().upper < 20, qPrintable(QString::number(chart.yAxis->range().upper)));
+    chart.setIgnoreOutliers(false);
+    // A zoom into the tail: y follows what is visible (2.008..2.011), not the steep start.
+    chart.zoomX(QCPRange(900, 1000));
+    QVERIFY2(chart.yAxis->range().upper < 2.02 && chart.yAxis->range().lower > 2.0,
+             qPrintable(QString("%1..%2").arg(chart.yAxis->range().lower).arg(chart.yAxis->range().upper)));
+    chart.fitIfFollowing();  // no longer following: the zoom stays
+    QCOMPARE(chart.xAxis->range().lower, 900.0);
+  }
+
   void chartsFollowThePalette() {
     MetricChart chart("Loss", "nats");
     QPalette dark = chart.palette();
