@@ -33,9 +33,11 @@
 
 #include "bootstrap_view.h"
 #include "compare_page.h"
+#include "config/devices.h"
 #include "host_key_prompt.h"
 #include "hosts_dialog.h"
 #include "jobs/job_controller.h"
+#include "jobs/machine_room.h"
 #include "jobs/remote_job.h"
 #include "logs_page.h"
 #include "monitor_page.h"
@@ -625,6 +627,18 @@ QString MainWindow::startRun(const QStringList& extraArgs) {
   // The job as edited: saved to its file when it has one (relative paths keep their meaning
   // beside it); else the controller writes it beside the run.
   const bool hasFile = !m_setup->filePath().isEmpty();
+  // Several runs at once are fine while this machine has room for them; past that, ask.
+  if (m_setup->config().target.kind == TargetKind::Local) {
+    const QString room = machineRoomProblem(m_jobs->liveLocalConfigs(), m_setup->config(), thisMachineCpu(),
+                                            QThread::idealThreadCount());
+    if (!room.isEmpty()) {
+      statusBar()->showMessage(room, 10000);
+      if (isVisible() && QApplication::activeModalWidget() == nullptr &&
+          QMessageBox::question(this, tr("Start another run?"), room + "\n\n" + tr("Start it anyway?")) !=
+              QMessageBox::Yes)
+        return {};
+    }
+  }
   if (hasFile && !m_setup->saveFile(m_setup->filePath())) return {};
   const JobController::Started started =
       m_jobs->start(m_setup->config(), hasFile ? m_setup->filePath() : QString(), m_setup->yamlText(), extraArgs);

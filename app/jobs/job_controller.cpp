@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <chrono>
 
+#include "config/config_io.h"
 #include "config/validate.h"
 #include "local_job.h"
 #include "remote_job.h"
@@ -100,6 +101,16 @@ JobController::Started JobController::startRemote(const RunConfig& config, const
   adopt(runDir, std::move(job));
   remote->start(launch);
   return {runDir, {}};
+}
+
+QList<RunConfig> JobController::liveLocalConfigs() const {
+  QList<RunConfig> out;
+  for (const auto& [dir, job] : m_jobs) {
+    if (!job->isActive() || qobject_cast<const LocalJob*>(job.get()) == nullptr) continue;
+    const LoadedConfig loaded = loadConfigFile((dir + "/config.yaml").toStdString());
+    if (!hasErrors(loaded.problems)) out << loaded.config;
+  }
+  return out;
 }
 
 QString JobController::resume(const QString& runDir) {
