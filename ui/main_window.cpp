@@ -320,6 +320,7 @@ void MainWindow::trashRuns(const QStringList& dirs) {
       m_logs->clear();
       disconnect(m_session.get(), nullptr, this, nullptr);
       m_session.reset();
+      m_shownStatus.clear();
       m_runLabel->clear();
     }
     if (!QFile::moveToTrash(dir)) failed << QFileInfo(dir).fileName();
@@ -516,7 +517,7 @@ void MainWindow::updateActions() {
   const QString noJob = job ? QString() : tr("The run shown has no live job in this app");
   m_stop->setStatusTip(noJob);
   m_kill->setStatusTip(noJob);
-  const bool remote = m_session && !m_session->summary().remoteSpec.isEmpty();
+  const bool remote = m_session && !shownSummary().remoteSpec.isEmpty();
   for (QAction* fetch : {m_fetchCheckpoint, m_fetchExport}) {
     fetch->setEnabled(remote);
     fetch->setStatusTip(remote ? QString() : tr("Only a remote run's files are elsewhere"));
@@ -561,13 +562,14 @@ void MainWindow::showRun(const QString& runDir) {
   m_logs->clear();
   if (m_session) disconnect(m_session.get(), nullptr, this, nullptr);
   m_session = m_registry->session(dir);
+  const RunSummary summary = shownSummary();
+  m_shownStatus = statusOf(summary);
+  showRunLabel(summary);
   connect(m_session.get(), &RunSession::metricsChanged, this, &MainWindow::showSessionMetrics);
   connect(m_session.get(), &RunSession::logsChanged, this, [this] { m_logs->showLines(m_session->logs(), m_session); });
   // A session the Compare page already holds has its data already: show it now.
   showSessionMetrics();
   m_logs->showLines(m_session->logs(), m_session);
-  const RunSummary summary = m_session->summary();
-  showRunLabel();
   // A run that goes on without a job here (started by the CLI, or outside the runs root).
   if (summary.isLive() && !m_jobs->jobFor(dir)) m_jobs->attach(dir);
   m_bootstrap->follow(qobject_cast<RemoteJob*>(m_jobs->jobFor(dir)));
@@ -579,34 +581,41 @@ void MainWindow::showRun(const QString& runDir) {
   updateActions();
 }
 
-QString MainWindow::shownStatus() const {
-  // One answer for the header, the progress text and the list: the list's row (it follows
-  // run.json), else run.json itself; "starting" while a job of ours starts and there is none.
+RunSummary MainWindow::shownSummary() const {
+  // The list's row (it follows run.json), else run.json itself.
   const int row = m_runs->rowOfPath(m_session->runDir());
-  const RunSummary summary = row >= 0 ? m_runs->runAt(row) : m_session->summary();
+  return row >= 0 ? m_runs->runAt(row) : m_session->summary();
+}
+
+QString MainWindow::statusOf(const RunSummary& summary) const {
+  // One answer for the header, the progress text and the list; "starting" while a job of ours
+  // goes on and run.json is not there yet.
   const Job* job = m_jobs->jobFor(m_session->runDir());
   if (!summary.status && job && job->isActive()) return QStringLiteral("starting");
   return summary.statusName();
 }
 
-void MainWindow::showRunLabel() {
-  if (!m_session) return;
-  const RunSummary summary = m_session->summary();
+void MainWindow::showRunLabel(const RunSummary& summary) {
   m_runLabel->setText(
       tr("Run <b>%1</b> · %2 · %3 · %4")
-          .arg(summary.id.toHtmlEscaped(), shownStatus(),
+          .arg(summary.id.toHtmlEscaped(), m_shownStatus,
                summary.remoteSpec.isEmpty() ? tr("this machine") : tr("on %1").arg(summary.remoteSpec.toHtmlEscaped()),
                m_session->runDir().toHtmlEscaped()));
 }
 
 void MainWindow::showShownRunStatus() {
   if (!m_session) return;
-  showRunLabel();
+  // Every row's change comes here: only a new status of the run shown is drawn again.
+  const RunSummary summary = shownSummary();
+  const QString status = statusOf(summary);
+  if (status == m_shownStatus) return;
+  m_shownStatus = status;
+  showRunLabel(summary);
   showSessionMetrics();
 }
 
 void MainWindow::showSessionMetrics() {
-  m_monitor->showMetrics(metricsViewOf(m_session->metrics(), shownStatus(), m_session));
+  m_monitor->showMetrics(metricsViewOf(m_session->metrics(), m_shownStatus, m_session));
 }
 
 void MainWindow::runSelected() {

@@ -33,6 +33,7 @@ class MonitorPage;
 class RunListModel;
 class RunRegistry;
 class RunSession;
+struct RunSummary;
 class SetupPage;
 
 struct MainWindowOptions {
@@ -97,8 +98,9 @@ class MainWindow : public QMainWindow {
   void trashRuns(const QStringList& runDirs);
 
  private:
-  QString shownStatus() const;  // the shown run's, as every page says it
-  void showRunLabel();
+  RunSummary shownSummary() const;                    // the shown run's
+  QString statusOf(const RunSummary& summary) const;  // as every page says it
+  void showRunLabel(const RunSummary& summary);
   void showShownRunStatus();
   void buildMenus(const QList<QAction*>& file);
   void openDocs();
@@ -118,6 +120,7 @@ class MainWindow : public QMainWindow {
   JobController* m_jobs;
   RunFilterModel* m_runFilter = nullptr;  // what the list shows of m_runs
   BootstrapView* m_bootstrap = nullptr;
+  QString m_shownStatus;  // the shown run's status as the pages say it, kept by showShownRunStatus
   QString m_remotePayloadDir;
   QStringList m_presetDirs;  // the helper script and the trainer's sources for remote hosts
   RunListModel* m_runs;
