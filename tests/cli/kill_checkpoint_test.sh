@@ -29,7 +29,7 @@ for round in $(seq 1 "$rounds"); do
   kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   if ls run/checkpoints 2>/dev/null | grep -q '\.tmp-'; then killed_during_write=$((killed_during_write + 1)); fi
-  if ls run/checkpoints 2>/dev/null | grep -q '^step-'; then
+  if ls run/checkpoints 2>/dev/null | grep -qx 'step-[0-9]*'; then
     "$train" score --model run --tokens "116 104 101 32 100 101 99 107" > /dev/null 2> "score-$round.err" ||
       fail "round $round: the newest complete checkpoint does not load: $(cat "score-$round.err")"
   fi
