@@ -24,6 +24,41 @@ QColor markerColor(const QString& level) {
 
 }  // namespace
 
+void SeriesBounds::extend(const QVector<double>& x, const QVector<double>& y) {
+  // Plain min and max in one pass (QCPRange::expand is not inlined: a million calls show).
+  double keyLo = keys.lower, keyHi = keys.upper, lo = values.lower, hi = values.upper;
+  bool found = any;
+  const int n = static_cast<int>(std::min(x.size(), y.size()));
+  for (int i = 0; i < n; ++i) {
+    const double v = y[i];
+    if (!std::isfinite(v)) continue;
+    if (!found) {
+      keyLo = keyHi = x[i];
+      lo = hi = v;
+      found = true;
+      continue;
+    }
+    keyLo = std::min(keyLo, x[i]);
+    keyHi = std::max(keyHi, x[i]);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (!found) return;
+  keys = QCPRange(keyLo, keyHi);
+  values = QCPRange(lo, hi);
+  any = true;
+}
+
+void SeriesBounds::extend(const SeriesBounds& other) {
+  if (!other.any) return;
+  if (!any) {
+    *this = other;
+    return;
+  }
+  keys.expand(other.keys);
+  values.expand(other.values);
+}
+
 MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidget* parent) : QCustomPlot(parent) {
   setObjectName("chart:" + title);
   yAxis->setLabel(valueLabel);
@@ -82,6 +117,9 @@ void MetricChart::changeEvent(QEvent* event) {
 void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed) {
   m_raw->setData(x, raw, /*alreadySorted=*/true);
   m_smooth->setData(smoothed.isEmpty() ? QVector<double>() : x, smoothed, true);
+  m_mainBounds = SeriesBounds();
+  m_mainBounds.extend(x, raw);
+  m_mainBounds.extend(x, smoothed);
   m_smooth->setVisible(!smoothed.isEmpty());
   // Only lines that exist are named in the legend.
   if (raw.isEmpty() || smoothed.isEmpty()) {
@@ -100,6 +138,8 @@ void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw
 void MetricChart::appendSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed) {
   m_raw->addData(x, raw, /*alreadySorted=*/true);
   if (!smoothed.isEmpty()) m_smooth->addData(x, smoothed, true);
+  m_mainBounds.extend(x, raw);
+  m_mainBounds.extend(x, smoothed);
   m_smooth->setPen(QPen(kLineColors[0], lineWidthFor(m_raw->dataCount())));
 }
 
@@ -111,9 +151,11 @@ void MetricChart::setExtraLines(const QVector<QString>& names, const QVector<QVe
     g->setPen(QPen(kLineColors[(m_extra.size() + 1) % kLineColors.size()], 2));
     m_extra.push_back(g);
   }
+  m_extraBounds = QVector<SeriesBounds>(names.size());
   for (int i = 0; i < names.size(); ++i) {
     m_extra[i]->setName(names[i]);
     m_extra[i]->setData(xs[i], ys[i], true);
+    m_extraBounds[i].extend(xs[i], ys[i]);
     m_extra[i]->setPen(QPen(kLineColors[(i + 1) % kLineColors.size()], lineWidthFor(ys[i].size())));
     // Dots mark sparse series (eval points); on long ones they would only cost drawing time.
     m_extra[i]->setScatterStyle(
@@ -150,7 +192,19 @@ void MetricChart::setLogScale(bool on) {
   setLogAxis(yAxis, on);
 }
 
+SeriesBounds MetricChart::visibleBounds() const {
+  SeriesBounds bounds;
+  if (m_raw->visible() || m_smooth->visible()) bounds.extend(m_mainBounds);
+  for (int i = 0; i < m_extra.size() && i < m_extraBounds.size(); ++i)
+    if (m_extra[i]->visible()) bounds.extend(m_extraBounds[i]);
+  return bounds;
+}
+
 std::optional<QCPRange> MetricChart::dataRange(const std::optional<QCPRange>& keys) const {
+  if (!keys && !m_ignoreOutliers) {
+    const SeriesBounds bounds = visibleBounds();
+    return bounds.any ? std::optional<QCPRange>(bounds.values) : std::nullopt;
+  }
   std::vector<double> values;  // only when outliers are left out
   std::optional<QCPRange> out;
   for (int i = 0; i < graphCount(); ++i) {
@@ -186,9 +240,11 @@ void MetricChart::fitY(const QCPRange& data) {
 
 void MetricChart::fitIfFollowing() {
   if (!m_following) return;
-  rescaleAxes(/*onlyVisiblePlottables=*/true);
-  // The y range is the data's alone: the event markers sit at the previous top edge, and fitting
-  // to them too made the axis grow by the 5% margin on every refresh.
+  // From the bounds kept as points arrive, not a scan of every point. The y range is the data's
+  // alone: the event markers sit at the previous top edge, and fitting to them too made the
+  // axis grow by the 5% margin on every refresh.
+  const SeriesBounds bounds = visibleBounds();
+  if (bounds.any) xAxis->setRange(bounds.keys);
   const std::optional<QCPRange> data = dataRange(std::nullopt);
   showEmpty(!data);
   if (data) fitY(*data);

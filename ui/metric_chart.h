@@ -12,6 +12,15 @@
 
 namespace traindeck {
 
+// The keys' and finite values' extent of some series, widened as points arrive, so following a
+// live run never rescans its points.
+struct SeriesBounds {
+  QCPRange keys, values;
+  bool any = false;
+  void extend(const QVector<double>& x, const QVector<double>& y);
+  void extend(const SeriesBounds& other);
+};
+
 struct ChartMarker {
   double x = 0;
   QString level;  // info, warn, error
@@ -57,8 +66,10 @@ class MetricChart : public QCustomPlot {
   void applyPalette();
   void showEmpty(bool empty);
   // The y range of the lines (markers excluded), within `keys` when given; nullopt when none.
+  // Without `keys` and outliers kept, it comes from the bounds kept as points arrive.
   std::optional<QCPRange> dataRange(const std::optional<QCPRange>& keys) const;
-  void fitY(const QCPRange& data);  // a readable band around a constant series, 5% margin
+  SeriesBounds visibleBounds() const;  // of the lines drawn now
+  void fitY(const QCPRange& data);     // a readable band around a constant series, 5% margin
   void fitYToVisibleX();
 
   QCPTextElement* m_heading;
@@ -68,6 +79,8 @@ class MetricChart : public QCustomPlot {
   QVector<QCPGraph*> m_extra;
   QCPGraph* m_markerGraph;
   QVector<ChartMarker> m_markers;
+  SeriesBounds m_mainBounds;            // raw and smoothed
+  QVector<SeriesBounds> m_extraBounds;  // one per extra line
   bool m_following = true;
   bool m_ignoreOutliers = false;
 };

@@ -24,6 +24,8 @@ class LineSplitter {
   // Forgets a held partial line (the file was replaced or truncated).
   void reset();
   std::size_t pendingBytes() const { return m_partial.size(); }
+  // Nothing held and nothing being skipped: the next byte fed starts a line.
+  bool atLineStart() const { return m_partial.empty() && !m_skipping; }
 
  private:
   template <class OnLine>

@@ -2,8 +2,11 @@
 // feeds is copied. Each line tries the flat fast path, then the strict JSON parser.
 #include "runlog/metrics_jsonl_parser.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
+#include <thread>
+#include <vector>
 
 #include "runlog/json_value.h"
 #include "runlog/metrics_keys.h"
@@ -85,7 +88,74 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
   return true;
 }
 
+template <class T>
+void appendColumn(std::vector<T>& into, const std::vector<T>& from) {
+  into.insert(into.end(), from.begin(), from.end());
+}
+
+// Whole lines (`bytes` ends with a newline) parsed on `threads` threads, each piece starting
+// after a newline.
+MetricsBatch parseInPieces(std::string_view bytes, unsigned threads) {
+  std::vector<std::string_view> pieces;
+  std::size_t begin = 0;
+  for (unsigned i = 1; i <= threads && begin < bytes.size(); ++i) {
+    std::size_t end = i == threads ? bytes.size() : bytes.size() / threads * i;
+    if (end < begin) end = begin;
+    const std::size_t nl = bytes.find('\n', end == 0 ? 0 : end - 1);
+    end = nl == std::string_view::npos ? bytes.size() : nl + 1;
+    pieces.push_back(bytes.substr(begin, end - begin));
+    begin = end;
+  }
+  std::vector<MetricsBatch> parsed(pieces.size());
+  const auto parse = [&](std::size_t i) {
+    LineSplitter lines(MetricsJsonlParser::kMaxLineBytes);
+    lines.feed(pieces[i], [&](std::string_view line, bool cut) {
+      if (cut)
+        ++parsed[i].garbageLines;
+      else
+        MetricsJsonlParser::parseLine(line, parsed[i]);
+    });
+  };
+  std::vector<std::thread> workers;
+  for (std::size_t i = 1; i < pieces.size(); ++i) workers.emplace_back(parse, i);
+  parse(0);
+  for (std::thread& w : workers) w.join();
+  MetricsBatch out = std::move(parsed.front());
+  for (std::size_t i = 1; i < parsed.size(); ++i) appendBatch(out, std::move(parsed[i]));
+  return out;
+}
+
 }  // namespace
+
+void appendBatch(MetricsBatch& into, MetricsBatch&& piece) {
+  if (piece.restart) {
+    into = MetricsBatch{};
+    into.restart = true;
+  }
+  if (piece.hasHeader) {
+    into.header = std::move(piece.header);
+    into.hasHeader = true;
+  }
+  TrainColumns& t = into.train;
+  const TrainColumns& p = piece.train;
+  appendColumn(t.step, p.step);
+  appendColumn(t.tokens, p.tokens);
+  appendColumn(t.time, p.time);
+  appendColumn(t.loss, p.loss);
+  appendColumn(t.lr, p.lr);
+  appendColumn(t.gradNorm, p.gradNorm);
+  appendColumn(t.tokensPerSecond, p.tokensPerSecond);
+  appendColumn(t.stepMs, p.stepMs);
+  appendColumn(t.mfu, p.mfu);
+  EvalColumns& e = into.eval;
+  appendColumn(e.step, piece.eval.step);
+  appendColumn(e.tokens, piece.eval.tokens);
+  appendColumn(e.time, piece.eval.time);
+  appendColumn(e.valLoss, piece.eval.valLoss);
+  std::move(piece.system.begin(), piece.system.end(), std::back_inserter(into.system));
+  std::move(piece.events.begin(), piece.events.end(), std::back_inserter(into.events));
+  into.garbageLines += piece.garbageLines;
+}
 
 void MetricsJsonlParser::parseLine(std::string_view line, MetricsBatch& batch) {
   FlatRecord record;
@@ -110,6 +180,14 @@ MetricsBatch MetricsJsonlParser::feed(std::string_view bytes) {
 }
 
 void MetricsJsonlParser::feedInto(std::string_view bytes, MetricsBatch& batch) {
+  const unsigned threads = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+  if (bytes.size() >= kParallelBytes && threads > 1 && m_lines.atLineStart()) {
+    const std::size_t lastNewline = bytes.rfind('\n');
+    if (lastNewline != std::string_view::npos) {
+      appendBatch(batch, parseInPieces(bytes.substr(0, lastNewline + 1), threads));
+      bytes.remove_prefix(lastNewline + 1);  // a partial last line is held back as usual
+    }
+  }
   m_lines.feed(bytes, [&](std::string_view line, bool cut) {
     if (cut)
       ++batch.garbageLines;  // an overlong line is dropped, counted once

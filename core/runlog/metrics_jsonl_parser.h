@@ -14,6 +14,9 @@
 
 namespace traindeck {
 
+// Appends `piece`'s records after `into`'s, as if they had been parsed in one go.
+void appendBatch(MetricsBatch& into, MetricsBatch&& piece);
+
 class MetricsJsonlParser {
  public:
   // A line longer than this is dropped (and counted once as garbage) instead of being held.
@@ -29,6 +32,10 @@ class MetricsJsonlParser {
 
   // One complete line (without its newline) into `batch`.
   static void parseLine(std::string_view line, MetricsBatch& batch);
+
+  // A read at least this big is parsed by several threads, in pieces that end at newlines (a
+  // long run's history opened at once), and the pieces' records joined in file order.
+  static constexpr std::size_t kParallelBytes = 8 << 20;
 
  private:
   LineSplitter m_lines{kMaxLineBytes};

@@ -1,4 +1,4 @@
-// Test helpers: gather batches into one, and compare two batches record by record (NaN equal
+// Test helpers: compare two batches record by record (NaN equal
 // to NaN), so that replays in different chunkings can be checked for identical results.
 #pragma once
 
@@ -11,36 +11,6 @@
 #include "runlog/metrics_batch.h"
 
 namespace traindeck::test {
-
-template <class T>
-void appendColumn(std::vector<T>& to, const std::vector<T>& from) {
-  to.insert(to.end(), from.begin(), from.end());
-}
-
-inline void gather(MetricsBatch& all, const MetricsBatch& b) {
-  all.restart = all.restart || b.restart;
-  if (b.hasHeader) {
-    all.hasHeader = true;
-    all.header = b.header;
-  }
-  const TrainColumns& t = b.train;
-  appendColumn(all.train.step, t.step);
-  appendColumn(all.train.tokens, t.tokens);
-  appendColumn(all.train.time, t.time);
-  appendColumn(all.train.loss, t.loss);
-  appendColumn(all.train.lr, t.lr);
-  appendColumn(all.train.gradNorm, t.gradNorm);
-  appendColumn(all.train.tokensPerSecond, t.tokensPerSecond);
-  appendColumn(all.train.stepMs, t.stepMs);
-  appendColumn(all.train.mfu, t.mfu);
-  appendColumn(all.eval.step, b.eval.step);
-  appendColumn(all.eval.tokens, b.eval.tokens);
-  appendColumn(all.eval.time, b.eval.time);
-  appendColumn(all.eval.valLoss, b.eval.valLoss);
-  appendColumn(all.system, b.system);
-  appendColumn(all.events, b.events);
-  all.garbageLines += b.garbageLines;
-}
 
 template <class T>
 bool sameFloats(const std::vector<T>& a, const std::vector<T>& b) {

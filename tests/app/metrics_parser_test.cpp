@@ -28,7 +28,7 @@ MetricsBatch parseInChunks(std::string_view bytes, const std::vector<std::size_t
   std::size_t pos = 0, k = 0;
   while (pos < bytes.size()) {
     const std::size_t n = std::min(sizes[k++ % sizes.size()], bytes.size() - pos);
-    test::gather(all, parser.feed(bytes.substr(pos, n)));
+    appendBatch(all, parser.feed(bytes.substr(pos, n)));
     pos += n;
   }
   return all;
@@ -123,6 +123,33 @@ class MetricsParserTest : public QObject {
       for (int i = 0; i < 64; ++i) sizes.push_back(1 + random.bounded(400));
       QCOMPARE(test::difference(whole, parseInChunks(view(bytes), sizes)), std::string());
     }
+  }
+
+  // A big read is parsed by several threads in pieces that end at newlines: the same records in
+  // the same order as line by line, headers, garbage, an overlong line and a partial last line
+  // included, wherever the pieces fall.
+  void aBigReadParsedInPiecesEqualsOneByOne() {
+    const QByteArray fixture = test::readFixture("metrics.jsonl");
+    QByteArray bytes;
+    for (int copy = 0; bytes.size() < static_cast<qsizetype>(MetricsJsonlParser::kParallelBytes) * 2; ++copy) {
+      bytes += fixture;
+      if (copy % 97 == 5) bytes += "not json\n";
+      if (copy == 200) bytes += QByteArray(static_cast<qsizetype>(MetricsJsonlParser::kMaxLineBytes) + 3, 'x') + "\n";
+    }
+    bytes += "{\"kind\":\"train\",\"time\":9,\"step\":9,\"lo";
+    MetricsBatch byLine;
+    MetricsJsonlParser lineParser;
+    for (const QByteArray& line : bytes.split('\n').mid(0, bytes.count('\n')))
+      appendBatch(byLine, lineParser.feed(view(line + "\n")));
+    MetricsJsonlParser parser;
+    const MetricsBatch whole = parser.feed(view(bytes));
+    QVERIFY(whole.train.size() > 10000);
+    QVERIFY(whole.garbageLines > 10);
+    QCOMPARE(test::difference(byLine, whole), std::string());
+    QVERIFY(parser.pendingBytes() > 0);  // the partial last line waits for its newline
+    const MetricsBatch last = parser.feed("ss\":1.5}\n");
+    QCOMPARE(last.train.size(), std::size_t(1));
+    QCOMPARE(last.train.loss[0], 1.5f);
   }
 
   void partialLastLineIsHeldBack() {
