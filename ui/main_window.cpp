@@ -177,7 +177,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   connect(m_setup, &SetupPage::hostsRequested, this, &MainWindow::openHosts);
   refreshHosts();
   connect(m_jobs, &JobController::jobStateChanged, this, &MainWindow::updateActions);
-  connect(m_jobs, &JobController::jobStateChanged, this, [this] {
+  connect(m_jobs, &JobController::jobStateChanged, this, [this](const QString& runDir, Job::State state) {
+    m_runs->setJobActive(
+        runDir, state == Job::State::Starting || state == Job::State::Running || state == Job::State::Stopping);
     m_runs->rescan();
     showShownRunStatus();
   });
@@ -588,11 +590,8 @@ RunSummary MainWindow::shownSummary() const {
 }
 
 QString MainWindow::statusOf(const RunSummary& summary) const {
-  // One answer for the header, the progress text and the list; "starting" while a job of ours
-  // goes on and run.json is not there yet.
-  const Job* job = m_jobs->jobFor(m_session->runDir());
-  if (!summary.status && job && job->isActive()) return QStringLiteral("starting");
-  return summary.statusName();
+  // One answer for the header, the progress text and the list: the list's.
+  return m_runs->statusOf(summary);
 }
 
 void MainWindow::showRunLabel(const RunSummary& summary) {

@@ -23,7 +23,7 @@ bool RunFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex&) const {
   const auto* runs = qobject_cast<const RunListModel*>(sourceModel());
   if (runs == nullptr) return true;
   const RunSummary& run = runs->runAt(sourceRow);
-  if (!m_status.isEmpty() && run.statusName() != m_status) return false;
+  if (!m_status.isEmpty() && runs->statusOf(run) != m_status) return false;
   return m_text.isEmpty() || run.name.contains(m_text, Qt::CaseInsensitive) ||
          run.id.contains(m_text, Qt::CaseInsensitive);
 }

@@ -53,6 +53,21 @@ void RunListModel::setLinkNote(const QString& runDir, const QString& note) {
   if (const int row = rowOfPath(path); row >= 0) emit dataChanged(index(row, WhereColumn), index(row, WhereColumn));
 }
 
+void RunListModel::setJobActive(const QString& runDir, bool active) {
+  const QString path = QFileInfo(runDir).absoluteFilePath();
+  if (m_activeJobs.contains(path) == active) return;
+  if (active)
+    m_activeJobs.insert(path);
+  else
+    m_activeJobs.remove(path);
+  if (const int row = rowOfPath(path); row >= 0) emit dataChanged(index(row, StatusColumn), index(row, StatusColumn));
+}
+
+QString RunListModel::statusOf(const RunSummary& run) const {
+  if (!run.status && m_activeJobs.contains(run.path)) return QStringLiteral("starting");
+  return run.statusName();
+}
+
 std::vector<RunSummary> RunListModel::scan() const {
   std::unordered_map<QString, const RunSummary*> known;
   for (const RunSummary& r : m_rows) known.emplace(r.path, &r);
@@ -174,7 +189,7 @@ QVariant RunListModel::field(const RunSummary& run, int column, bool forDisplay)
     case NameColumn:
       return run.name;
     case StatusColumn:
-      return run.statusName();
+      return statusOf(run);
     case StepColumn:
       return run.step;
     case TotalStepsColumn:

@@ -7,6 +7,7 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <vector>
@@ -57,6 +58,11 @@ class RunListModel : public QAbstractTableModel {
   int rowOfPath(const QString& runDir) const;
   // What the Where column adds for a remote run while its job follows it ("reconnecting ...").
   void setLinkNote(const QString& runDir, const QString& note);
+  // Whether a job here drives the run (starting, running or stopping): until its run.json is
+  // written, such a run's status is "starting", not "unknown".
+  void setJobActive(const QString& runDir, bool active);
+  // The status shown for a run everywhere (list, header, progress text).
+  QString statusOf(const RunSummary& run) const;
   // Config keys shown as columns after the model's own (ColumnCount + i), in this order.
   void setConfigColumns(const QStringList& keys);
   QStringList configColumns() const { return m_configKeys; }
@@ -80,6 +86,7 @@ class RunListModel : public QAbstractTableModel {
   QString m_root;
   std::vector<RunSummary> m_rows;
   QHash<QString, QString> m_linkNotes;  // by run directory
+  QSet<QString> m_activeJobs;           // run directories a job here drives
   QStringList m_configKeys;
   mutable QHash<QString, QHash<QString, QString>> m_configValues;  // by run directory, then key
   QFileSystemWatcher* m_watcher = nullptr;

@@ -129,6 +129,20 @@ class RunListModelTest : public QObject {
     QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("a"));
     QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("b"));
     QCOMPARE(model.index(2, RunListModel::StatusColumn).data().toString(), QStringLiteral("unknown"));
+
+    // A run.json without a status while a job here drives the run (being replaced, or a mirror's
+    // before the remote side wrote one) is "starting", as the header says, and back to what
+    // run.json says when the job is gone; each change is that row's status cell only.
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.setJobActive(QDir(root.path()).filePath("c"), true);
+    QCOMPARE(model.index(2, RunListModel::StatusColumn).data().toString(), QStringLiteral("starting"));
+    QCOMPARE(model.statusOf(model.runAt(2)), QStringLiteral("starting"));
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.at(0).at(0).toModelIndex(), model.index(2, RunListModel::StatusColumn));
+    model.setJobActive(QDir(root.path()).filePath("a"), true);  // run.json has a status: it wins
+    QCOMPARE(model.index(0, RunListModel::StatusColumn).data().toString(), QStringLiteral("finished"));
+    model.setJobActive(QDir(root.path()).filePath("c"), false);
+    QCOMPARE(model.index(2, RunListModel::StatusColumn).data().toString(), QStringLiteral("unknown"));
   }
 };
 

@@ -370,7 +370,7 @@ class MainWindowTest : public QObject {
     QVERIFY(header && eta && list);
     const auto listed = [&](const QString& dir) {
       const int row = list->rowOfPath(dir);
-      return row >= 0 ? list->runAt(row).statusName() : QString();
+      return row >= 0 ? list->data(list->index(row, RunListModel::StatusColumn)).toString() : QString();
     };
     // The header and the progress text say what the list says; an ended run has no time left.
     const auto agree = [&](const QString& dir, const QString& status) {
@@ -385,6 +385,9 @@ class MainWindowTest : public QObject {
                                          "model.n_embd=32", "--set", "strategy.nproc_per_node=1"});
     QVERIFY(!run.isEmpty());
     QVERIFY2(!header->text().contains("unknown"), qPrintable(header->text()));  // "starting" until run.json
+    // The list too, from the moment the run's row appears (before or after run.json exists).
+    QTRY_VERIFY(list->rowOfPath(run) >= 0);
+    QVERIFY2(listed(run) == "starting" || listed(run) == "running", qPrintable(listed(run)));
     QTRY_VERIFY_WITH_TIMEOUT(agree(run, "running"), 60000);
     QTRY_VERIFY_WITH_TIMEOUT(eta->text().contains("%"), 60000);
     window.findChild<QAction*>("stopAction")->trigger();
