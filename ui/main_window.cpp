@@ -38,6 +38,7 @@
 #include "hosts_dialog.h"
 #include "jobs/job_controller.h"
 #include "jobs/machine_room.h"
+#include "jobs/probed_devices.h"
 #include "jobs/remote_job.h"
 #include "logs_page.h"
 #include "monitor_page.h"
@@ -635,17 +636,13 @@ QString MainWindow::startRun(const QStringList& extraArgs) {
   // The job as edited: saved to its file when it has one (relative paths keep their meaning
   // beside it); else the controller writes it beside the run.
   const bool hasFile = !m_setup->filePath().isEmpty();
-  // Several runs at once are fine while this machine has room for them; past that, ask.
-  if (m_setup->config().target.kind == TargetKind::Local) {
-    const QString room = machineRoomProblem(m_jobs->liveLocalConfigs(), m_setup->config(), thisMachineCpu(),
-                                            QThread::idealThreadCount());
-    if (!room.isEmpty()) {
-      statusBar()->showMessage(room, 10000);
-      if (isVisible() && QApplication::activeModalWidget() == nullptr &&
-          QMessageBox::question(this, tr("Start another run?"), room + "\n\n" + tr("Start it anyway?")) !=
-              QMessageBox::Yes)
-        return {};
-    }
+  // Several runs at once are fine while the machine has room for them; past that, ask.
+  if (const QString room = roomProblem(m_setup->config()); !room.isEmpty()) {
+    statusBar()->showMessage(room, 10000);
+    if (isVisible() && QApplication::activeModalWidget() == nullptr &&
+        QMessageBox::question(this, tr("Start another run?"), room + "\n\n" + tr("Start it anyway?")) !=
+            QMessageBox::Yes)
+      return {};
   }
   if (hasFile && !m_setup->saveFile(m_setup->filePath())) return {};
   const JobController::Started started =
@@ -659,6 +656,18 @@ QString MainWindow::startRun(const QStringList& extraArgs) {
   m_pages->setCurrentWidget(m_monitor);
   statusBar()->showMessage(tr("Started %1").arg(QFileInfo(started.runDir).fileName()), 5000);
   return started.runDir;
+}
+
+QString MainWindow::roomProblem(const RunConfig& config) const {
+  if (config.target.kind == TargetKind::Local)  // its GPUs are not known to the app: CPU runs only
+    return machineRoomProblem(m_jobs->liveConfigs(), config,
+                              Machine{tr("this machine"), thisMachineCpu(), QThread::idealThreadCount(), 0});
+  // A host as last probed; one never probed is judged by its first start's probe alone.
+  const QString spec = QString::fromStdString(config.target.host);
+  QSettings settings;
+  const std::optional<HostStore::StoredProbe> probe = HostStore::probeFor(settings, spec);
+  if (!probe) return {};
+  return machineRoomProblem(m_jobs->liveConfigs(spec), config, hostMachine(probe->probe, spec));
 }
 
 void MainWindow::stopRun() {

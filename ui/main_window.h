@@ -33,6 +33,7 @@ class MonitorPage;
 class RunListModel;
 class RunRegistry;
 class RunSession;
+struct RunConfig;
 struct RunSummary;
 class SetupPage;
 
@@ -72,6 +73,9 @@ class MainWindow : public QMainWindow {
   // Starts the Setup page's job under the runs root and shows it; returns the new run
   // directory, or empty (after telling the user why).
   QString startRun(const QStringList& extraArgs = {});
+  // Why the machine `config` targets (this one, or its host as last probed) has no room for it
+  // beside the runs going on there, or empty.
+  QString roomProblem(const RunConfig& config) const;
   // Stop and Kill act on the run shown, and only when it has a live job here.
   void stopRun();
   void killRun();

@@ -103,10 +103,12 @@ JobController::Started JobController::startRemote(const RunConfig& config, const
   return {runDir, {}};
 }
 
-QList<RunConfig> JobController::liveLocalConfigs() const {
+QList<RunConfig> JobController::liveConfigs(const QString& hostSpec) const {
   QList<RunConfig> out;
   for (const auto& [dir, job] : m_jobs) {
-    if (!job->isActive() || qobject_cast<const LocalJob*>(job.get()) == nullptr) continue;
+    if (!job->isActive()) continue;
+    const auto* remote = qobject_cast<const RemoteJob*>(job.get());
+    if (hostSpec.isEmpty() ? remote != nullptr : (remote == nullptr || remote->spec() != hostSpec)) continue;
     const LoadedConfig loaded = loadConfigFile((dir + "/config.yaml").toStdString());
     if (!hasErrors(loaded.problems)) out << loaded.config;
   }

@@ -62,8 +62,9 @@ class JobController : public QObject {
   // mirror (see RemoteFetch), on the run's connection when it is followed. Started; deleted once
   // it has said finished. nullptr, with *error, when the run is not a remote one.
   RemoteFetch* fetch(const QString& runDir, FetchKind kind, QString* error);
-  // The configs (config.yaml) of the runs going on on this machine, for machineRoomProblem.
-  QList<RunConfig> liveLocalConfigs() const;
+  // The configs (config.yaml) of the runs going on on this machine (`hostSpec` empty) or on
+  // the host a remote target names, for machineRoomProblem.
+  QList<RunConfig> liveConfigs(const QString& hostSpec = {}) const;
   // The job of this run directory, or nullptr when this app has none for it.
   Job* jobFor(const QString& runDir) const;
   QString runsRoot() const { return m_runsRoot; }

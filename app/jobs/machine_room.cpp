@@ -10,29 +10,47 @@ namespace {
 QString bytes(std::int64_t b) {
   return QString::fromStdString(formatBytes(b));
 }
+
+bool onGpus(const RunConfig& run) {
+  return run.strategy.device == DeviceKind::Cuda;
+}
 }  // namespace
 
-QString machineRoomProblem(const QList<RunConfig>& running, const RunConfig& next, const DeviceSpec& machine,
-                           int cores) {
-  if (next.strategy.device == DeviceKind::Cuda || running.isEmpty()) return {};  // GPUs: validation's to judge
-  std::int64_t memory = 0, ranks = 0;
+QString machineRoomProblem(const QList<RunConfig>& running, const RunConfig& next, const Machine& machine) {
+  if (running.isEmpty()) return {};  // one run alone: validation's to judge
+  std::int64_t memory = 0, ranks = 0, gpuRanks = 0;
   for (const RunConfig& run : running) {
-    if (run.strategy.device == DeviceKind::Cuda) continue;
-    memory += makePlan(run, machine).memory.total() * run.strategy.nproc_per_node;
+    if (onGpus(run)) {
+      gpuRanks += run.strategy.nproc_per_node;
+      continue;
+    }
+    memory += makePlan(run, machine.cpu).memory.total() * run.strategy.nproc_per_node;
     ranks += run.strategy.nproc_per_node;
   }
-  const std::int64_t nextMemory = makePlan(next, machine).memory.total() * next.strategy.nproc_per_node;
   QStringList problems;
-  const auto usable = static_cast<std::int64_t>(static_cast<double>(machine.memoryBytes) * kUsableMemoryFraction);
-  if (memory + nextMemory > usable)
-    problems << QStringLiteral("the %1 run(s) going on here plan %2 and this one %3, but this machine has %4 to use")
-                    .arg(running.size())
-                    .arg(bytes(memory), bytes(nextMemory), bytes(usable));
-  if (cores > 0 && ranks + next.strategy.nproc_per_node > cores)
-    problems << QStringLiteral("%1 ranks would share %2 cores, so every run would go slower")
-                    .arg(ranks + next.strategy.nproc_per_node)
-                    .arg(cores);
-  return problems.isEmpty() ? QString() : QStringLiteral("Beside the runs going on: ") + problems.join("; ") + ".";
+  if (onGpus(next)) {
+    if (machine.gpus > 0 && gpuRanks + next.strategy.nproc_per_node > machine.gpus)
+      problems << QStringLiteral(
+                      "the runs going on use %1 of its %2 GPUs and this one needs %3, so ranks would "
+                      "share a GPU (its memory and its time)")
+                      .arg(gpuRanks)
+                      .arg(machine.gpus)
+                      .arg(next.strategy.nproc_per_node);
+  } else {
+    const std::int64_t nextMemory = makePlan(next, machine.cpu).memory.total() * next.strategy.nproc_per_node;
+    const auto usable = static_cast<std::int64_t>(static_cast<double>(machine.cpu.memoryBytes) * kUsableMemoryFraction);
+    if (memory + nextMemory > usable)
+      problems << QStringLiteral("the %1 run(s) going on there plan %2 and this one %3, but it has %4 to use")
+                      .arg(running.size())
+                      .arg(bytes(memory), bytes(nextMemory), bytes(usable));
+    if (machine.cores > 0 && ranks + next.strategy.nproc_per_node > machine.cores)
+      problems << QStringLiteral("%1 ranks would share %2 cores, so every run would go slower")
+                      .arg(ranks + next.strategy.nproc_per_node)
+                      .arg(machine.cores);
+  }
+  return problems.isEmpty()
+             ? QString()
+             : QStringLiteral("Beside the runs going on on %1: ").arg(machine.name) + problems.join("; ") + ".";
 }
 
 }  // namespace traindeck

@@ -1,7 +1,8 @@
-// Whether this machine has room for one more run beside those going on here: the planner's
-// memory per rank for each (CPU ranks share the machine's memory), and for CPU runs the ranks
-// against the cores. A sentence saying what would not fit, or empty. Several runs at once are
-// fine as long as this says nothing.
+// Whether a machine (this one, or a probed host) has room for one more run beside those going
+// on there: for CPU runs the planner's memory per rank (CPU ranks share the machine's memory)
+// and the ranks against the cores; for GPU runs the GPUs, one rank each (two runs' ranks on
+// one GPU would share its memory and its time). A sentence saying what would not fit, or
+// empty. Several runs at once are fine as long as this says nothing.
 #pragma once
 
 #include <QList>
@@ -12,7 +13,13 @@
 
 namespace traindeck {
 
-QString machineRoomProblem(const QList<RunConfig>& running, const RunConfig& next, const DeviceSpec& machine,
-                           int cores);
+struct Machine {
+  QString name;    // "this machine", "gpu-box (ubuntu@10.0.0.5)"
+  DeviceSpec cpu;  // its CPU and memory
+  int cores = 0;   // 0: not known
+  int gpus = 0;    // CUDA devices
+};
+
+QString machineRoomProblem(const QList<RunConfig>& running, const RunConfig& next, const Machine& machine);
 
 }  // namespace traindeck

@@ -27,23 +27,33 @@ std::optional<DeviceSpec> catalogueGpu(const QString& reported, qint64 memoryMiB
   return best;
 }
 
+// The host's CPU as the planner sees one: its cores, clock and vector level, and its memory.
+DeviceSpec hostCpu(const HostProbe& probe) {
+  DeviceSpec d;
+  const SimdLevel simd = cpuSimdLevel(probe.cpuFlags.toStdString());
+  d.name = "CPU";
+  d.description = QStringLiteral("%1's CPU, %2 cores, %3")
+                      .arg(probe.hostname.isEmpty() ? QStringLiteral("the host") : probe.hostname)
+                      .arg(probe.cpus)
+                      .arg(QString::fromLatin1(simdLevelName(simd)))
+                      .toStdString();
+  d.memoryBytes = probe.memoryKiB * 1024;
+  d.peakFp32 = fp32PeakPerCore(simd, probe.cpuMhz) * std::max(1, probe.cpus);
+  d.isCpu = true;
+  return d;
+}
+
 }  // namespace
+
+Machine hostMachine(const HostProbe& probe, const QString& name) {
+  return Machine{name, hostCpu(probe), probe.cpus, static_cast<int>(probe.gpus.size())};
+}
 
 ProbedDevices probedDevices(const HostProbe& probe) {
   ProbedDevices out;
   out.label = probe.summary();
   if (probe.gpus.isEmpty()) {
-    DeviceSpec& d = out.device;
-    const SimdLevel simd = cpuSimdLevel(probe.cpuFlags.toStdString());
-    d.name = "CPU";
-    d.description = QStringLiteral("%1's CPU, %2 cores, %3")
-                        .arg(probe.hostname.isEmpty() ? QStringLiteral("the host") : probe.hostname)
-                        .arg(probe.cpus)
-                        .arg(QString::fromLatin1(simdLevelName(simd)))
-                        .toStdString();
-    d.memoryBytes = probe.memoryKiB * 1024;
-    d.peakFp32 = fp32PeakPerCore(simd, probe.cpuMhz) * std::max(1, probe.cpus);
-    d.isCpu = true;
+    out.device = hostCpu(probe);
     out.count = 1;
     return out;
   }

@@ -8,6 +8,7 @@
 #include "config/devices.h"
 #include "config/validate.h"
 #include "host_probe.h"
+#include "machine_room.h"
 
 namespace traindeck {
 
@@ -22,5 +23,7 @@ struct ProbedDevices {
 };
 
 ProbedDevices probedDevices(const HostProbe& probe);
+// The host as machineRoomProblem weighs it: its CPU, cores and GPUs; `name` is how it is called.
+Machine hostMachine(const HostProbe& probe, const QString& name);
 
 }  // namespace traindeck

@@ -84,6 +84,8 @@ class RemoteJob : public Job {
   const QVector<BootstrapStep>& steps() const { return m_steps; }
   qint64 sinceStartMs() const { return m_clock.isValid() ? m_clock.elapsed() : 0; }
   const RemoteRecord& record() const { return m_record; }
+  // The host as the target named it ([user@]host[:port]), started here or attached.
+  QString spec() const { return m_launch.spec.isEmpty() ? m_record.spec : m_launch.spec; }
 
  signals:
   void stepStarted(const QString& step, const QString& detail);  // connect, probe, sources, build, data, launch
