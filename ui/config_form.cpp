@@ -75,12 +75,14 @@ ConfigForm::ConfigForm(QWidget* parent) : QScrollArea(parent) {
   setObjectName("configForm");
   setWidgetResizable(true);
   setFrameShape(QFrame::NoFrame);
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the form narrows with the page instead
   auto* inner = new QWidget(this);
   auto* column = new QVBoxLayout(inner);
   for (const Group& group : groups()) {
     auto* box = new QGroupBox(tr(group.title), inner);
     auto* form = new QFormLayout(box);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);  // a narrow form puts a label above its field
     for (const FieldInfo& info : configFieldInfos()) {
       const QString path = QString::fromStdString(info.path);
       if (!group.sections.contains(sectionOf(path))) continue;

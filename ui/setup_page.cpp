@@ -148,10 +148,11 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   splitter->addWidget(m_form);
   splitter->addWidget(yamlSide);
   splitter->addWidget(side);
-  splitter->setStretchFactor(0, 4);
+  // The form first: its labels and path fields need the room; the YAML reads fine narrower.
+  splitter->setStretchFactor(0, 5);
   splitter->setStretchFactor(1, 3);
   splitter->setStretchFactor(2, 3);
-  splitter->setSizes({500, 400, 400});  // proportions; the real widths follow the page's
+  splitter->setSizes({560, 320, 380});  // proportions; the real widths follow the page's
   layout->addWidget(splitter, 1);
 
   m_debounce = new QTimer(this);
