@@ -15,6 +15,9 @@ packages=(
   # server with socat as a ProxyCommand that the SSH tests can kill
   libgtest-dev libgmock-dev clang libclang-rt-dev xvfb xauth
   openssh-server openssh-client socat
+  # the exports' tests: the PyTorch DDP script trains against the native trainer; every export
+  # compiles, has no undefined names and every notebook validates as nbformat 4
+  python3-torch python3-pyflakes python3-nbformat
   # the demo corpus (fortune cookies, generated into token shards, never committed)
   fortunes-min fortunes
 )

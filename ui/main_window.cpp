@@ -164,6 +164,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
                           ? QDir(QFileInfo(options.trainBinary).absolutePath()).filePath("../share/traindeck/remote")
                           : options.remotePayloadDir;
   m_remotePayloadDir = remote.payloadDir;
+  m_setup->setTrainerSources(QDir(m_remotePayloadDir).filePath("trainer-sources.tar.gz"));
   remote.hostKeyPrompt = [this](const HostKeyInfo& key) { return HostKeyPrompt::ask(key, this); };
   remote.installPrompt = [this](const QString& question) {
     return QMessageBox::question(this, tr("Install build tools?"), question) == QMessageBox::Yes;

@@ -28,6 +28,7 @@
 #include "config/preset_files.h"
 #include "config/validate.h"
 #include "config_form.h"
+#include "export_dialog.h"
 #include "plan_panel.h"
 #include "prepare_dialog.h"
 #include "probed_devices.h"
@@ -101,9 +102,15 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   auto* save = new QPushButton(tr("Save…"), this);
   save->setObjectName("saveButton");
   save->setToolTip(tr("Save the YAML to a file."));
+  auto* exportJob = new QPushButton(tr("Export…"), this);
+  exportJob->setObjectName("exportJobButton");
+  exportJob->setToolTip(
+      tr("The job as a notebook and a script for Colab, Kaggle or a VM: TrainDeck's trainer, PyTorch DDP, "
+         "PyTorch/XLA or Keras."));
   top->addWidget(open);
   top->addWidget(fromRun);
   top->addWidget(save);
+  top->addWidget(exportJob);
   m_fileLabel = new QLabel(this);
   m_fileLabel->setObjectName("fileLabel");
   m_fileLabel->setForegroundRole(QPalette::PlaceholderText);
@@ -170,6 +177,7 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   connect(open, &QPushButton::clicked, this, [this] { openFile(); });
   connect(fromRun, &QPushButton::clicked, this, [this] { newFromConfig(); });
   connect(save, &QPushButton::clicked, this, [this] { saveFile(m_filePath); });
+  connect(exportJob, &QPushButton::clicked, this, [this] { openExportDialog(); });
 
   loadText(QString::fromStdString(saveConfigText(RunConfig{})), {}, QDir::currentPath());
 }
@@ -250,6 +258,20 @@ PrepareDialog* SetupPage::openPrepareDialog() {
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   connect(dialog, &PrepareDialog::prepared, this,
           [this](const QString& dir) { applyFieldEdit("data.train", yamlScalar(dir)); });
+  dialog->open();
+  return dialog;
+}
+
+ExportDialog* SetupPage::openExportDialog() {
+  ExportRequest request;
+  request.config = m_loaded.config;
+  request.baseDir = m_baseDir.toStdString();
+  request.source = m_filePath.isEmpty()
+                       ? (m_presetName.isEmpty() ? std::string("the Setup page") : m_presetName.toStdString())
+                       : QFileInfo(m_filePath).fileName().toStdString();
+  request.trainerSources = m_trainerSources.toStdString();
+  auto* dialog = new ExportDialog(request, QDir(m_baseDir).filePath("exports"), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->open();
   return dialog;
 }

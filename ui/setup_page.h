@@ -24,6 +24,7 @@ class QTimer;
 namespace traindeck {
 
 class ConfigForm;
+class ExportDialog;
 class PrepareDialog;
 class PlanPanel;
 
@@ -48,6 +49,10 @@ class SetupPage : public QWidget {
   void setRunsRoot(const QString& dir);
   // traindeck-train, for Prepare data…
   void setTrainBinary(const QString& path) { m_trainBinary = path; }
+  // trainer-sources.tar.gz, which the TrainDeck notebook export carries.
+  void setTrainerSources(const QString& path) { m_trainerSources = path; }
+  // Export…: the job as a script and a notebook for a framework path and a place.
+  ExportDialog* openExportDialog();
   // Prepare data… (also the button beside data.train): a dialog, shown and returned; when it has
   // prepared a dataset, data.train names it.
   PrepareDialog* openPrepareDialog();
@@ -90,7 +95,8 @@ class SetupPage : public QWidget {
   QStringList m_presetDirs;
   QString m_runsRoot;
   QString m_trainBinary = QStringLiteral("traindeck-train");
-  QString m_savedText;   // as last opened, chosen or saved
+  QString m_savedText;  // as last opened, chosen or saved
+  QString m_trainerSources;
   QString m_presetName;  // the preset shown, while the YAML is one
   QString m_filePath;
   QString m_baseDir;

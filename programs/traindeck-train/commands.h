@@ -23,6 +23,7 @@ struct CliContext {
   std::string runtimeSummary;       // LibTorch, BLAS and threads, for --version
   std::ostream& out;
   std::ostream& err;
+  std::string trainerSources = {};  // trainer-sources.tar.gz the app installs, for export-notebook
 };
 
 int commandValidate(const std::vector<std::string>& args, const CliContext& context);
@@ -31,6 +32,7 @@ int commandPresets(const std::vector<std::string>& args, const CliContext& conte
 int commandConfigReference(const std::vector<std::string>& args, const CliContext& context);
 int commandTokenize(const std::vector<std::string>& args, const CliContext& context);
 int commandPrepare(const std::vector<std::string>& args, const CliContext& context);
+int commandExportNotebook(const std::vector<std::string>& args, const CliContext& context);
 #if defined(TRAINDECK_WITH_TRAINER)
 int commandRun(const std::vector<std::string>& args, const CliContext& context);
 int commandWorker(const std::vector<std::string>& args, const CliContext& context);

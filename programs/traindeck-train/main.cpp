@@ -46,6 +46,10 @@ commands:
                                   mean cross-entropy of each token given those before it (JSON)
   tokenize --tokenizer byte|gpt2 [--vocab V --merges M] [--decode]
                                   text on stdin to token ids (or back, with --decode)
+  export-notebook --config FILE --framework traindeck|pytorch-ddp|torch-xla|keras-gpu|keras-tpu
+                  --place colab-gpu|colab-tpu|kaggle-t4x2|kaggle-v5e8|vm --out DIR [--sources TGZ]
+                                  the job as a script and a Colab-ready notebook (DIR/train_*.py
+                                  and .ipynb) for that framework and place (docs/tutorial.md)
   config-reference                print every config key with its default (docs/config.md)
 
 options:
@@ -77,6 +81,10 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   CliContext context{traindeck::presetDirectories(executablePath(argv[0]), TRAINDECK_PRESETS_SOURCE_DIR), std::nullopt,
                      "LibTorch: not built in (the trainer needs libtorch-dev)", std::cout, std::cerr};
+  context.trainerSources = (std::filesystem::path(executablePath(argv[0])).parent_path() /
+                            "../share/traindeck/remote/trainer-sources.tar.gz")
+                               .lexically_normal()
+                               .string();
   if (args.empty()) {
     std::cerr << kUsage;
     return traindeck::kExitUsage;
@@ -87,7 +95,10 @@ int main(int argc, char** argv) {
     return traindeck::kExitOk;
   }
 #if defined(TRAINDECK_WITH_TRAINER)
-  traindeck::RuntimeInfo runtime = traindeck::probeRuntime();
+  // Starting LibTorch to learn the devices takes most of a second: only where they matter.
+  const bool textOnly = command == "export-notebook" || command == "presets" || command == "config-reference" ||
+                        command == "tokenize" || command == "prepare";
+  traindeck::RuntimeInfo runtime = textOnly ? traindeck::RuntimeInfo{} : traindeck::probeRuntime();
   runtime.threads = traindeck::cpuThreadsPerRank(1);  // what a one-rank CPU job will use
   context.host = traindeck::HostDevices{runtime.cudaDevices, runtime.cudaBf16};
   context.runtimeSummary = traindeck::describeRuntime(runtime);
@@ -107,6 +118,7 @@ int main(int argc, char** argv) {
     {"config-reference", traindeck::commandConfigReference},
     {"tokenize", traindeck::commandTokenize},
     {"prepare", traindeck::commandPrepare},
+    {"export-notebook", traindeck::commandExportNotebook},
 #if defined(TRAINDECK_WITH_TRAINER)
     {"run", traindeck::commandRun},
     {"worker", traindeck::commandWorker},

@@ -6,6 +6,9 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -22,6 +25,7 @@
 #include "config/config_fields.h"
 #include "config/config_io.h"
 #include "config_form.h"
+#include "export_dialog.h"
 #include "host_probe.h"
 #include "host_store.h"
 #include "plan_panel.h"
@@ -349,6 +353,46 @@ class SetupPageTest : public QObject {
     where->setCurrentIndex(0);
     emit where->activated(0);
     QCOMPARE(page.config().target.kind, TargetKind::Local);
+  }
+
+  // Export…: what the place really gives and whether our tests run the path are said before
+  // anything is written; a TPU framework on a GPU place is refused; an export writes the script
+  // and the notebook, and the notebook writes exactly that script.
+  void exportWritesAScriptAndANotebookForThePlace() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob());
+    ExportDialog* dialog = page.openExportDialog();
+    QVERIFY(dialog);
+    dialog->choose("torch-xla", "colab-gpu");
+    QVERIFY2(dialog->noteText().startsWith("Not possible"), qPrintable(dialog->noteText()));
+    QTemporaryDir out;
+    dialog->setOutDir(out.path());
+    QVERIFY(dialog->exportNow().startsWith("Cannot export"));
+    QVERIFY(QDir(out.path()).isEmpty());
+    dialog->choose("keras-tpu", "colab-tpu");
+    QVERIFY2(dialog->noteText().contains("not run by our tests"), qPrintable(dialog->noteText()));
+    dialog->choose("pytorch-ddp", "kaggle-t4x2");
+    QVERIFY2(dialog->noteText().contains("two T4") && dialog->noteText().contains("Our tests run"),
+             qPrintable(dialog->noteText()));
+    const QString said = dialog->exportNow();
+    QVERIFY2(said.startsWith("Wrote"), qPrintable(said));
+    QFile script(out.filePath("train_pytorch_ddp.py")), notebook(out.filePath("train_pytorch_ddp.ipynb"));
+    QVERIFY(script.open(QIODevice::ReadOnly) && notebook.open(QIODevice::ReadOnly));
+    const QByteArray text = script.readAll();
+    QVERIFY(text.contains("CONFIG = {") && text.contains("\"nproc_per_node\": 2") && text.contains("class RunWriter"));
+    const QJsonDocument parsed = QJsonDocument::fromJson(notebook.readAll());
+    QCOMPARE(parsed["nbformat"].toInt(), 4);
+    QString written;
+    for (const QJsonValue cell : parsed["cells"].toArray()) {
+      QString source;
+      for (const QJsonValue line : cell["source"].toArray()) source += line.toString();
+      if (source.startsWith("%%writefile")) written = source.section('\n', 1);
+      if (source.startsWith("!torchrun")) QVERIFY2(source.contains("--nproc_per_node=2"), qPrintable(source));
+    }
+    QCOMPARE(written.toUtf8(), text);
+    QDir().mkpath(TRAINDECK_SCREENSHOT_DIR);
+    dialog->grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("export-dialog.png"));
+    dialog->close();
   }
 
   void rendersAScreenshot() {

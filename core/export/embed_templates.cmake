@@ -1,0 +1,20 @@
+# cmake -DDIR=folder -DFILES="a.py;b.py" -DOUT=file.cpp -P embed_templates.cmake: the export
+# templates (resources/exports) compiled into the program as bytes, so an export needs no file
+# beside the binary. Bytes, not a raw string literal: a template may hold any delimiter.
+set(_body "// Generated from resources/exports by core/export/embed_templates.cmake. Do not edit.\n")
+string(APPEND _body "#include \"export/export_templates.h\"\n\nnamespace traindeck {\nnamespace {\n")
+set(_table "")
+set(_i 0)
+foreach(_name IN LISTS FILES)
+  file(READ ${DIR}/${_name} _hex HEX)
+  string(LENGTH "${_hex}" _hex_length)
+  math(EXPR _size "${_hex_length} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," _bytes "${_hex}")
+  string(APPEND _body "const unsigned char kTemplate${_i}[] = {${_bytes}0x00};\n")
+  string(APPEND _table "    {\"${_name}\", {reinterpret_cast<const char*>(kTemplate${_i}), ${_size}}},\n")
+  math(EXPR _i "${_i} + 1")
+endforeach()
+string(APPEND _body "}  // namespace\n\nstd::span<const ExportTemplate> exportTemplates() {\n")
+string(APPEND _body "  static const ExportTemplate kAll[] = {\n${_table}  };\n  return kAll;\n}\n\n}  // namespace traindeck\n")
+file(WRITE ${OUT}.tmp "${_body}")
+file(RENAME ${OUT}.tmp ${OUT})

@@ -1,0 +1,120 @@
+# TrainDeck's own trainer where SSH is not allowed (a free Colab runtime, a Kaggle notebook):
+# this script carries the trainer's C++ sources (TRAINER_SOURCES, below the job), builds
+# `traindeck-train` against the torch this runtime has, and trains the job, writing the run
+# directory (to Google Drive on Colab when it is mounted) that the app opens like its own runs.
+#   python3 this_script.py [--run-dir DIR] [--data DIR] [--work DIR]
+# JOB_YAML, TRAINER_SOURCES, PLACE and CONFIG are defined above this part.
+import argparse
+import base64
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+
+BUILD_PACKAGES = ["cmake", "g++", "ninja-build", "libyaml-cpp-dev", "libgloo-dev"]
+
+
+def say(text):
+    print("[traindeck] " + text, flush=True)
+
+
+def missing_packages():
+    """The build tools the runtime lacks, by Debian/Ubuntu package (dpkg knows)."""
+    missing = []
+    for package in BUILD_PACKAGES:
+        found = subprocess.run(["dpkg", "-s", package], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if found.returncode != 0:
+            missing.append(package)
+    return missing
+
+
+def install_build_tools():
+    missing = missing_packages() if shutil.which("dpkg") else []
+    if not missing:
+        return
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        sys.exit("[traindeck] the build needs " + " ".join(missing) + ": install them with "
+                 "sudo apt-get install -y " + " ".join(missing))
+    say("installing " + " ".join(missing) + " (apt-get)")
+    subprocess.run(["apt-get", "update", "-qq"], check=True)
+    subprocess.run(["apt-get", "install", "-y", "-qq"] + missing, check=True)
+
+
+def unpack_sources(work):
+    """The carried sources into WORK/src once (a .done marker says they are whole)."""
+    src = os.path.join(work, "src")
+    if os.path.exists(os.path.join(src, ".done")):
+        return src
+    shutil.rmtree(src, ignore_errors=True)
+    os.makedirs(src)
+    with tarfile.open(fileobj=io.BytesIO(base64.b64decode(TRAINER_SOURCES)), mode="r:gz") as sources:
+        for member in sources.getmembers():  # our own archive, still: nothing may leave src
+            target = os.path.realpath(os.path.join(src, member.name))
+            if not target.startswith(os.path.realpath(src) + os.sep) or member.issym() or member.islnk():
+                sys.exit("[traindeck] the carried sources hold an unexpected entry: " + member.name)
+        sources.extractall(src)
+    open(os.path.join(src, ".done"), "w").close()
+    return src
+
+
+def build_trainer(src, work):
+    """traindeck-train built against this runtime's torch (once per work folder)."""
+    build = os.path.join(work, "build")
+    binary = os.path.join(build, "bin", "traindeck-train")
+    if os.path.exists(os.path.join(build, ".done")) and os.access(binary, os.X_OK):
+        say("the trainer is built already: " + binary)
+        return binary
+    say("building the trainer against this runtime's torch (a few minutes, once)")
+    started = time.time()
+    env = dict(os.environ, LIBTORCH="pip", TESTS="OFF")
+    script = os.path.join(src, "packaging", "build-trainer.sh")
+    status = subprocess.run(["bash", script, src, build, "traindeck-train"], env=env).returncode
+    if status != 0:
+        sys.exit("[traindeck] the trainer's build failed (exit %d): the lines above say why" % status)
+    open(os.path.join(build, ".done"), "w").close()
+    say("built in %.0f s" % (time.time() - started))
+    return binary
+
+
+def default_run_dir():
+    """A new folder under Drive's traindeck/runs when Drive is mounted, else under ./runs."""
+    drive = "/content/drive/MyDrive"
+    root = os.path.join(drive, "traindeck", "runs") if os.path.isdir(drive) else os.path.join(os.getcwd(), "runs")
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    slug = "".join(c if c.isalnum() else "-" for c in CONFIG["name"].lower()).strip("-") or "run"
+    return os.path.join(root, stamp + "-" + slug)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Build TrainDeck's trainer here and train the job.")
+    parser.add_argument("--run-dir", default="", help="the run directory (default: a new one under runs/)")
+    parser.add_argument("--data", default="", help="the prepared dataset folder (default: the job's data.train)")
+    parser.add_argument("--work", default=os.path.expanduser("~/.cache/traindeck-notebook"),
+                        help="where the sources and the build go")
+    args = parser.parse_args()
+    say(PLACE["note"])
+    data = args.data or CONFIG["data"]["train"]
+    if not os.path.exists(data):
+        sys.exit("[traindeck] no prepared dataset at " + data + ": upload the folder `traindeck-train prepare` "
+                 "wrote and pass its path with --data")
+    install_build_tools()
+    os.makedirs(args.work, exist_ok=True)
+    binary = build_trainer(unpack_sources(args.work), args.work)
+    job = os.path.join(args.work, "job.yaml")
+    with open(job, "w") as out:
+        out.write(JOB_YAML)
+    run_dir = args.run_dir or default_run_dir()
+    os.makedirs(os.path.dirname(run_dir) or ".", exist_ok=True)
+    say("training; the run directory is " + run_dir)
+    command = [binary, "run", "--config", job, "--run-dir", run_dir, "--set", "data.train=" + data]
+    resume = os.path.isdir(os.path.join(run_dir, "checkpoints"))
+    if resume:
+        command.append("--resume")  # a runtime that ended: go on from the newest checkpoint
+    sys.exit(subprocess.run(command).returncode)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+#!/bin/bash
+# exports_compile.sh TRAIN SCRATCH: every export, for every preset, framework and place that go
+# together, is written by `traindeck-train export-notebook`, compiles (py_compile), has no
+# undefined name or other pyflakes warning, and its notebook validates as nbformat 4; a
+# framework on a place it cannot run on is refused with a sentence and writes nothing.
+set -u
+train=$1 scratch=$2
+python=${PYTHON:-/usr/bin/python3}
+rm -rf "$scratch" && mkdir -p "$scratch"
+: > "$scratch/exported.txt"
+fail() { echo "exports_compile: $*" >&2; exit 1; }
+"$python" -c 'import pyflakes, nbformat' 2>/dev/null ||
+  fail "$python lacks pyflakes or nbformat: sudo apt-get install -y python3-pyflakes python3-nbformat"
+
+presets=$("$train" presets | awk '{print $1}')
+[ -n "$presets" ] || fail "no presets listed"
+exported=0
+for preset in $presets; do
+  # Every framework on every place it can run on, in one call: DIR/FRAMEWORK-PLACE/.
+  "$train" export-notebook --config "$preset" --framework all --place all --out "$scratch/$preset" \
+      > "$scratch/$preset.out" 2> "$scratch/$preset.err" || fail "$preset: $(cat "$scratch/$preset.err")"
+  for script in $(grep '\.py$' "$scratch/$preset.out"); do
+    notebook=${script%.py}.ipynb
+    [ -f "$script" ] && [ -f "$notebook" ] || fail "$preset: no $script or $notebook"
+    echo "$script $notebook" >> "$scratch/exported.txt"
+    exported=$((exported + 1))
+  done
+done
+[ "$exported" -eq $(( $(echo "$presets" | wc -l) * 13 )) ] || fail "$exported exports, not 13 per preset"
+# A framework on a place it cannot run on: refused with a sentence, nothing written.
+preset=$(echo "$presets" | head -1)
+for framework in traindeck pytorch-ddp torch-xla keras-gpu keras-tpu; do
+  for place in colab-gpu colab-tpu kaggle-t4x2 kaggle-v5e8 vm; do
+    tpu_framework=no; case $framework in torch-xla|keras-tpu) tpu_framework=yes ;; esac
+    tpu_place=no; case $place in colab-tpu|kaggle-v5e8) tpu_place=yes ;; esac
+    [ "$tpu_framework" = "$tpu_place" ] && continue
+    out="$scratch/refused/$framework-$place"
+    mkdir -p "$scratch/refused"
+    "$train" export-notebook --config "$preset" --framework "$framework" --place "$place" --out "$out" \
+        > /dev/null 2> "$scratch/refused/why" && fail "$framework on $place was exported; it cannot run there"
+    grep -q "choose" "$scratch/refused/why" || fail "$framework on $place refused without saying what to choose: $(cat "$scratch/refused/why")"
+    [ ! -e "$out" ] || fail "$framework on $place was refused but wrote $out"
+  done
+done
+# One Python for all of them (a start per file would take minutes): each script compiles and
+# has no pyflakes warning; each notebook validates and writes exactly its script.
+"$python" - "$scratch/exported.txt" <<'PY' || fail "the checks above failed"
+import sys, py_compile, nbformat
+from pyflakes.api import checkPath
+from pyflakes.reporter import Reporter
+failed = 0
+for line in open(sys.argv[1]):
+    script, notebook = line.split()
+    try:
+        py_compile.compile(script, doraise=True)
+    except py_compile.PyCompileError as e:
+        print("does not compile:", e); failed += 1
+    if checkPath(script, Reporter(sys.stdout, sys.stdout)):
+        print("pyflakes warned on", script); failed += 1
+    book = nbformat.read(notebook, as_version=4)
+    nbformat.validate(book)
+    written = [c.source for c in book.cells if c.cell_type == "code" and c.source.startswith("%%writefile")]
+    if len(written) != 1 or written[0].split("\n", 1)[1] != open(script).read():
+        print(notebook, "does not write exactly", script); failed += 1
+sys.exit(1 if failed else 0)
+PY
+# What each place really gives is said in the script and the notebook, not what the config asks.
+grep -q '"devices": 1' "$scratch/$preset/pytorch-ddp-colab-gpu/train_pytorch_ddp.py" ||
+  fail "a Colab GPU export does not say it has one GPU"
+grep -q 'exactly one GPU' "$scratch/$preset/pytorch-ddp-colab-gpu/train_pytorch_ddp.ipynb" ||
+  fail "the Colab notebook does not say a runtime has one GPU"
+grep -q 'nproc_per_node=2' "$scratch/$preset/pytorch-ddp-kaggle-t4x2/train_pytorch_ddp.ipynb" ||
+  fail "the Kaggle T4x2 notebook does not start two ranks"
+grep -q 'not run by our tests' "$scratch/$preset/keras-tpu-colab-tpu/train_keras_tpu.ipynb" ||
+  fail "the Keras TPU notebook does not say it is not run by our tests"
+echo "exports_compile: $exported exports compiled, passed pyflakes and validated as nbformat 4"
