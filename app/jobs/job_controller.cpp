@@ -69,8 +69,11 @@ JobController::Started JobController::start(const RunConfig& jobConfig, const QS
   return {runDir, {}};
 }
 
-JobController::Started JobController::startRemote(const RunConfig& config, const QString& runDir,
-                                                  const QString& configPath, const QStringList& extraArgs) {
+namespace {
+
+// The launch for config.target (its host resolved through ~/.ssh/config), or nullopt and *error.
+std::optional<RemoteLaunch> remoteLaunch(const RunConfig& config, const JobController::RemoteOptions& options,
+                                         QString* error) {
   const QString spec = QString::fromStdString(config.target.host);
   RemoteLaunch launch;
   launch.spec = spec;
@@ -80,27 +83,60 @@ JobController::Started JobController::startRemote(const RunConfig& config, const
     if (config.target.port != 22 && launch.target.port == 0) launch.target.port = static_cast<int>(config.target.port);
     if (!config.target.identity.empty()) launch.target.identityFiles << QString::fromStdString(config.target.identity);
     launch.target.proxyCommand = QString::fromStdString(config.target.proxy_command);
-    launch.target.knownHostsFile = m_remote.knownHostsFile;
-    launch.target.batch = m_remote.batch;
-    SshConfig::fromFile(m_remote.sshConfigFile.isEmpty() ? SshConfig::defaultPath() : m_remote.sshConfigFile)
+    launch.target.knownHostsFile = options.knownHostsFile;
+    launch.target.batch = options.batch;
+    SshConfig::fromFile(options.sshConfigFile.isEmpty() ? SshConfig::defaultPath() : options.sshConfigFile)
         .resolve(launch.target);
   } catch (const SshError& e) {
-    return {{}, tr("Cannot reach target.host \"%1\": %2").arg(spec, e.message())};
+    *error = JobController::tr("Cannot reach target.host \"%1\": %2").arg(spec, e.message());
+    return std::nullopt;
   }
-  launch.workDir = m_remote.workDir.isEmpty() ? QString::fromStdString(config.target.remote_dir) : m_remote.workDir;
+  launch.workDir = options.workDir.isEmpty() ? QString::fromStdString(config.target.remote_dir) : options.workDir;
   launch.config = config;
-  launch.configBaseDir = QFileInfo(configPath).absolutePath();
-  launch.localRunDir = runDir;
-  launch.extraArgs = extraArgs;
-  launch.payloadDir = m_remote.payloadDir;
+  launch.payloadDir = options.payloadDir;
+  return launch;
+}
+
+}  // namespace
+
+RemoteJob* JobController::adoptRemote(const QString& runDir, const QString& spec) {
   auto job = std::make_unique<RemoteJob>();
   RemoteJob* remote = job.get();
   if (m_remote.hostKeyPrompt) remote->setHostKeyPrompt(m_remote.hostKeyPrompt);
   if (m_remote.installPrompt) remote->setInstallPrompt(m_remote.installPrompt);
   connect(remote, &RemoteJob::probed, this, [this, spec](const HostProbe& probe) { emit hostProbed(spec, probe); });
   adopt(runDir, std::move(job));
-  remote->start(launch);
+  return remote;
+}
+
+JobController::Started JobController::startRemote(const RunConfig& config, const QString& runDir,
+                                                  const QString& configPath, const QStringList& extraArgs) {
+  QString error;
+  std::optional<RemoteLaunch> launch = remoteLaunch(config, m_remote, &error);
+  if (!launch) return {{}, error};
+  launch->configBaseDir = QFileInfo(configPath).absolutePath();
+  launch->localRunDir = runDir;
+  launch->extraArgs = extraArgs;
+  adoptRemote(runDir, launch->spec)->start(*launch);
   return {runDir, {}};
+}
+
+JobController::Started JobController::watchRemote(const TargetConfig& target, const QString& remoteRunDir) {
+  if (!QDir().mkpath(m_runsRoot)) return {{}, tr("Could not make the runs folder %1.").arg(m_runsRoot)};
+  RunConfig config;
+  config.target = target;
+  QString error;
+  std::optional<RemoteLaunch> launch = remoteLaunch(config, m_remote, &error);
+  if (!launch) return {{}, error};
+  // The mirror is named for the folder there (its run id, for an exported run).
+  QString name = QFileInfo(QDir::cleanPath(remoteRunDir)).fileName();
+  if (name.isEmpty() || name.startsWith('.')) name = QStringLiteral("watched-run");
+  QString dir = QDir(m_runsRoot).filePath(name);
+  for (int n = 2; QFileInfo::exists(dir); ++n)
+    dir = QDir(m_runsRoot).filePath(QStringLiteral("%1-%2").arg(name).arg(n));
+  launch->localRunDir = dir;
+  adoptRemote(dir, launch->spec)->watch(*launch, remoteRunDir);
+  return {dir, {}};
 }
 
 QList<RunConfig> JobController::liveConfigs(const QString& hostSpec) const {

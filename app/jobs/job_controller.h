@@ -22,6 +22,8 @@
 
 namespace traindeck {
 
+class RemoteJob;
+
 class JobController : public QObject {
   Q_OBJECT
  public:
@@ -52,6 +54,9 @@ class JobController : public QObject {
   // Continues an ended run of this machine in its own folder from its newest complete
   // checkpoint (`traindeck-train run --resume`): the same run, one curve. Empty string, or why not.
   QString resume(const QString& runDir);
+  // Mirrors, under the runs root, a run folder that something else writes on the host `target`
+  // names (an exported script started there): nothing is built or launched (RemoteJob::watch).
+  Started watchRemote(const TargetConfig& target, const QString& remoteRunDir);
   // Follows every run under the runs root whose run.json says it is going on this machine and
   // whose supervisor lives; returns how many it found.
   int attachRunning();
@@ -82,6 +87,7 @@ class JobController : public QObject {
   void adopt(const QString& runDir, std::unique_ptr<Job> job);
   Started startRemote(const RunConfig& config, const QString& runDir, const QString& configPath,
                       const QStringList& extraArgs);
+  RemoteJob* adoptRemote(const QString& runDir, const QString& spec);
 
   QString m_runsRoot;
   QString m_trainBinary;

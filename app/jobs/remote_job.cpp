@@ -208,6 +208,11 @@ QString RemoteJob::helper() const {
 
 // --- start: the bootstrap steps ---------------------------------------------------------------
 
+void RemoteJob::watch(const RemoteLaunch& launch, const QString& remoteRunDir) {
+  m_watchDir = remoteRunDir;
+  start(launch);
+}
+
 void RemoteJob::start(const RemoteLaunch& launch) {
   if (m_state != State::Idle) return;
   m_launch = launch;
@@ -251,8 +256,30 @@ void RemoteJob::stepWorkFolder() {
 }
 
 void RemoteJob::stepHelper() {
-  upload(QDir(m_launch.payloadDir).filePath("traindeck-remote.sh"), m_record.helper,
-         [this] { runStep([this] { stepProbe(); }); });
+  upload(QDir(m_launch.payloadDir).filePath("traindeck-remote.sh"), m_record.helper, [this] {
+    if (m_watchDir.isEmpty())
+      runStep([this] { stepProbe(); });
+    else
+      runStep([this] { stepWatchFolder(); });
+  });
+}
+
+void RemoteJob::stepWatchFolder() {
+  beginStep(QStringLiteral("watch"), m_watchDir);
+  const QString dir = shellPath(m_watchDir);
+  exec(QStringLiteral("cd -- %1 && test -f run.json -o -f metrics.jsonl && pwd").arg(dir), [this](int status,
+                                                                                                  const QByteArray& out,
+                                                                                                  const QByteArray&) {
+    const QString absolute = QString::fromUtf8(out).trimmed();
+    if (status != 0 || !absolute.startsWith('/'))
+      return fail(
+          tr("%1 on %2 is not a run folder (no run.json or metrics.jsonl there yet).").arg(m_watchDir, m_launch.spec));
+    m_record.remoteRunDir = absolute;
+    m_record.watchOnly = true;
+    if (const QString why = writeRemoteRecord(runDir(), m_record); !why.isEmpty()) return fail(why);
+    addOutput(tr("Watching %1 on %2 (started there, not by TrainDeck)").arg(absolute, m_launch.spec));
+    startFollowing();
+  });
 }
 
 void RemoteJob::stepProbe() {
@@ -451,7 +478,7 @@ QString RemoteJob::attach(const QString& runDir, bool batch) {
   m_mirror = std::make_unique<RunMirror>(runDir);
   makeHost(m_record.target(batch));
   m_host->connectToHost();
-  if (m_record.pid > 0) {
+  if (m_record.pid > 0 || m_record.watchOnly) {
     startFollowing();
     return {};
   }
@@ -532,15 +559,17 @@ void RemoteJob::onAnswer(const RemoteReadAnswer& answer) {
   const RunInfoReadResult read = readRunInfo(RunPaths{runDir().toStdString()});
   const bool ended = read.ok() && !isLive(read.info.status);
   // Ended, and its supervisor gone (it writes its last lines after run.json), all of it here.
+  // A watched run has no supervisor of ours: its run.json alone says when it is over.
+  const bool supervisorAlive = !m_record.watchOnly && answer.supervisorAlive;
   if (ended && !m_endedSeen.isValid()) m_endedSeen.start();
-  if (ended && RunMirror::caughtUp(answer) && (!answer.supervisorAlive || m_endedSeen.elapsed() > kSupervisorGraceMs)) {
+  if (ended && RunMirror::caughtUp(answer) && (!supervisorAlive || m_endedSeen.elapsed() > kSupervisorGraceMs)) {
     releaseHost();
     setLinkText(tr("finished"));
     setState(State::Finished);
     emit finished(read.info.status == RunStatus::Failed ? 1 : 0);
     return;
   }
-  if (!answer.supervisorAlive && !ended && RunMirror::caughtUp(answer)) {
+  if (!m_record.watchOnly && !answer.supervisorAlive && !ended && RunMirror::caughtUp(answer)) {
     // Once more, in case run.json was being replaced as the supervisor ended.
     if (!m_supervisorGoneOnce) {
       m_supervisorGoneOnce = true;
@@ -572,6 +601,8 @@ void RemoteJob::signalSupervisor(const QString& signal) {
 
 void RemoteJob::stop() {
   if (m_state == State::Starting) return cancelStart();
+  if (m_record.watchOnly)
+    return addOutput(tr("This run was started on %1 outside TrainDeck: stop it there.").arg(m_launch.spec));
   if (m_state != State::Running || !m_host) return;
   signalSupervisor(QStringLiteral("TERM"));
   setState(State::Stopping);
@@ -579,6 +610,8 @@ void RemoteJob::stop() {
 
 void RemoteJob::kill() {
   if (m_state == State::Starting) return cancelStart();
+  if (m_record.watchOnly)
+    return addOutput(tr("This run was started on %1 outside TrainDeck: stop it there.").arg(m_launch.spec));
   if ((m_state != State::Running && m_state != State::Stopping) || !m_host) return;
   signalSupervisor(QStringLiteral("KILL"));
 }

@@ -66,6 +66,9 @@ class RemoteJob : public Job {
   using InstallPrompt = std::function<bool(const QString& question)>;
   void setInstallPrompt(InstallPrompt prompt) { m_installPrompt = std::move(prompt); }
   void start(const RemoteLaunch& launch);
+  // Mirrors a run folder that something else writes on the host (an exported script started
+  // there by hand): the helper goes up, nothing is built or launched; Stop and Kill do nothing.
+  void watch(const RemoteLaunch& launch, const QString& remoteRunDir);
   // Follows the run whose mirror is `runDir` (its remote.json). Empty string, or why not.
   QString attach(const QString& runDir, bool batch = false);
 
@@ -122,7 +125,8 @@ class RemoteJob : public Job {
   void stepDataFile(int index, int file);
   QString partialDataDir(const PlannedUpload& upload) const;
   void stepLaunch();
-  void stepLaunched();  // attach(): a launch whose answer was lost
+  void stepLaunched();     // attach(): a launch whose answer was lost
+  void stepWatchFolder();  // watch(): the folder there, as the mirror's source
 
   void startFollowing();
   void poll();
@@ -149,6 +153,7 @@ class RemoteJob : public Job {
   QElapsedTimer m_clock;  // since start()
   bool m_retryStep = false;
   bool m_stopRequested = false;
+  QString m_watchDir;  // watch(): the run folder on the host, as given
   bool m_supervisorGoneOnce = false;
   QElapsedTimer m_endedSeen;  // since run.json first said the run ended
   struct PendingExec {

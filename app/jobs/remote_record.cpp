@@ -49,7 +49,8 @@ QString writeRemoteRecord(const QString& runDir, const RemoteRecord& r) {
                 {"helper", r.helper},
                 {"pid", r.pid},
                 {"start_time", r.startTime},
-                {"boot_id", r.bootId}};
+                {"boot_id", r.bootId},
+                {"watch_only", r.watchOnly}};
   QDir().mkpath(runDir);
   QSaveFile out(QDir(runDir).filePath(kRemoteRecordFile));
   const QByteArray bytes = QJsonDocument(o).toJson();
@@ -83,6 +84,7 @@ bool readRemoteRecord(const QString& runDir, RemoteRecord* r, QString* error) {
   r->pid = o.value("pid").toInteger();
   r->startTime = o.value("start_time").toString();
   r->bootId = o.value("boot_id").toString();
+  r->watchOnly = o.value("watch_only").toBool();
   return true;
 }
 

@@ -24,6 +24,9 @@ struct RemoteRecord {
   qint64 pid = 0;
   QString startTime;  // field 22 of /proc/<pid>/stat there
   QString bootId;
+  // A run started elsewhere (an exported script) that the app only watches: no pid to follow,
+  // nothing to stop; it is over when its run.json says so.
+  bool watchOnly = false;
 
   SshTarget target(bool batch) const;
   static RemoteRecord fromTarget(const QString& spec, const SshTarget& target);

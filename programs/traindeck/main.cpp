@@ -24,6 +24,7 @@ usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open RUN_DIR] [--co
        traindeck --launch [user@]host[:port] --config FILE [--identity KEY] [--known-hosts FILE]
                  [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR]
                  [--install-missing] [--set K=V]...
+       traindeck --watch [user@]host[:port] --remote-run DIR [SSH options as --launch]
        traindeck --attach RUN_DIR | --stop RUN_DIR | --fetch RUN_DIR [--hf]
 
 options:
@@ -53,6 +54,10 @@ options:
                     --set KEY=VALUE overrides a config key (repeat).
                     --install-missing lets a root account with apt-get get cmake or g++
                     installed there when the build needs them.
+  --watch HOST --remote-run DIR
+                    mirror a run folder that something else writes on the host (an exported
+                    script started there) under --runs-root and follow it until its run.json
+                    says it ended; nothing is built or started there. Same SSH options.
   --attach RUN_DIR  follow a remote run's mirror again
   --stop RUN_DIR    stop a remote run gracefully and follow it to the end
   --fetch RUN_DIR   copy a remote run's newest complete checkpoint into its mirror

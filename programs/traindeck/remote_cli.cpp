@@ -100,7 +100,7 @@ int follow(Job* job) {
 
 bool isRemoteCliCommand(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
-    for (const char* name : {"--launch", "--attach", "--stop", "--fetch"})
+    for (const char* name : {"--launch", "--watch", "--attach", "--stop", "--fetch"})
       if (std::strcmp(argv[i], name) == 0 ||
           (std::strncmp(argv[i], name, std::strlen(name)) == 0 && argv[i][std::strlen(name)] == '='))
         return true;
@@ -111,6 +111,9 @@ int runRemoteCli(int argc, char** argv) {
   QCoreApplication app(argc, argv);
   QCommandLineParser parser;
   const QCommandLineOption launch("launch", "Launch on this host.", "[user@]host[:port]");
+  const QCommandLineOption watch("watch", "Mirror a run folder that something else writes on this host.",
+                                 "[user@]host[:port]");
+  const QCommandLineOption remoteRun("remote-run", "With --watch: the run folder on the host.", "DIR");
   const QCommandLineOption attach("attach", "Follow a remote run again.", "RUN_DIR");
   const QCommandLineOption stop("stop", "Stop a remote run.", "RUN_DIR");
   const QCommandLineOption fetch("fetch", "Copy a remote run's newest complete checkpoint into its mirror.", "RUN_DIR");
@@ -122,13 +125,16 @@ int runRemoteCli(int argc, char** argv) {
   const QCommandLineOption set("set", "KEY=VALUE for the trainer (repeat).", "KEY=VALUE");
   const QCommandLineOption installMissing("install-missing",
                                           "Install missing build tools (cmake, g++) on a root host with apt-get.");
-  parser.addOptions({launch, attach, stop, fetch, hf, config, runsRoot, remoteDir, set, installMissing});
+  parser.addOptions(
+      {launch, watch, remoteRun, attach, stop, fetch, hf, config, runsRoot, remoteDir, set, installMissing});
   ssh.addTo(parser);
   const auto usage = [&](const QString& why) {
     std::fprintf(stderr,
                  "traindeck: %s\nusage: traindeck --launch [user@]host[:port] --config FILE [--identity KEY] "
                  "[--known-hosts FILE] [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR] "
-                 "[--install-missing] [--set KEY=VALUE]...\n       traindeck --attach RUN_DIR | --stop RUN_DIR "
+                 "[--install-missing] [--set KEY=VALUE]...\n"
+                 "       traindeck --watch [user@]host[:port] --remote-run DIR [the same SSH options]\n"
+                 "       traindeck --attach RUN_DIR | --stop RUN_DIR "
                  "[--batch] [--known-hosts FILE]\n"
                  "       traindeck --fetch RUN_DIR [--hf] [--batch] [--known-hosts FILE]\n",
                  qPrintable(why));
@@ -152,6 +158,23 @@ int runRemoteCli(int argc, char** argv) {
   else if (!options.batch)
     options.installPrompt = askYesOnTerminal;
   const QString root = parser.isSet(runsRoot) ? QDir(parser.value(runsRoot)).absolutePath() : defaultRunsRoot();
+  // The host as the command line names it, with its key and ProxyCommand.
+  const auto aimAt = [&](TargetConfig& target, const QString& host) {
+    target.kind = TargetKind::Ssh;
+    target.host = host.toStdString();
+    if (parser.isSet(ssh.identity)) target.identity = parser.value(ssh.identity).toStdString();
+    if (parser.isSet(ssh.proxyCommand)) target.proxy_command = parser.value(ssh.proxyCommand).toStdString();
+  };
+  // A started job's mirror on stdout, then followed to its end.
+  const auto followStarted = [](JobController& jobs, const JobController::Started& started) {
+    if (!started.error.isEmpty()) {
+      say(started.error);
+      return 1;
+    }
+    std::printf("%s\n", qPrintable(started.runDir));
+    std::fflush(stdout);
+    return follow(jobs.jobFor(started.runDir));
+  };
 
   if (parser.isSet(launch)) {
     if (!parser.isSet(config)) return usage("--launch needs --config FILE");
@@ -164,21 +187,18 @@ int runRemoteCli(int argc, char** argv) {
       for (const Diagnostic& d : loaded.problems) say(QString::fromStdString(d.format(loaded.source)));
       return 1;
     }
-    RunConfig& job = loaded.config;
-    job.target.kind = TargetKind::Ssh;
-    job.target.host = parser.value(launch).toStdString();
-    if (parser.isSet(ssh.identity)) job.target.identity = parser.value(ssh.identity).toStdString();
-    if (parser.isSet(ssh.proxyCommand)) job.target.proxy_command = parser.value(ssh.proxyCommand).toStdString();
+    aimAt(loaded.config.target, parser.value(launch));
     JobController jobs(root, {});
     jobs.setRemoteOptions(options);
-    const JobController::Started started = jobs.start(job, configPath, {});
-    if (!started.error.isEmpty()) {
-      say(started.error);
-      return 1;
-    }
-    std::printf("%s\n", qPrintable(started.runDir));
-    std::fflush(stdout);
-    return follow(jobs.jobFor(started.runDir));
+    return followStarted(jobs, jobs.start(loaded.config, configPath, {}));
+  }
+  if (parser.isSet(watch)) {
+    if (!parser.isSet(remoteRun)) return usage("--watch needs --remote-run DIR, the run folder on the host");
+    TargetConfig target;
+    aimAt(target, parser.value(watch));
+    JobController jobs(root, {});
+    jobs.setRemoteOptions(options);
+    return followStarted(jobs, jobs.watchRemote(target, parser.value(remoteRun)));
   }
   if (parser.isSet(fetch)) {
     const QString runDir = QDir(parser.value(fetch)).absolutePath();
@@ -208,7 +228,7 @@ int runRemoteCli(int argc, char** argv) {
     return code;
   }
   const QString runDir = QDir(parser.isSet(attach) ? parser.value(attach) : parser.value(stop)).absolutePath();
-  if (!parser.isSet(attach) && !parser.isSet(stop)) return usage("say --launch, --attach, --stop or --fetch");
+  if (!parser.isSet(attach) && !parser.isSet(stop)) return usage("say --launch, --watch, --attach, --stop or --fetch");
   JobController jobs(QFileInfo(runDir).absolutePath(), {});
   jobs.setRemoteOptions(options);
   if (const QString why = jobs.attach(runDir); !why.isEmpty()) {

@@ -60,13 +60,17 @@ def unpack_sources(work):
     return src
 
 
+def built_trainer(work):
+    """The trainer a run before built in WORK, or None."""
+    binary = os.path.join(work, "build", "bin", "traindeck-train")
+    done = os.path.exists(os.path.join(work, "build", ".done")) and os.access(binary, os.X_OK)
+    return binary if done else None
+
+
 def build_trainer(src, work):
     """traindeck-train built against this runtime's torch (once per work folder)."""
+    install_build_tools()
     build = os.path.join(work, "build")
-    binary = os.path.join(build, "bin", "traindeck-train")
-    if os.path.exists(os.path.join(build, ".done")) and os.access(binary, os.X_OK):
-        say("the trainer is built already: " + binary)
-        return binary
     say("building the trainer against this runtime's torch (a few minutes, once)")
     started = time.time()
     env = dict(os.environ, LIBTORCH="pip", TESTS="OFF")
@@ -76,7 +80,7 @@ def build_trainer(src, work):
         sys.exit("[traindeck] the trainer's build failed (exit %d): the lines above say why" % status)
     open(os.path.join(build, ".done"), "w").close()
     say("built in %.0f s" % (time.time() - started))
-    return binary
+    return os.path.join(build, "bin", "traindeck-train")
 
 
 def default_run_dir():
@@ -100,9 +104,13 @@ def main():
     if not os.path.exists(data):
         sys.exit("[traindeck] no prepared dataset at " + data + ": upload the folder `traindeck-train prepare` "
                  "wrote and pass its path with --data")
-    install_build_tools()
     os.makedirs(args.work, exist_ok=True)
-    binary = build_trainer(unpack_sources(args.work), args.work)
+    src = unpack_sources(args.work)
+    binary = built_trainer(args.work)
+    if binary:
+        say("the trainer is built already: " + binary)
+    else:
+        binary = build_trainer(src, args.work)
     job = os.path.join(args.work, "job.yaml")
     with open(job, "w") as out:
         out.write(JOB_YAML)

@@ -428,6 +428,48 @@ class RemoteJobTest : public QObject {
     QVERIFY(again.runDir != l.runDir);
   }
 
+  // An exported script started on the host by hand writes its run folder there; `traindeck
+  // --watch` mirrors it like a run of its own (nothing built or launched) until its run.json
+  // says it ended: the mirror equals the folder there, byte for byte. A folder that is no run
+  // is one sentence.
+  void aRunStartedThereIsWatchedLikeOneOfOurs() {
+    const QString remoteRun = m_remoteHome.filePath("exported/20261201-130000-exported-run");
+    QProcess writer;
+    writer.start("/usr/bin/python3",
+                 {TRAINDECK_EXPORT_TEST_DIR "/write_run.py", TRAINDECK_RUN_WRITER, remoteRun, "150", "20", "live"});
+    QVERIFY(writer.waitForStarted(5000));
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(remoteRun + "/metrics.jsonl"), 30000);
+    const auto watchArgs = [&](const QString& dir) {
+      QStringList args = launchArgs(QString(), {});
+      args[0] = "--watch";
+      args[2] = "--remote-run";
+      args[3] = dir;
+      return args;
+    };
+    Launched l = launch(watchArgs(remoteRun));
+    QVERIFY2(!l.runDir.isEmpty(), qPrintable(l.process->readAllStandardError()));
+    int code = -1;
+    const QString err = finish(l, 120000, &code);
+    QVERIFY2(code == 0, qPrintable(err.right(4000)));
+    QVERIFY(writer.waitForFinished(60000) && writer.exitCode() == 0);
+    QVERIFY2(err.contains("[watch]") && !err.contains("[build]") && !err.contains("[launch]"), qPrintable(err));
+    QCOMPARE(statusOf(l.runDir), std::string("finished"));
+    for (const QString name : {"metrics.jsonl", "run.json", "config.yaml"})
+      QVERIFY2(sha256Of(l.runDir + "/" + name) == sha256Of(remoteRun + "/" + name), qPrintable(name + " differs"));
+    const QVector<qint64> steps = trainSteps(l.runDir + "/metrics.jsonl");
+    QCOMPARE(steps.size(), 150);
+    QCOMPARE(steps.back(), 150);
+    RemoteRecord record;
+    QVERIFY(readRemoteRecord(l.runDir, &record));
+    QVERIFY(record.watchOnly);
+    QCOMPARE(record.pid, 0);
+
+    Launched none = launch(watchArgs(m_remoteHome.filePath("no-such-run")));
+    const QString why = finish(none, 60000, &code);
+    QCOMPARE(code, 1);
+    QVERIFY2(why.contains("is not a run folder"), qPrintable(why));
+  }
+
   void survivesAKilledAndFrozenLinkAndStops() {
     if (!m_built) QSKIP("needs the build of launchesBuildsThereAndMirrorsTheRun");
     Launched l =
