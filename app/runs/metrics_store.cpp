@@ -24,6 +24,11 @@ void truncateFrom(EvalColumns& e, std::int64_t step) {
 }
 
 template <class T>
+void appendAll(std::vector<T>& to, const std::vector<T>& from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
+
+template <class T>
 std::size_t heapBytes(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
 }
@@ -44,17 +49,32 @@ void MetricsStore::append(const MetricsBatch& batch) {
 
   const TrainColumns& in = batch.train;
   TrainColumns& t = m_train;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    if (!t.step.empty() && in.step[i] <= t.step.back()) truncateFrom(t, in.step[i]);
-    t.step.push_back(in.step[i]);
-    t.tokens.push_back(in.tokens[i]);
-    t.time.push_back(in.time[i]);
-    t.loss.push_back(in.loss[i]);
-    t.lr.push_back(in.lr[i]);
-    t.gradNorm.push_back(in.gradNorm[i]);
-    t.tokensPerSecond.push_back(in.tokensPerSecond[i]);
-    t.stepMs.push_back(in.stepMs[i]);
-    t.mfu.push_back(in.mfu[i]);
+  // The usual batch goes on past what is stored, steps ascending: its columns are appended
+  // whole (a long run's history is a million points).
+  const bool ascending = std::adjacent_find(in.step.begin(), in.step.end(), std::greater_equal<>()) == in.step.end();
+  if (in.size() > 0 && ascending && (t.step.empty() || in.step.front() > t.step.back())) {
+    appendAll(t.step, in.step);
+    appendAll(t.tokens, in.tokens);
+    appendAll(t.time, in.time);
+    appendAll(t.loss, in.loss);
+    appendAll(t.lr, in.lr);
+    appendAll(t.gradNorm, in.gradNorm);
+    appendAll(t.tokensPerSecond, in.tokensPerSecond);
+    appendAll(t.stepMs, in.stepMs);
+    appendAll(t.mfu, in.mfu);
+  } else {
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (!t.step.empty() && in.step[i] <= t.step.back()) truncateFrom(t, in.step[i]);
+      t.step.push_back(in.step[i]);
+      t.tokens.push_back(in.tokens[i]);
+      t.time.push_back(in.time[i]);
+      t.loss.push_back(in.loss[i]);
+      t.lr.push_back(in.lr[i]);
+      t.gradNorm.push_back(in.gradNorm[i]);
+      t.tokensPerSecond.push_back(in.tokensPerSecond[i]);
+      t.stepMs.push_back(in.stepMs[i]);
+      t.mfu.push_back(in.mfu[i]);
+    }
   }
 
   const EvalColumns& ein = batch.eval;

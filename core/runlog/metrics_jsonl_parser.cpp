@@ -93,6 +93,12 @@ void appendColumn(std::vector<T>& into, const std::vector<T>& from) {
   into.insert(into.end(), from.begin(), from.end());
 }
 
+void reserveTrain(TrainColumns& t, std::size_t n) {
+  for (auto* column : {&t.step, &t.tokens}) column->reserve(n);
+  t.time.reserve(n);
+  for (auto* column : {&t.loss, &t.lr, &t.gradNorm, &t.tokensPerSecond, &t.stepMs, &t.mfu}) column->reserve(n);
+}
+
 // Whole lines (`bytes` ends with a newline) parsed on `threads` threads, each piece starting
 // after a newline.
 MetricsBatch parseInPieces(std::string_view bytes, unsigned threads) {
@@ -108,6 +114,13 @@ MetricsBatch parseInPieces(std::string_view bytes, unsigned threads) {
   }
   std::vector<MetricsBatch> parsed(pieces.size());
   const auto parse = [&](std::size_t i) {
+    // Room for a train record per line up front: growing nine columns by doubling would copy
+    // them again and again (and fault in fresh pages each time).
+    std::size_t newlines = 0;
+    for (const char *p = pieces[i].data(), *end = p + pieces[i].size();
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) != nullptr; ++p)
+      ++newlines;
+    reserveTrain(parsed[i].train, newlines);
     LineSplitter lines(MetricsJsonlParser::kMaxLineBytes);
     lines.feed(pieces[i], [&](std::string_view line, bool cut) {
       if (cut)
@@ -120,7 +133,10 @@ MetricsBatch parseInPieces(std::string_view bytes, unsigned threads) {
   for (std::size_t i = 1; i < pieces.size(); ++i) workers.emplace_back(parse, i);
   parse(0);
   for (std::thread& w : workers) w.join();
+  std::size_t total = 0;
+  for (const MetricsBatch& b : parsed) total += b.train.size();
   MetricsBatch out = std::move(parsed.front());
+  reserveTrain(out.train, total);
   for (std::size_t i = 1; i < parsed.size(); ++i) appendBatch(out, std::move(parsed[i]));
   return out;
 }
@@ -128,6 +144,14 @@ MetricsBatch parseInPieces(std::string_view bytes, unsigned threads) {
 }  // namespace
 
 void appendBatch(MetricsBatch& into, MetricsBatch&& piece) {
+  const bool nothingYet = into.train.size() == 0 && into.eval.size() == 0 && into.system.empty() &&
+                          into.events.empty() && !into.hasHeader && into.garbageLines == 0;
+  if (nothingYet) {  // taken whole, not copied
+    const bool restart = into.restart || piece.restart;
+    into = std::move(piece);
+    into.restart = restart;
+    return;
+  }
   if (piece.restart) {
     into = MetricsBatch{};
     into.restart = true;
