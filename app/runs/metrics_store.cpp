@@ -24,11 +24,6 @@ void truncateFrom(EvalColumns& e, std::int64_t step) {
 }
 
 template <class T>
-void appendAll(std::vector<T>& to, const std::vector<T>& from) {
-  to.insert(to.end(), from.begin(), from.end());
-}
-
-template <class T>
 std::size_t heapBytes(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
 }
@@ -53,15 +48,7 @@ void MetricsStore::append(const MetricsBatch& batch) {
   // whole (a long run's history is a million points).
   const bool ascending = std::adjacent_find(in.step.begin(), in.step.end(), std::greater_equal<>()) == in.step.end();
   if (in.size() > 0 && ascending && (t.step.empty() || in.step.front() > t.step.back())) {
-    appendAll(t.step, in.step);
-    appendAll(t.tokens, in.tokens);
-    appendAll(t.time, in.time);
-    appendAll(t.loss, in.loss);
-    appendAll(t.lr, in.lr);
-    appendAll(t.gradNorm, in.gradNorm);
-    appendAll(t.tokensPerSecond, in.tokensPerSecond);
-    appendAll(t.stepMs, in.stepMs);
-    appendAll(t.mfu, in.mfu);
+    appendRows(t, in);
   } else {
     for (std::size_t i = 0; i < in.size(); ++i) {
       if (!t.step.empty() && in.step[i] <= t.step.back()) truncateFrom(t, in.step[i]);

@@ -16,6 +16,20 @@ struct TrainColumns {  // one entry per `train` record, in file order
   std::size_t size() const { return step.size(); }
 };
 
+// `from`'s rows after `into`'s, column by column.
+inline void appendRows(TrainColumns& into, const TrainColumns& from) {
+  const auto add = [](auto& to, const auto& rows) { to.insert(to.end(), rows.begin(), rows.end()); };
+  add(into.step, from.step);
+  add(into.tokens, from.tokens);
+  add(into.time, from.time);
+  add(into.loss, from.loss);
+  add(into.lr, from.lr);
+  add(into.gradNorm, from.gradNorm);
+  add(into.tokensPerSecond, from.tokensPerSecond);
+  add(into.stepMs, from.stepMs);
+  add(into.mfu, from.mfu);
+}
+
 struct EvalColumns {
   std::vector<std::int64_t> step, tokens;
   std::vector<double> time;

@@ -160,17 +160,7 @@ void appendBatch(MetricsBatch& into, MetricsBatch&& piece) {
     into.header = std::move(piece.header);
     into.hasHeader = true;
   }
-  TrainColumns& t = into.train;
-  const TrainColumns& p = piece.train;
-  appendColumn(t.step, p.step);
-  appendColumn(t.tokens, p.tokens);
-  appendColumn(t.time, p.time);
-  appendColumn(t.loss, p.loss);
-  appendColumn(t.lr, p.lr);
-  appendColumn(t.gradNorm, p.gradNorm);
-  appendColumn(t.tokensPerSecond, p.tokensPerSecond);
-  appendColumn(t.stepMs, p.stepMs);
-  appendColumn(t.mfu, p.mfu);
+  appendRows(into.train, piece.train);
   EvalColumns& e = into.eval;
   appendColumn(e.step, piece.eval.step);
   appendColumn(e.tokens, piece.eval.tokens);
