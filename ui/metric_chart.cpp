@@ -31,7 +31,7 @@ void SeriesBounds::extend(const QVector<double>& x, const QVector<double>& y) {
   const int n = static_cast<int>(std::min(x.size(), y.size()));
   for (int i = 0; i < n; ++i) {
     const double v = y[i];
-    if (!std::isfinite(v)) continue;
+    if (!std::isfinite(v) || !std::isfinite(x[i])) continue;  // a record without its time, say
     if (!found) {
       keyLo = keyHi = x[i];
       lo = hi = v;

@@ -11,8 +11,9 @@ QString bytes(std::int64_t b) {
   return QString::fromStdString(formatBytes(b));
 }
 
-bool onGpus(const RunConfig& run) {
-  return run.strategy.device == DeviceKind::Cuda;
+// device: auto trains on the GPUs where there are some.
+bool onGpus(const RunConfig& run, const Machine& machine) {
+  return run.strategy.device == DeviceKind::Cuda || (run.strategy.device == DeviceKind::Auto && machine.gpus > 0);
 }
 }  // namespace
 
@@ -20,7 +21,7 @@ QString machineRoomProblem(const QList<RunConfig>& running, const RunConfig& nex
   if (running.isEmpty()) return {};  // one run alone: validation's to judge
   std::int64_t memory = 0, ranks = 0, gpuRanks = 0;
   for (const RunConfig& run : running) {
-    if (onGpus(run)) {
+    if (onGpus(run, machine)) {
       gpuRanks += run.strategy.nproc_per_node;
       continue;
     }
@@ -28,7 +29,7 @@ QString machineRoomProblem(const QList<RunConfig>& running, const RunConfig& nex
     ranks += run.strategy.nproc_per_node;
   }
   QStringList problems;
-  if (onGpus(next)) {
+  if (onGpus(next, machine)) {
     if (machine.gpus > 0 && gpuRanks + next.strategy.nproc_per_node > machine.gpus)
       problems << QStringLiteral(
                       "the runs going on use %1 of its %2 GPUs and this one needs %3, so ranks would "

@@ -52,6 +52,7 @@ Machine hostMachine(const HostProbe& probe, const QString& name) {
 ProbedDevices probedDevices(const HostProbe& probe) {
   ProbedDevices out;
   out.label = probe.summary();
+  out.colab = probe.colab;
   if (probe.gpus.isEmpty()) {
     out.device = hostCpu(probe);
     out.count = 1;
@@ -79,7 +80,7 @@ ProbedDevices probedDevices(const HostProbe& probe) {
 HostDevices ProbedDevices::forValidation() const {
   // The catalogue's bf16 peak says whether the GPU computes in bf16 (the T4 does not); an
   // unknown GPU is taken to (every GPU since the A100 does).
-  return HostDevices{device.isCpu ? 0 : count, !device.isCpu && (!known || device.peakBf16 > 0)};
+  return HostDevices{device.isCpu ? 0 : count, !device.isCpu && (!known || device.peakBf16 > 0), colab};
 }
 
 }  // namespace traindeck

@@ -13,10 +13,11 @@
 namespace traindeck {
 
 struct ProbedDevices {
-  DeviceSpec device;  // each rank's; a host with mixed GPUs is planned for its smallest
-  int count = 0;      // GPUs; 1 for a CPU-only host (its cores are one device)
-  bool known = true;  // false: a GPU the catalogue lacks (memory only, no peak)
-  QString label;      // "8× H100 80GB · torch 2.11+cu128 · CUDA 12.8", the probe's summary
+  DeviceSpec device;   // each rank's; a host with mixed GPUs is planned for its smallest
+  int count = 0;       // GPUs; 1 for a CPU-only host (its cores are one device)
+  bool known = true;   // false: a GPU the catalogue lacks (memory only, no peak)
+  bool colab = false;  // a Colab runtime (one accelerator each)
+  QString label;       // "8× H100 80GB · torch 2.11+cu128 · CUDA 12.8", the probe's summary
 
   // For validateConfig's rules about the machine that runs the job.
   HostDevices forValidation() const;

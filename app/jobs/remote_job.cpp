@@ -548,6 +548,10 @@ void RemoteJob::onAnswer(const RemoteReadAnswer& answer) {
     addOutput(tr("Reading the run on %1 failed: %2").arg(m_launch.spec, answer.error));
     return;
   }
+  if (m_record.watchOnly && m_record.bootId.isEmpty()) {  // from now on a reboot there is seen
+    m_record.bootId = answer.bootId;
+    writeRemoteRecord(runDir(), m_record);
+  }
   if (!m_record.bootId.isEmpty() && answer.bootId != m_record.bootId)
     return fail(tr("%1 restarted (its boot id changed) while the run was going: the run ended with it. "
                    "--resume continues from its last checkpoint.")

@@ -80,6 +80,11 @@ std::vector<DeviceSpec> knownDevices() {
   tpu.memoryBytes = 16384 * MiB;
   tpu.peakBf16 = 197 * T;
   devices.push_back(tpu);
+  tpu.name = "TPU-v6e";
+  tpu.description = "Google TPU v6e (Trillium), one chip, 32 GB HBM (planning only: LibTorch does not run on TPUs)";
+  tpu.memoryBytes = 32768 * MiB;
+  tpu.peakBf16 = 918 * T;
+  devices.push_back(tpu);
   return devices;
 }
 

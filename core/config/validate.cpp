@@ -216,6 +216,11 @@ class Checker {
       if (s.device == DeviceKind::Cuda && gpus == 0)
         error({"strategy.device"}, "is cuda, but " + m_where + " has no CUDA device that LibTorch can use",
               "use device: cpu or auto here, or run the job on a GPU machine (target.kind: ssh)");
+      else if (usesCuda() && s.nproc_per_node > 1 && m_host->colabRuntime)
+        error({"strategy.nproc_per_node"},
+              "asks for " + num(s.nproc_per_node) + " ranks, but " + m_where +
+                  " is a Colab runtime, and every Colab runtime has exactly one GPU (Colab has no multi-GPU runtime)",
+              "use nproc_per_node: 1 there; for several GPUs use Kaggle's T4 x2 or a cloud VM");
       else if (usesCuda() && s.nproc_per_node > gpus)
         error({"strategy.nproc_per_node"},
               "asks for " + num(s.nproc_per_node) + " ranks on CUDA, but " + m_where + " has " + num(gpus) +

@@ -18,7 +18,8 @@ namespace traindeck {
 // it are skipped.
 struct HostDevices {
   int cudaDevices = 0;
-  bool bf16 = false;  // every CUDA device computes in bf16 (compute capability 8.0 or newer)
+  bool bf16 = false;          // every CUDA device computes in bf16 (compute capability 8.0 or newer)
+  bool colabRuntime = false;  // a Colab runtime: one accelerator, whatever the plan
 };
 
 struct ValidationContext {

@@ -62,22 +62,43 @@ std::string slugOf(const std::string& name) {
   return slug.empty() ? "run" : slug;
 }
 
-std::string dataArgument(const ExportRequest& r, const RunConfig& placed) {
-  if (r.place.dataDir.empty()) return {};
-  const std::string folder = fs::path(placed.data.train).filename().string();
-  return " --data \"" + r.place.dataDir + "/" + (folder.empty() ? "dataset" : folder) + "\"";
+// The dataset folder's name as the notebook asks for it where it runs: letters, digits, '.',
+// '_' and '-' only, so that nothing of a file name ever reaches a shell or IPython's `!` line.
+std::string dataFolderName(const RunConfig& placed) {
+  fs::path train(placed.data.train);
+  while (!train.empty() && train.filename().empty()) train = train.parent_path();  // "data/tiny/"
+  std::string safe;
+  for (const char c : train.filename().string())
+    safe += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c : '-';
+  return safe.empty() || safe.front() == '.' || safe.front() == '-' ? "dataset" : safe;
 }
 
-std::string runDirArgument(const ExportRequest& r, const RunConfig& placed) {
+struct Launch {
+  std::string command;   // the shell line, every word from a safe character set
+  std::string setup;     // Python the notebook's launch cell runs first (the run folder's name)
+  std::string shownRun;  // the command as the script's header shows it
+};
+
+Launch launchFor(const ExportRequest& r, const RunConfig& placed, const std::string& script, int devices) {
+  Launch l;
+  l.command = r.framework.framework == ExportFramework::PytorchDdp
+                  ? "torchrun --standalone --nproc_per_node=" + std::to_string(devices) + " " + script
+                  : "python3 " + script;  // the others start their own replicas
+  if (!r.place.dataDir.empty()) l.command += " --data " + r.place.dataDir + "/" + dataFolderName(placed);
+  l.shownRun = l.command;
   const bool colab = r.place.place == ExportPlace::ColabGpu || r.place.place == ExportPlace::ColabTpu;
-  if (!colab) return {};
-  return " --run-dir \"/content/drive/MyDrive/traindeck/runs/$(date -u +%Y%m%d-%H%M%S)-" + slugOf(placed.name) + "\"";
-}
-
-std::string launchCommand(const ExportRequest& r, const std::string& script, int devices) {
-  if (r.framework.framework == ExportFramework::PytorchDdp)
-    return "torchrun --standalone --nproc_per_node=" + std::to_string(devices) + " " + script;
-  return "python3 " + script;  // the others start their own replicas
+  if (colab) {
+    // On Drive, so the run outlives the runtime. TrainDeck's own goes on in one folder (a new
+    // runtime resumes it); the others start a new folder each time.
+    const std::string root = "/content/drive/MyDrive/traindeck/runs/";
+    l.setup = r.framework.framework == ExportFramework::TrainDeck
+                  ? "run_dir = \"" + root + slugOf(placed.name) + "\"\n"
+                  : "import time\nrun_dir = \"" + root + "\" + time.strftime(\"%Y%m%d-%H%M%S\", time.gmtime()) + \"-" +
+                        slugOf(placed.name) + "\"\n";
+    l.command += " --run-dir {run_dir}";
+    l.shownRun += " --run-dir RUN_DIR";
+  }
+  return l;
 }
 
 std::string installCell(const ExportRequest& r) {
@@ -99,8 +120,9 @@ std::string installCell(const ExportRequest& r) {
 
 std::string introCell(const ExportRequest& r, const RunConfig& placed, int devices, const std::string& command) {
   std::ostringstream md;
-  md << "# " << placed.name << ": " << r.framework.title << " on " << r.place.title << "\n\n";
-  md << "Exported by TrainDeck from `" << r.source << "`. " << r.place.note << " This notebook runs **" << devices
+  md << "# " << printableText(placed.name) << ": " << r.framework.title << " on " << r.place.title << "\n\n";
+  md << "Exported by TrainDeck from `" << printableText(r.source) << "`. " << r.place.note << " This notebook runs **"
+     << devices
      << (r.place.tpu                                                                     ? " TPU chip"
          : r.place.place == ExportPlace::Vm && placed.strategy.device == DeviceKind::Cpu ? " CPU rank"
                                                                                          : " GPU")
@@ -119,11 +141,15 @@ std::string introCell(const ExportRequest& r, const RunConfig& placed, int devic
     md << "This path is fragile: Colab's TPU image has no TensorFlow, and installing it there may break "
           "the image's other frameworks.\n\n";
   if (!r.place.dataDir.empty())
-    md << "Data: upload the prepared dataset folder (`traindeck-train prepare` wrote it: `" << placed.data.train
-       << "` here) to `" << r.place.dataDir << "/`.\n\n";
+    md << "Data: upload the prepared dataset folder (`traindeck-train prepare` wrote it: `"
+       << printableText(placed.data.train) << "` here) as `" << r.place.dataDir << "/" << dataFolderName(placed) << "`"
+       << (placed.data.tokenizer == TokenizerKind::Gpt2 ? ", with GPT-2's `encoder.json` and `vocab.bpe` in it" : "")
+       << ".\n\n";
   md << "The run directory (config.yaml, run.json, metrics.jsonl) is what TrainDeck opens and compares like "
         "its own runs"
-     << (runDirArgument(r, placed).empty() ? "" : "; on Colab it goes to Google Drive, so it outlives the runtime")
+     << (r.place.place == ExportPlace::ColabGpu || r.place.place == ExportPlace::ColabTpu
+             ? "; on Colab it goes to Google Drive, so it outlives the runtime"
+             : "")
      << ".\n\nRun it: `" << command << "`";
   return md.str();
 }
@@ -145,8 +171,7 @@ ExportedJob makeExport(const ExportRequest& r) {
   for (char& c : job.baseName)
     if (c == '-') c = '_';
   const std::string script = job.baseName + ".py";
-  const std::string args = dataArgument(r, placed) + runDirArgument(r, placed);
-  const std::string command = launchCommand(r, script, job.devices) + args;
+  const Launch launch = launchFor(r, placed, script, job.devices);
 
   std::string config;
   try {
@@ -155,10 +180,11 @@ ExportedJob makeExport(const ExportRequest& r) {
     throw ExportError(e.what());
   }
   std::ostringstream text;
-  text << "# " << placed.name << ": " << r.framework.title << " on " << r.place.title << ", exported by TrainDeck from "
-       << r.source << ".\n";
+  // Comments hold no line break and no invalid UTF-8 of a name: nothing of it can become code.
+  text << "# " << printableText(placed.name) << ": " << r.framework.title << " on " << r.place.title
+       << ", exported by TrainDeck from " << printableText(r.source) << ".\n";
   if (!r.framework.testedHere) text << "# Generated from the documented API, not run by our tests.\n";
-  text << "#   " << command << "\n\n";
+  text << "#   " << launch.shownRun << "\n\n";
   text << "CONFIG = " << config << "\n\n";
   text << "PLACE = {\"name\": " << pythonString(r.place.name) << ", \"title\": " << pythonString(r.place.title)
        << ", \"devices\": " << job.devices << ", \"note\": " << pythonString(r.place.note) << "}\n\n";
@@ -174,13 +200,13 @@ ExportedJob makeExport(const ExportRequest& r) {
   job.script = text.str();
 
   std::vector<NotebookCell> cells;
-  cells.push_back({NotebookCell::Kind::Markdown, introCell(r, placed, job.devices, command)});
+  cells.push_back({NotebookCell::Kind::Markdown, introCell(r, placed, job.devices, launch.shownRun)});
   if (r.place.place == ExportPlace::ColabGpu || r.place.place == ExportPlace::ColabTpu)
     cells.push_back({NotebookCell::Kind::Code, "from google.colab import drive\ndrive.mount(\"/content/drive\")\n"});
   if (const std::string install = installCell(r); !install.empty())
     cells.push_back({NotebookCell::Kind::Code, install});
   cells.push_back({NotebookCell::Kind::Code, "%%writefile " + script + "\n" + job.script});
-  cells.push_back({NotebookCell::Kind::Code, "!" + command + "\n"});
+  cells.push_back({NotebookCell::Kind::Code, launch.setup + "!" + launch.command + "\n"});
   job.notebook = notebookJson(cells, r.place.place == ExportPlace::Vm ? "" : r.place.tpu ? "TPU" : "GPU");
   return job;
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 #include "config/config_io.h"
 
@@ -73,47 +74,58 @@ bool looksLikePath(const std::string& value) {
 
 }  // namespace
 
+namespace {
+
+// The code point of the UTF-8 sequence at text[i] and its length; U+FFFD and 1 for a byte that
+// starts no valid sequence.
+std::pair<std::uint32_t, std::size_t> codePointAt(const std::string& text, std::size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  const int length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  if (length == 1) return {c, 1};
+  if (length == 0 || i + static_cast<std::size_t>(length) > text.size()) return {0xfffd, 1};
+  std::uint32_t point = c & (0x7fu >> length);
+  for (int k = 1; k < length; ++k) {
+    const auto next = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
+    if ((next >> 6) != 0x2) return {0xfffd, 1};
+    point = (point << 6) | (next & 0x3fu);
+  }
+  return {point, static_cast<std::size_t>(length)};
+}
+
+}  // namespace
+
 std::string pythonString(const std::string& text) {
   std::string out = "\"";
-  std::size_t i = 0;
-  while (i < text.size()) {
+  for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c == '"' || c == '\\') {
       out += '\\';
       out += static_cast<char>(c);
       ++i;
-      continue;
-    }
-    if (c >= 0x20 && c < 0x7f) {
+    } else if (c >= 0x20 && c < 0x7f) {
       out += static_cast<char>(c);
       ++i;
-      continue;
+    } else {
+      const auto [point, used] = codePointAt(text, i);
+      char escape[16];
+      std::snprintf(escape, sizeof escape, point > 0xffff ? "\\U%08x" : "\\u%04x", static_cast<unsigned>(point));
+      out += escape;
+      i += used;
     }
-    // One UTF-8 sequence as its code point; a byte that starts none is U+FFFD.
-    const int length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    std::uint32_t point = 0xfffd;
-    std::size_t used = 1;
-    if (length == 1) {
-      point = c;
-    } else if (length > 1 && i + static_cast<std::size_t>(length) <= text.size()) {
-      point = c & (0x7fu >> length);
-      bool valid = true;
-      for (int k = 1; k < length; ++k) {
-        const auto next = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
-        valid = valid && (next >> 6) == 0x2;
-        point = (point << 6) | (next & 0x3fu);
-      }
-      if (valid)
-        used = static_cast<std::size_t>(length);
-      else
-        point = 0xfffd;
-    }
-    char escape[16];
-    std::snprintf(escape, sizeof escape, point > 0xffff ? "\\U%08x" : "\\u%04x", static_cast<unsigned>(point));
-    out += escape;
-    i += used;
   }
   return out + "\"";
+}
+
+std::string printableText(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto [point, used] = codePointAt(text, i);
+    const bool control =
+        point < 0x20 || point == 0x7f || (point >= 0x80 && point < 0xa0) || point == 0x2028 || point == 0x2029;
+    out += control || (point == 0xfffd && used == 1) ? std::string("?") : text.substr(i, used);
+    i += used;
+  }
+  return out;
 }
 
 std::string configAsPython(const RunConfig& config, const std::string& baseDir, const EnvLookup& env) {

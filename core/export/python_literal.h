@@ -15,5 +15,8 @@ std::string configAsPython(const RunConfig& config, const std::string& baseDir, 
 // `text` as a Python string literal, double-quoted, with escapes for quotes, backslashes and
 // every control or non-ASCII character (\uXXXX): valid whatever the bytes were.
 std::string pythonString(const std::string& text);
+// `text` for a comment or a heading: control characters (line breaks) and bytes that are not
+// UTF-8 become '?'; everything else stays as it is.
+std::string printableText(const std::string& text);
 
 }  // namespace traindeck

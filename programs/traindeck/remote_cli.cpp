@@ -238,6 +238,11 @@ int runRemoteCli(int argc, char** argv) {
   Job* job = jobs.jobFor(runDir);
   std::printf("%s\n", qPrintable(runDir));
   std::fflush(stdout);
+  if (auto* remote = qobject_cast<RemoteJob*>(job); parser.isSet(stop) && remote && remote->record().watchOnly) {
+    say(QStringLiteral("%1 is a run started on %2 outside TrainDeck (watched): stop it there.")
+            .arg(runDir, remote->spec()));
+    return 1;
+  }
   if (parser.isSet(stop)) {
     // Once the link is up (the job reads the run), ask for the stop.
     auto* asked = new QTimer(job);

@@ -3,9 +3,11 @@
 # `traindeck-train` against the torch this runtime has, and trains the job, writing the run
 # directory (to Google Drive on Colab when it is mounted) that the app opens like its own runs.
 #   python3 this_script.py [--run-dir DIR] [--data DIR] [--work DIR]
+#   python3 this_script.py ... [--val DIR] [--vocab encoder.json --merges vocab.bpe]
 # JOB_YAML, TRAINER_SOURCES, PLACE and CONFIG are defined above this part.
 import argparse
 import base64
+import hashlib
 import io
 import os
 import shutil
@@ -43,6 +45,16 @@ def install_build_tools():
     subprocess.run(["apt-get", "install", "-y", "-qq"] + missing, check=True)
 
 
+def sources_key():
+    """What the sources and the build are kept under: these sources, this torch."""
+    try:
+        import torch
+        version = torch.__version__
+    except ImportError:
+        version = "no-torch"
+    return hashlib.sha256((TRAINER_SOURCES + version).encode()).hexdigest()[:16]
+
+
 def unpack_sources(work):
     """The carried sources into WORK/src once (a .done marker says they are whole)."""
     src = os.path.join(work, "src")
@@ -55,7 +67,10 @@ def unpack_sources(work):
             target = os.path.realpath(os.path.join(src, member.name))
             if not target.startswith(os.path.realpath(src) + os.sep) or member.issym() or member.islnk():
                 sys.exit("[traindeck] the carried sources hold an unexpected entry: " + member.name)
-        sources.extractall(src)
+        if hasattr(tarfile, "data_filter"):
+            sources.extractall(src, filter="data")  # no device nodes, no odd modes either
+        else:
+            sources.extractall(src)
     open(os.path.join(src, ".done"), "w").close()
     return src
 
@@ -84,40 +99,73 @@ def build_trainer(src, work):
 
 
 def default_run_dir():
-    """A new folder under Drive's traindeck/runs when Drive is mounted, else under ./runs."""
+    """The job's folder under Drive's traindeck/runs when Drive is mounted, else under ./runs:
+    one folder per job, so that a new runtime resumes the run the last one left."""
     drive = "/content/drive/MyDrive"
     root = os.path.join(drive, "traindeck", "runs") if os.path.isdir(drive) else os.path.join(os.getcwd(), "runs")
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     slug = "".join(c if c.isalnum() else "-" for c in CONFIG["name"].lower()).strip("-") or "run"
-    return os.path.join(root, stamp + "-" + slug)
+    return os.path.join(root, slug)
+
+
+def data_settings(args):
+    """--set overrides for the trainer: the data where it is here. With --data, the validation
+    tokens come from --val (or that folder's own val split), and GPT-2's tokenizer files from
+    --vocab/--merges, else from the dataset folder, when the job's are not here."""
+    data = CONFIG["data"]
+    train = args.data or data["train"]
+    sets = ["data.train=" + train]
+    if args.val or args.data:
+        sets.append("data.val=" + (args.val or ""))
+    if data.get("tokenizer") == "gpt2":
+        for key, flag, names in (("vocab", args.vocab, ("encoder.json", "vocab.json")),
+                                 ("merges", args.merges, ("vocab.bpe", "merges.txt"))):
+            found = flag or (data.get(key) if data.get(key) and os.path.exists(data[key]) else "")
+            for name in names if not found else ():
+                if os.path.exists(os.path.join(train, name)):
+                    found = os.path.join(train, name)
+                    break
+            if not found:
+                sys.exit("[traindeck] the gpt2 tokenizer needs GPT-2's %s: put it in the dataset folder or pass --%s"
+                         % (names[0], key))
+            sets.append("data.%s=%s" % (key, found))
+    return train, sets
 
 
 def main():
     parser = argparse.ArgumentParser(description="Build TrainDeck's trainer here and train the job.")
     parser.add_argument("--run-dir", default="", help="the run directory (default: a new one under runs/)")
     parser.add_argument("--data", default="", help="the prepared dataset folder (default: the job's data.train)")
+    parser.add_argument("--val", default="", help="the validation tokens (default: the dataset's val split)")
+    parser.add_argument("--vocab", default="", help="GPT-2's encoder.json (gpt2 tokenizer)")
+    parser.add_argument("--merges", default="", help="GPT-2's vocab.bpe (gpt2 tokenizer)")
+    parser.add_argument("--trainer", default="", help="a traindeck-train built before, used instead of building")
     parser.add_argument("--work", default=os.path.expanduser("~/.cache/traindeck-notebook"),
                         help="where the sources and the build go")
     args = parser.parse_args()
     say(PLACE["note"])
-    data = args.data or CONFIG["data"]["train"]
-    if not os.path.exists(data):
+    data, sets = data_settings(args)
+    if not os.path.exists(data) and not any(c in data for c in "*?["):
         sys.exit("[traindeck] no prepared dataset at " + data + ": upload the folder `traindeck-train prepare` "
                  "wrote and pass its path with --data")
-    os.makedirs(args.work, exist_ok=True)
-    src = unpack_sources(args.work)
-    binary = built_trainer(args.work)
+    work = os.path.join(args.work, sources_key())  # other sources or another torch: another build
+    os.makedirs(work, exist_ok=True)
+    src = unpack_sources(work)
+    binary = args.trainer or built_trainer(work)
+    if args.trainer and not os.access(args.trainer, os.X_OK):
+        sys.exit("[traindeck] --trainer " + args.trainer + " is not an executable traindeck-train")
     if binary:
         say("the trainer is built already: " + binary)
     else:
-        binary = build_trainer(src, args.work)
-    job = os.path.join(args.work, "job.yaml")
+        binary = build_trainer(src, work)
+    job = os.path.join(work, "job.yaml")
     with open(job, "w") as out:
         out.write(JOB_YAML)
     run_dir = args.run_dir or default_run_dir()
     os.makedirs(os.path.dirname(run_dir) or ".", exist_ok=True)
     say("training; the run directory is " + run_dir)
-    command = [binary, "run", "--config", job, "--run-dir", run_dir, "--set", "data.train=" + data]
+    command = [binary, "run", "--config", job, "--run-dir", run_dir]
+    for setting in sets:
+        command += ["--set", setting]
     resume = os.path.isdir(os.path.join(run_dir, "checkpoints"))
     if resume:
         command.append("--resume")  # a runtime that ended: go on from the newest checkpoint

@@ -63,6 +63,9 @@ class MachineRoomTest : public QObject {
     const QString cores = machineRoomProblem({cpuJob(3, 32)}, cpuJob(2, 32), host);
     QVERIFY2(cores.contains("5 ranks would share 4 cores"), qPrintable(cores));
     QCOMPARE(machineRoomProblem({gpuRun}, cpuJob(2, 32), host), QString());  // GPU runs are not counted against cores
+    RunConfig autoRun = gpuRun;  // device: auto takes the GPUs where there are some
+    autoRun.strategy.device = DeviceKind::Auto;
+    QVERIFY(machineRoomProblem({autoRun, autoRun}, autoRun, host).contains("use 8 of its 8 GPUs"));
   }
 };
 

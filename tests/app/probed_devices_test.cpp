@@ -73,12 +73,19 @@ class ProbedDevicesTest : public QObject {
     const ProbedDevices one = probedDevices(probeOf("gpu=NVIDIA L4, 23034, 550\n"));
     QVERIFY2(messages(one).contains("strategy.nproc_per_node: asks for 2 ranks on CUDA, but me@box has 1 CUDA device"),
              qPrintable(messages(one)));
+    // A Colab runtime (the probe knows one) is refused more than one rank with the reason, even
+    // if it were to report two GPUs.
+    const ProbedDevices colab = probedDevices(probeOf("colab=yes\ngpu=NVIDIA A100-SXM4-40GB, 40960, 550\n"));
+    QVERIFY(colab.colab);
+    QVERIFY2(messages(colab).contains("is a Colab runtime, and every Colab runtime has exactly one GPU"),
+             qPrintable(messages(colab)));
     const ProbedDevices cpu = probedDevices(probeOf("cpus=4\n"));
     QVERIFY(messages(cpu).contains("strategy.device: is cuda, but me@box has no CUDA device"));
     config.strategy.nproc_per_node = 1;
     config.strategy.precision = Precision::Bf16;
     QVERIFY(messages(probedDevices(probeOf("gpu=Tesla T4, 15360, 535\n"))).contains("bf16 needs CUDA compute"));
     QVERIFY2(messages(one).isEmpty(), qPrintable(messages(one)));
+    QVERIFY2(messages(colab).isEmpty(), qPrintable(messages(colab)));  // one rank in bf16 on its A100: fine
     // Not probed: nothing is said about devices.
     QVERIFY(QString::fromStdString([&] {
               std::string all;

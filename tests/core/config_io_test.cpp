@@ -28,7 +28,9 @@ TEST(ConfigIo, EmptyTextGivesDefaults) {
   EXPECT_EQ(loaded.config, RunConfig{});
 }
 
-TEST(ConfigIo, DefaultsRoundTrip) { EXPECT_EQ(roundTrip(RunConfig{}), RunConfig{}); }
+TEST(ConfigIo, DefaultsRoundTrip) {
+  EXPECT_EQ(roundTrip(RunConfig{}), RunConfig{});
+}
 
 TEST(ConfigIo, ChangedValuesRoundTrip) {
   RunConfig c;
@@ -57,8 +59,9 @@ TEST(ConfigIo, ChangedValuesRoundTrip) {
 }
 
 TEST(ConfigIo, TextThatLooksLikeOtherTypesRoundTrips) {
-  for (const std::string& name : std::vector<std::string>{"true", "no", "123", "1e5", "~", "null", "", " padded ", "- dash", "a: b", "#x", "\r\r\r",
-                                 "quote\"d", "multi\nline", "[list]", "{map}", "ünïcødé"}) {
+  for (const std::string& name :
+       std::vector<std::string>{"true", "no", "123", "1e5", "~", "null", "", " padded ", "- dash", "a: b", "#x",
+                                "\r\r\r", "quote\"d", "multi\nline", "[list]", "{map}", "ünïcødé"}) {
     RunConfig c;
     c.data.val = name;
     EXPECT_EQ(roundTrip(c).data.val, name) << "value: " << name;
@@ -128,9 +131,9 @@ TEST(ConfigIo, MissingFileIsAProblemNotAnException) {
 
 TEST(ConfigIo, HostileInputsNeverThrow) {
   const std::string deep(5000, '[');
-  for (const std::string& text : std::vector<std::string>{deep, std::string("{a: [}"), std::string("\xff\xfe\x00", 3), std::string("*alias"),
-                                 std::string("&a [*a]"), std::string("model: &m {n_layer: *m}"),
-                                 std::string("? complex\n: key"), std::string("%YAML 9.9\n---\n")}) {
+  for (const std::string& text : std::vector<std::string>{
+           deep, std::string("{a: [}"), std::string("\xff\xfe\x00", 3), std::string("*alias"), std::string("&a [*a]"),
+           std::string("model: &m {n_layer: *m}"), std::string("? complex\n: key"), std::string("%YAML 9.9\n---\n")}) {
     EXPECT_NO_THROW({ const LoadedConfig loaded = loadConfigText(text); });
   }
 }
@@ -138,8 +141,9 @@ TEST(ConfigIo, HostileInputsNeverThrow) {
 TEST(ConfigIo, EveryBundledPresetLoadsCleanlyAndRoundTrips) {
   const std::vector<std::string> dirs = {std::string(TRAINDECK_SOURCE_DIR) + "/resources/presets"};
   const std::vector<std::string> names = listPresets(dirs);
-  EXPECT_EQ(names, (std::vector<std::string>{"demo-cpu", "gpt2-1.5b-8gpu-zero1", "gpt2-124m-1gpu",
-                                             "gpt2-124m-8gpu-ddp", "gpt2-350m-8gpu-ddp", "gpt2-774m-8gpu-zero1"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"demo-cpu", "gpt2-1.5b-8gpu-zero1", "gpt2-124m-1gpu", "gpt2-124m-8gpu-ddp",
+                                             "gpt2-124m-colab-a100", "gpt2-124m-colab-t4", "gpt2-350m-8gpu-ddp",
+                                             "gpt2-774m-8gpu-zero1"}));
   for (const std::string& name : names) {
     const LoadedConfig loaded = loadConfigFile(*resolveConfigPath(name, dirs));
     EXPECT_TRUE(loaded.problems.empty()) << name << ": " << loaded.problems.front().format(name);

@@ -73,4 +73,33 @@ grep -q 'nproc_per_node=2' "$scratch/$preset/pytorch-ddp-kaggle-t4x2/train_pytor
   fail "the Kaggle T4x2 notebook does not start two ranks"
 grep -q 'not run by our tests' "$scratch/$preset/keras-tpu-colab-tpu/train_keras_tpu.ipynb" ||
   fail "the Keras TPU notebook does not say it is not run by our tests"
+# A hostile job: a name with line breaks holding code, a data folder named with shell and IPython
+# syntax. Nothing of them may become code: no call to os.system in any script, and the
+# notebooks' launch lines hold only plain words (and IPython's {run_dir}).
+mkdir -p "$scratch/hostile"
+cat > "$scratch/hostile/job.yaml" <<'YAML'
+name: "evil\nimport os; os.system('touch PWNED')\n#"
+model: {n_layer: 2, n_head: 2, n_embd: 32, n_positions: 64, block_size: 32, vocab_size: 257}
+data: {train: "data/x$(touch PWNED)`id`{__import__('os').system('id')}\"'", tokenizer: byte}
+strategy: {kind: single, device: cpu, micro_batch: 4}
+YAML
+for framework in traindeck pytorch-ddp; do
+  "$train" export-notebook --config "$scratch/hostile/job.yaml" --framework "$framework" --place colab-gpu \
+      --out "$scratch/hostile/$framework" > /dev/null 2> "$scratch/hostile/$framework.err" ||
+    fail "the hostile job did not export: $(cat "$scratch/hostile/$framework.err")"
+done
+"$python" - "$scratch/hostile" <<'PY' || fail "a hostile name or path became code"
+import ast, glob, re, sys, nbformat
+for script in glob.glob(sys.argv[1] + "/*/*.py"):
+    for node in ast.walk(ast.parse(open(script).read())):
+        func = node.func if isinstance(node, ast.Call) else None
+        if isinstance(func, ast.Attribute) and func.attr == "system" and getattr(func.value, "id", "") == "os":
+            sys.exit("%s calls os.system (line %d)" % (script, node.lineno))
+for notebook in glob.glob(sys.argv[1] + "/*/*.ipynb"):
+    cells = nbformat.read(notebook, as_version=4).cells
+    bang = [l for c in cells if c.cell_type == "code" for l in c.source.splitlines() if l.startswith("!")]
+    assert len(bang) == 1, notebook
+    if not re.fullmatch(r"![A-Za-z0-9 ._/=-]+( --run-dir \{run_dir\})?", bang[0]):
+        sys.exit("%s launches with %r" % (notebook, bang[0]))
+PY
 echo "exports_compile: $exported exports compiled, passed pyflakes and validated as nbformat 4"

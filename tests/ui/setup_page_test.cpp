@@ -277,7 +277,7 @@ class SetupPageTest : public QObject {
   void planFollowsPresetsAndDevices() {
     SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
     auto* presets = page.findChild<QComboBox*>("presetChooser");
-    QCOMPARE(presets->count(), 6);
+    QCOMPARE(presets->count(), 8);
     page.choosePreset("gpt2-124m-1gpu");
     QCOMPARE(presets->currentText(), QString("gpt2-124m-1gpu"));
     auto* plan = page.findChild<PlanPanel*>("plan");
