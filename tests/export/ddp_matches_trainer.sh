@@ -48,10 +48,27 @@ timeout 300 "$train" run --config "$scratch/job.yaml" --run-dir "$scratch/native
 # --redirects/--tee 2: torch 1.13's launcher under Python 3.11 cannot parse their default "0"
 # (Std.from_str returns None: a Flag's iteration skips its 0 member), so it fails before
 # starting any rank; 2 sends each rank's stderr to a file under --log_dir and to the console.
-OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} timeout 300 "$python" -m torch.distributed.run --standalone --nproc_per_node 2 \
-  --redirects 2 --tee 2 --log_dir "$scratch/torchrun-logs" \
-  "$script" --run-dir "$scratch/export" > "$scratch/export.out" 2>&1 ||
-  { cat "$scratch/export.out"; echo "FAIL: the DDP export failed" >&2; exit 1; }
+port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+if "$python" -c 'import torch.distributed as d; d.TCPStore("127.0.0.1", 0, 1, True)' 2>/dev/null; then
+  OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} timeout 300 "$python" -m torch.distributed.run --standalone --nproc_per_node 2 \
+    --redirects 2 --tee 2 --log_dir "$scratch/torchrun-logs" \
+    "$script" --run-dir "$scratch/export" > "$scratch/export.out" 2>&1 ||
+    { cat "$scratch/export.out"; echo "FAIL: the DDP export failed" >&2; exit 1; }
+else
+  # Debian 13's torch 2.6 is built without libuv, and torchrun's own store asks for it whatever
+  # USE_LIBUV says: the two ranks are started here with the variables torchrun gives them, and
+  # the script's rendezvous honours USE_LIBUV=0.
+  echo "this torch has no libuv, which torchrun's store needs: starting the ranks with torchrun's variables"
+  for rank in 0 1; do
+    USE_LIBUV=0 RANK=$rank LOCAL_RANK=$rank WORLD_SIZE=2 LOCAL_WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 \
+      MASTER_PORT=$port OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} timeout 300 "$python" "$script" \
+      --run-dir "$scratch/export" > "$scratch/export-$rank.out" 2>&1 &
+    eval "pid_$rank=\$!"
+  done
+  for rank in 0 1; do
+    eval "wait \$pid_$rank" || { cat "$scratch/export-$rank.out"; echo "FAIL: rank $rank of the DDP export failed" >&2; exit 1; }
+  done
+fi
 
 "$python" - "$scratch/native" "$scratch/export" "$steps" <<'PY'
 import json, sys
