@@ -180,8 +180,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   refreshHosts();
   connect(m_jobs, &JobController::jobStateChanged, this, &MainWindow::updateActions);
   connect(m_jobs, &JobController::jobStateChanged, this, [this](const QString& runDir, Job::State state) {
-    m_runs->setJobActive(
-        runDir, state == Job::State::Starting || state == Job::State::Running || state == Job::State::Stopping);
+    m_runs->setJobActive(runDir, Job::isActive(state));
     m_runs->rescan();
     showShownRunStatus();
   });

@@ -31,10 +31,8 @@ class Job : public QObject {
   virtual QString linkText() const { return {}; }
 
   // Starting, running or stopping: there is something to stop or kill.
-  bool isActive() const {
-    const State s = state();
-    return s == State::Starting || s == State::Running || s == State::Stopping;
-  }
+  static bool isActive(State s) { return s == State::Starting || s == State::Running || s == State::Stopping; }
+  bool isActive() const { return isActive(state()); }
 
  signals:
   void stateChanged(traindeck::Job::State state);

@@ -30,13 +30,16 @@ JobController::JobController(const QString& runsRoot, const QString& trainBinary
 
 JobController::~JobController() = default;
 
-QString JobController::newRunDir(const RunConfig& config) const {
-  const QString id = QString::fromStdString(makeRunId(std::chrono::system_clock::now(), slugify(config.name)));
-  // Two starts in one second with one name: the second gets "-2", and so on.
-  QString dir = QDir(m_runsRoot).filePath(id);
+QString JobController::freeRunDir(const QString& name) const {
+  // Taken already (two starts in one second with one name): "-2", and so on.
+  QString dir = QDir(m_runsRoot).filePath(name);
   for (int n = 2; QFileInfo::exists(dir) || QFileInfo::exists(dir + ".job.yaml"); ++n)
-    dir = QDir(m_runsRoot).filePath(QStringLiteral("%1-%2").arg(id).arg(n));
+    dir = QDir(m_runsRoot).filePath(QStringLiteral("%1-%2").arg(name).arg(n));
   return dir;
+}
+
+QString JobController::newRunDir(const RunConfig& config) const {
+  return freeRunDir(QString::fromStdString(makeRunId(std::chrono::system_clock::now(), slugify(config.name))));
 }
 
 JobController::Started JobController::start(const RunConfig& jobConfig, const QString& jobFile, const QString& yamlText,
@@ -131,9 +134,7 @@ JobController::Started JobController::watchRemote(const TargetConfig& target, co
   // The mirror is named for the folder there (its run id, for an exported run).
   QString name = QFileInfo(QDir::cleanPath(remoteRunDir)).fileName();
   if (name.isEmpty() || name.startsWith('.')) name = QStringLiteral("watched-run");
-  QString dir = QDir(m_runsRoot).filePath(name);
-  for (int n = 2; QFileInfo::exists(dir); ++n)
-    dir = QDir(m_runsRoot).filePath(QStringLiteral("%1-%2").arg(name).arg(n));
+  const QString dir = freeRunDir(name);
   launch->localRunDir = dir;
   adoptRemote(dir, launch->spec)->watch(*launch, remoteRunDir);
   return {dir, {}};

@@ -84,6 +84,7 @@ class JobController : public QObject {
 
  private:
   QString newRunDir(const RunConfig& config) const;
+  QString freeRunDir(const QString& name) const;  // under the runs root, not taken yet
   void adopt(const QString& runDir, std::unique_ptr<Job> job);
   Started startRemote(const RunConfig& config, const QString& runDir, const QString& configPath,
                       const QStringList& extraArgs);

@@ -603,10 +603,15 @@ void RemoteJob::signalSupervisor(const QString& signal) {
        });
 }
 
+bool RemoteJob::refusedAsWatched() {
+  if (!m_record.watchOnly) return false;
+  addOutput(tr("This run was started on %1 outside TrainDeck: stop it there.").arg(m_launch.spec));
+  return true;
+}
+
 void RemoteJob::stop() {
   if (m_state == State::Starting) return cancelStart();
-  if (m_record.watchOnly)
-    return addOutput(tr("This run was started on %1 outside TrainDeck: stop it there.").arg(m_launch.spec));
+  if (refusedAsWatched()) return;
   if (m_state != State::Running || !m_host) return;
   signalSupervisor(QStringLiteral("TERM"));
   setState(State::Stopping);
@@ -614,8 +619,7 @@ void RemoteJob::stop() {
 
 void RemoteJob::kill() {
   if (m_state == State::Starting) return cancelStart();
-  if (m_record.watchOnly)
-    return addOutput(tr("This run was started on %1 outside TrainDeck: stop it there.").arg(m_launch.spec));
+  if (refusedAsWatched()) return;
   if ((m_state != State::Running && m_state != State::Stopping) || !m_host) return;
   signalSupervisor(QStringLiteral("KILL"));
 }

@@ -132,6 +132,7 @@ class RemoteJob : public Job {
   void poll();
   void onAnswer(const RemoteReadAnswer& answer);
   void signalSupervisor(const QString& signal);
+  bool refusedAsWatched();  // a watched run is not ours to stop: says so
 
   State m_state = State::Idle;
   RemoteLaunch m_launch;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "config/config_io.h"
+#include "config/validate.h"
 #include "export/export_templates.h"
 #include "export/notebook.h"
 #include "export/python_literal.h"
@@ -55,10 +56,9 @@ RunConfig placedConfig(const ExportRequest& r, int devices) {
   return c;
 }
 
+// The run folder's name on Drive: the run id's slug (letters, digits and '-' only).
 std::string slugOf(const std::string& name) {
-  std::string slug;
-  for (const char c : name)
-    slug += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '-';
+  const std::string slug = slugify(name);
   return slug.empty() ? "run" : slug;
 }
 

@@ -37,6 +37,15 @@ struct EvalColumns {
   std::size_t size() const { return step.size(); }
 };
 
+// `from`'s rows after `into`'s.
+inline void appendRows(EvalColumns& into, const EvalColumns& from) {
+  const auto add = [](auto& to, const auto& rows) { to.insert(to.end(), rows.begin(), rows.end()); };
+  add(into.step, from.step);
+  add(into.tokens, from.tokens);
+  add(into.time, from.time);
+  add(into.valLoss, from.valLoss);
+}
+
 struct SystemPoint {
   int rank = 0;
   std::string device;  // "cpu", "cuda:0"

@@ -88,11 +88,6 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
   return true;
 }
 
-template <class T>
-void appendColumn(std::vector<T>& into, const std::vector<T>& from) {
-  into.insert(into.end(), from.begin(), from.end());
-}
-
 void reserveTrain(TrainColumns& t, std::size_t n) {
   for (auto* column : {&t.step, &t.tokens}) column->reserve(n);
   t.time.reserve(n);
@@ -161,11 +156,7 @@ void appendBatch(MetricsBatch& into, MetricsBatch&& piece) {
     into.hasHeader = true;
   }
   appendRows(into.train, piece.train);
-  EvalColumns& e = into.eval;
-  appendColumn(e.step, piece.eval.step);
-  appendColumn(e.tokens, piece.eval.tokens);
-  appendColumn(e.time, piece.eval.time);
-  appendColumn(e.valLoss, piece.eval.valLoss);
+  appendRows(into.eval, piece.eval);
   std::move(piece.system.begin(), piece.system.end(), std::back_inserter(into.system));
   std::move(piece.events.begin(), piece.events.end(), std::back_inserter(into.events));
   into.garbageLines += piece.garbageLines;

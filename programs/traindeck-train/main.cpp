@@ -79,12 +79,13 @@ int main(int argc, char** argv) {
     traindeck::restartWithFasterBlasKernels(argv);
 #endif
   const std::vector<std::string> args(argv + 1, argv + argc);
-  CliContext context{traindeck::presetDirectories(executablePath(argv[0]), TRAINDECK_PRESETS_SOURCE_DIR), std::nullopt,
+  const std::string self = executablePath(argv[0]);
+  CliContext context{traindeck::presetDirectories(self, TRAINDECK_PRESETS_SOURCE_DIR), std::nullopt,
                      "LibTorch: not built in (the trainer needs libtorch-dev)", std::cout, std::cerr};
-  context.trainerSources = (std::filesystem::path(executablePath(argv[0])).parent_path() /
-                            "../share/traindeck/remote/trainer-sources.tar.gz")
-                               .lexically_normal()
-                               .string();
+  context.trainerSources =
+      (std::filesystem::path(self).parent_path() / "../share/traindeck/remote/trainer-sources.tar.gz")
+          .lexically_normal()
+          .string();
   if (args.empty()) {
     std::cerr << kUsage;
     return traindeck::kExitUsage;
