@@ -130,7 +130,8 @@ void TrainReporter::writeSystem(bool force) {
   for (int rank = 0; rank < m_options.dist.worldSize; ++rank) {
     const auto figures =
         rank == 0 ? std::optional<std::string>(mine.str()) : m_comm->lookup("system/" + std::to_string(rank));
-    const JsonParseResult parsed = figures ? parseJson(*figures) : JsonParseResult{};
+    if (!figures) continue;  // that rank has not sampled yet (a slow start): no row rather than an empty one
+    const JsonParseResult parsed = parseJson(*figures);
     if (!parsed.ok()) continue;
     const JsonValue& v = parsed.value;
     JsonWriter r = MetricsWriter::record(metrics_kind::kSystem);
