@@ -22,6 +22,7 @@
 
 #include "ask_and_wait.h"
 #include "check_ssh.h"
+#include "colab_runtime_dialog.h"
 #include "host_key_prompt.h"
 
 namespace traindeck {
@@ -42,6 +43,9 @@ HostsDialog::HostsDialog(QSettings& settings, QWidget* parent) : QDialog(parent)
   listButtons->addWidget(add);
   listButtons->addWidget(remove);
   left->addLayout(listButtons);
+  auto* addColab = new QPushButton(tr("Add Colab runtime…"));
+  addColab->setObjectName("addColabRuntime");
+  left->addWidget(addColab);
   layout->addLayout(left, 1);
 
   auto* right = new QVBoxLayout;
@@ -96,6 +100,10 @@ HostsDialog::HostsDialog(QSettings& settings, QWidget* parent) : QDialog(parent)
   connect(m_list, &QListWidget::currentRowChanged, this, &HostsDialog::showHost);
   connect(add, &QPushButton::clicked, this, &HostsDialog::addHost);
   connect(remove, &QPushButton::clicked, this, &HostsDialog::removeHost);
+  connect(addColab, &QPushButton::clicked, this, [this] {
+    ColabRuntimeDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted) addEntry(dialog.host());
+  });
   connect(m_testButton, &QPushButton::clicked, this, &HostsDialog::testHost);
   connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(browse, &QPushButton::clicked, this, [this] {
@@ -153,15 +161,20 @@ void HostsDialog::save() {
 }
 
 void HostsDialog::addHost() {
-  QString name = tr("new host");
-  for (int i = 2; std::any_of(m_hosts.begin(), m_hosts.end(), [&](const HostEntry& h) { return h.name == name; }); ++i)
-    name = tr("new host %1").arg(i);
-  m_hosts.append({name, "user@host", QString(), QString()});
-  m_list->addItem(name);
-  save();
-  m_list->setCurrentRow(static_cast<int>(m_hosts.size()) - 1);
+  addEntry({tr("new host"), "user@host", QString(), QString()});
   m_spec->setFocus();
   m_spec->selectAll();
+}
+
+void HostsDialog::addEntry(HostEntry entry) {
+  const QString base = entry.name;
+  for (int i = 2; std::any_of(m_hosts.begin(), m_hosts.end(), [&](const HostEntry& h) { return h.name == entry.name; });
+       ++i)
+    entry.name = QStringLiteral("%1 %2").arg(base).arg(i);
+  m_hosts.append(entry);
+  m_list->addItem(entry.name);
+  save();
+  m_list->setCurrentRow(static_cast<int>(m_hosts.size()) - 1);
 }
 
 void HostsDialog::removeHost() {

@@ -1,4 +1,4 @@
-// HostsDialog: the saved SSH hosts (add, edit, remove) and a connection test that does what
+// HostsDialog: the saved SSH hosts (add, add a Colab runtime, edit, remove) and a connection test that does what
 // `traindeck --check-ssh` does. The test runs on its own thread (libssh blocks); the host key
 // prompt and password prompts it needs are shown on the GUI thread while that thread waits.
 // Closing the dialog never waits for a test: the thread finishes on its own (libssh's connect
@@ -42,6 +42,7 @@ class HostsDialog : public QDialog {
   void hostProbed(const QString& spec);
 
  private:
+  void addEntry(HostEntry entry);  // appended (its name made unique), saved and selected
   void showHost(int row);
   void storeEdits();
   void save();

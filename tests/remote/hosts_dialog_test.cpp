@@ -2,19 +2,24 @@
 // and the Test button against the test sshd, answering the host-key prompt by clicking
 // "Accept and remember" (the key lands in $HOME/.ssh/known_hosts, a temporary directory); the
 // test also probes the host and keeps what it has. And BootstrapView, the steps of a remote
-// start, with its Cancel, against the same kind of server.
+// start, with its Cancel, against the same kind of server. The Colab runtime dialog: terms first,
+// a host only once the way in it shows is complete.
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
 #include "bootstrap_view.h"
+#include "colab_access.h"
+#include "colab_runtime_dialog.h"
 #include "host_key_prompt.h"
 #include "hosts_dialog.h"
 #include "runlog/run_directory.h"
@@ -52,6 +57,41 @@ class HostsDialogTest : public QObject {
     QTest::mouseClick(dialog.findChild<QPushButton*>("removeHost"), Qt::LeftButton);
     QCOMPARE(list->count(), 0);
     QVERIFY(HostStore::load(settings).isEmpty());
+  }
+
+  void colabRuntimeDialogMakesAHostOnlyWhenComplete() {
+    const QString key = m_dir.filePath("colab/key");
+    QCOMPARE(makeEd25519Key(key, QString()), QString());
+    ColabRuntimeDialog dialog;
+    QVERIFY(dialog.findChild<QLabel*>("colabTerms")->text().contains("paid"));
+    auto* keyEdit = dialog.findChild<QLineEdit*>("colabKey");
+    keyEdit->setText(key);
+    dialog.findChild<QTabWidget*>("colabWays")->setCurrentIndex(1);  // the notebook cell
+    QVERIFY(dialog.cell().contains("PUBLIC_KEY = \"ssh-ed25519 "));
+    auto* hostname = dialog.findChild<QLineEdit*>("colabHostname");
+    auto* problem = dialog.findChild<QLabel*>("colabProblem");
+    QTest::keyClicks(hostname, "evil.example.com");
+    QVERIFY(!problem->text().isEmpty());
+    QVERIFY(!dialog.problem().isEmpty());
+    hostname->setText("https://calm-river-42.trycloudflare.com/");
+    QCOMPARE(dialog.problem(), QString());
+    QCOMPARE(dialog.host().spec, QString("root@calm-river-42.trycloudflare.com"));
+    QCOMPARE(dialog.host().identityFile, key);
+    dialog.resize(680, 480);
+    QVERIFY(dialog.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("colab-runtime-dialog.png")));
+
+    dialog.findChild<QTabWidget*>("colabWays")->setCurrentIndex(0);  // the Colab CLI
+    dialog.findChild<QLineEdit*>("colabProgram")->setText("/opt/colab cli/bin/colab");
+    auto* session = dialog.findChild<QLineEdit*>("colabSession");
+    session->setText("run; rm -rf ~");
+    QVERIFY(dialog.problem().contains("letters"));
+    session->setText("gpt2-t4");
+    auto* accelerator = dialog.findChild<QComboBox*>("colabAccelerator");
+    accelerator->setCurrentIndex(accelerator->findData(QString("T4")));
+    QCOMPARE(dialog.problem(), QString());
+    QCOMPARE(dialog.host().proxyCommand,
+             QString("'/opt/colab cli/bin/colab' ssh --proxy-mode -s gpt2-t4 -i %1 --gpu T4").arg(key));
+    dialog.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("colab-runtime-dialog-cli.png"));
   }
 
   void promptShowsTheKey() {
