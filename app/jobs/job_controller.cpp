@@ -107,6 +107,7 @@ RemoteJob* JobController::adoptRemote(const QString& runDir, const QString& spec
   RemoteJob* remote = job.get();
   if (m_remote.hostKeyPrompt) remote->setHostKeyPrompt(m_remote.hostKeyPrompt);
   if (m_remote.installPrompt) remote->setInstallPrompt(m_remote.installPrompt);
+  remote->setCheckpointsKeptHere(m_remote.checkpointsKeptHere);
   connect(remote, &RemoteJob::probed, this, [this, spec](const HostProbe& probe) { emit hostProbed(spec, probe); });
   adopt(runDir, std::move(job));
   return remote;

@@ -40,6 +40,7 @@ class JobController : public QObject {
     QString sshConfigFile;                                       // default: ~/.ssh/config
     QString workDir;                                             // overrides the config's target.remote_dir
     bool batch = false;                                          // ask nothing (headless)
+    int checkpointsKeptHere = 2;  // a remote run's newest checkpoints copied into its mirror as it trains
   };
 
   JobController(const QString& runsRoot, const QString& trainBinary, QObject* parent = nullptr);

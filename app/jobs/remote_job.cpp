@@ -169,6 +169,7 @@ void RemoteJob::stepFailed(const QString& message) {
 
 void RemoteJob::releaseHost() {
   m_pollTimer.stop();
+  m_sync.reset();  // before the connection it copies over
   m_execs.clear();
   m_uploadsInFlight.clear();
   if (m_host) m_host.release()->deleteLater();  // it may be inside one of its own signals now
@@ -521,6 +522,47 @@ void RemoteJob::startFollowing() {
   setLinkText(m_host->isReady() ? tr("following") : tr("connecting"));
   m_pollTimer.start();
   poll();
+  if (m_record.watchOnly || m_keepHere <= 0 || m_sync) return;
+  m_sync = std::make_unique<CheckpointSync>(runDir(), m_record, m_host.get(), m_keepHere);
+  connect(m_sync.get(), &CheckpointSync::synced, this, [this](const QString& name, qint64 bytes, double seconds) {
+    const double mb = static_cast<double>(bytes) / 1e6;
+    addOutput(tr("Checkpoint %1 is here: %2 MB in %3 s (%4 MB/s); the newest %5 kept")
+                  .arg(name)
+                  .arg(mb, 0, 'f', 1)
+                  .arg(seconds, 0, 'f', 1)
+                  .arg(seconds > 0 ? mb / seconds : 0, 0, 'f', 1)
+                  .arg(m_keepHere));
+  });
+  connect(m_sync.get(), &CheckpointSync::syncFailed, this, [this](const QString& why) {
+    addOutput(tr("Copying the newest checkpoint here failed (tried again in %1 s): %2")
+                  .arg(CheckpointSync::kIntervalMs / 1000)
+                  .arg(why));
+  });
+  m_sync->start();
+}
+
+bool RemoteJob::lastCheckpointCopied() {
+  if (!m_sync || m_lastCopy == LastCopy::Done) return true;
+  if (m_lastCopy == LastCopy::NotYet) {
+    m_lastCopy = LastCopy::Running;
+    setLinkText(tr("copying the last checkpoint here"));
+    // A copy under way may be of an older one: the last copy starts after it.
+    const auto lastCopy = [this] {
+      connect(
+          m_sync.get(), &CheckpointSync::idle, this,
+          [this] {
+            m_lastCopy = LastCopy::Done;
+            poll();
+          },
+          Qt::SingleShotConnection);
+      m_sync->syncNow();
+    };
+    if (m_sync->isCopying())
+      connect(m_sync.get(), &CheckpointSync::idle, this, lastCopy, Qt::SingleShotConnection);
+    else
+      lastCopy();
+  }
+  return false;
 }
 
 void RemoteJob::poll() {
@@ -567,6 +609,7 @@ void RemoteJob::onAnswer(const RemoteReadAnswer& answer) {
   const bool supervisorAlive = !m_record.watchOnly && answer.supervisorAlive;
   if (ended && !m_endedSeen.isValid()) m_endedSeen.start();
   if (ended && RunMirror::caughtUp(answer) && (!supervisorAlive || m_endedSeen.elapsed() > kSupervisorGraceMs)) {
+    if (!lastCheckpointCopied()) return;
     releaseHost();
     setLinkText(tr("finished"));
     setState(State::Finished);

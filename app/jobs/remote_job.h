@@ -2,7 +2,8 @@
 // folder, probe, sources, build, data, launch) and starts the trainer detached there (its own
 // session: it outlives the link and the app); attach() follows such a run again from its local
 // mirror's remote.json. While it runs, the mirror (RunMirror) copies the remote run directory
-// every kPollMs over the one SSH connection; a lost link is reconnected with backoff by
+// every kPollMs over the one SSH connection, and its newest checkpoints in the background
+// (CheckpointSync; the last one before the job ends); a lost link is reconnected with backoff by
 // RemoteHost and the copy resumes at its offsets. Only the run's own run.json ends the job
 // (or a supervisor that died without writing it, or a host that rebooted). GUI thread.
 #pragma once
@@ -18,6 +19,7 @@
 #include <map>
 #include <memory>
 
+#include "checkpoint_sync.h"
 #include "config/run_config.h"
 #include "host_probe.h"
 #include "job.h"
@@ -65,6 +67,9 @@ class RemoteJob : public Job {
   // may be installed there. None: they are not, and the start fails saying what to install.
   using InstallPrompt = std::function<bool(const QString& question)>;
   void setInstallPrompt(InstallPrompt prompt) { m_installPrompt = std::move(prompt); }
+  // Before start()/attach(): how many of the run's newest complete checkpoints the mirror keeps,
+  // copied in the background while it trains (CheckpointSync); 0: none copied unasked.
+  void setCheckpointsKeptHere(int keep) { m_keepHere = keep; }
   void start(const RemoteLaunch& launch);
   // Mirrors a run folder that something else writes on the host (an exported script started
   // there by hand): the helper goes up, nothing is built or launched; Stop and Kill do nothing.
@@ -129,6 +134,8 @@ class RemoteJob : public Job {
   void stepWatchFolder();  // watch(): the folder there, as the mirror's source
 
   void startFollowing();
+  // False while the run's last checkpoint is being copied here (started on the first call).
+  bool lastCheckpointCopied();
   void poll();
   void onAnswer(const RemoteReadAnswer& answer);
   void signalSupervisor(const QString& signal);
@@ -157,6 +164,9 @@ class RemoteJob : public Job {
   QString m_watchDir;  // watch(): the run folder on the host, as given
   bool m_supervisorGoneOnce = false;
   QElapsedTimer m_endedSeen;  // since run.json first said the run ended
+  int m_keepHere = 2;
+  std::unique_ptr<CheckpointSync> m_sync;
+  enum class LastCopy { NotYet, Running, Done } m_lastCopy = LastCopy::NotYet;  // the run's last checkpoint
   struct PendingExec {
     ExecDone done;
     bool stream = false;

@@ -125,16 +125,19 @@ int runRemoteCli(int argc, char** argv) {
   const QCommandLineOption set("set", "KEY=VALUE for the trainer (repeat).", "KEY=VALUE");
   const QCommandLineOption installMissing("install-missing",
                                           "Install missing build tools (cmake, g++) on a root host with apt-get.");
+  const QCommandLineOption keep(
+      "keep-checkpoints", "How many of the run's newest checkpoints are copied here as it trains (default 2; 0: none).",
+      "K", "2");
   parser.addOptions(
-      {launch, watch, remoteRun, attach, stop, fetch, hf, config, runsRoot, remoteDir, set, installMissing});
+      {launch, watch, remoteRun, attach, stop, fetch, hf, config, runsRoot, remoteDir, set, installMissing, keep});
   ssh.addTo(parser);
   const auto usage = [&](const QString& why) {
     std::fprintf(stderr,
                  "traindeck: %s\nusage: traindeck --launch [user@]host[:port] --config FILE [--identity KEY] "
                  "[--known-hosts FILE] [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR] "
-                 "[--install-missing] [--set KEY=VALUE]...\n"
+                 "[--install-missing] [--keep-checkpoints K] [--set KEY=VALUE]...\n"
                  "       traindeck --watch [user@]host[:port] --remote-run DIR [the same SSH options]\n"
-                 "       traindeck --attach RUN_DIR | --stop RUN_DIR "
+                 "       traindeck --attach RUN_DIR [--keep-checkpoints K] | --stop RUN_DIR "
                  "[--batch] [--known-hosts FILE]\n"
                  "       traindeck --fetch RUN_DIR [--hf] [--batch] [--known-hosts FILE]\n",
                  qPrintable(why));
@@ -149,6 +152,9 @@ int runRemoteCli(int argc, char** argv) {
   options.sshConfigFile = parser.value(ssh.sshConfig);
   options.workDir = parser.value(remoteDir);
   options.batch = parser.isSet(ssh.batch);
+  bool keepOk = false;
+  options.checkpointsKeptHere = parser.value(keep).toInt(&keepOk);
+  if (!keepOk || options.checkpointsKeptHere < 0) return usage("--keep-checkpoints needs a whole number, 0 or more");
   if (!options.batch) options.hostKeyPrompt = askHostKeyOnTerminal;
   if (parser.isSet(installMissing))
     options.installPrompt = [](const QString& question) {

@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "checkpoint_sync.h"
 #include "host_probe.h"
 #include "job_controller.h"
 #include "remote_answers.h"
@@ -358,6 +359,33 @@ class RemoteJobTest : public QObject {
     QVERIFY(!QDir(mirror + "/checkpoints").exists());
   }
 
+  // What the background copy keeps: the newest K complete checkpoints by step number; one being
+  // copied (.partial) or without COMPLETE is not counted and not removed.
+  void theMirrorKeepsTheNewestCompleteCheckpoints() {
+    QTemporaryDir run;
+    const auto write = [](const QString& path, const QByteArray& bytes) {
+      QFile f(path);
+      return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+    };
+    const auto make = [&](const QString& name, bool complete) {
+      QVERIFY(QDir().mkpath(run.filePath("checkpoints/" + name)));
+      QVERIFY(write(run.filePath("checkpoints/" + name + "/model.safetensors"), name.toUtf8()));
+      if (complete) QVERIFY(write(run.filePath("checkpoints/" + name + "/COMPLETE"), ""));
+    };
+    make("step-00000005", true);
+    make("step-00000010", true);
+    make("step-00000020", true);
+    make("step-00000030", false);
+    make("step-00000040.partial", false);
+    make("step-100", true);  // by number, not by text
+    QCOMPARE(CheckpointSync::completeCheckpoints(run.path()),
+             QStringList({"step-00000005", "step-00000010", "step-00000020", "step-100"}));
+    QCOMPARE(CheckpointSync::pruneCheckpoints(run.path(), 2), QStringList({"step-00000005", "step-00000010"}));
+    QCOMPARE(QDir(run.filePath("checkpoints")).entryList(QDir::Dirs | QDir::NoDotAndDotDot),
+             QStringList({"step-00000020", "step-00000030", "step-00000040.partial", "step-100"}));
+    QCOMPARE(CheckpointSync::pruneCheckpoints(run.path(), 2), QStringList());
+  }
+
   void dataPathsAreUploadedByContentOrUsedRemotely() {
     QTemporaryDir dir;
     QDir().mkpath(dir.filePath("set/sub"));
@@ -399,7 +427,10 @@ class RemoteJobTest : public QObject {
       QSKIP(
           "TRAINDECK_SKIP_REMOTE_BUILD is set: the real remote build (5-7 minutes on 2 cores) runs in the Debian 12 "
           "pass of CI only");
-    Launched l = launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=30"}));
+    // A checkpoint every 10 steps, the newest 2 copied here as it trains (the last before the end).
+    Launched l = launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=30", "checkpoint.every=10"})
+                        << "--keep-checkpoints"
+                        << "2");
     QVERIFY2(!l.runDir.isEmpty(), qPrintable(l.process->readAllStandardError()));
     int code = -1;
     const QString err = finish(l, 1500000, &code);
@@ -414,6 +445,17 @@ class RemoteJobTest : public QObject {
     QVERIFY(!steps.isEmpty() && steps.back() == 30);
     QCOMPARE(QSet<qint64>(steps.begin(), steps.end()).size(), steps.size());
     QVERIFY(QFile::exists(l.runDir + "/remote.json"));
+    // This run is shorter than the copy's 10 s interval, so the last checkpoint alone (copied before
+    // the job ended) is certain to be here; which K are kept is theMirrorKeepsTheNewest... below.
+    const QStringList here = CheckpointSync::completeCheckpoints(l.runDir);
+    QVERIFY2(!here.isEmpty() && here.size() <= 2 && here.back() == "step-00000030", qPrintable(here.join(' ')));
+    const QString remoteLast = work() + "/runs/" + QFileInfo(l.runDir).fileName() + "/checkpoints/step-00000030";
+    const QStringList files = QDir(remoteLast).entryList(QDir::Files);
+    QVERIFY(files.contains("COMPLETE") && files.size() >= 3);
+    for (const QString& name : files)
+      QVERIFY2(sha256Of(l.runDir + "/checkpoints/step-00000030/" + name) == sha256Of(remoteLast + "/" + name),
+               qPrintable(name + " differs"));
+    QVERIFY2(err.contains("Checkpoint step-00000030 is here"), qPrintable(err.right(3000)));
     // The work folder is the owner's alone.
     QCOMPARE(QFile::permissions(work()) & (QFile::ReadGroup | QFile::ReadOther | QFile::ExeOther),
              QFileDevice::Permissions());

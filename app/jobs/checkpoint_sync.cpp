@@ -1,0 +1,77 @@
+#include "checkpoint_sync.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <algorithm>
+
+#include "remote_fetch.h"
+
+namespace traindeck {
+
+CheckpointSync::CheckpointSync(const QString& runDir, const RemoteRecord& record, RemoteHost* host, int keep,
+                               QObject* parent)
+    : QObject(parent), m_runDir(runDir), m_record(record), m_host(host), m_keep(std::max(1, keep)) {
+  m_timer.setInterval(kIntervalMs);
+  connect(&m_timer, &QTimer::timeout, this, &CheckpointSync::syncNow);
+}
+
+CheckpointSync::~CheckpointSync() {
+  delete m_fetch;
+}
+
+void CheckpointSync::start() {
+  m_timer.start();
+  syncNow();
+}
+
+void CheckpointSync::syncNow() {
+  if (m_fetch != nullptr || m_host == nullptr) return;
+  const QString before = newestHere();
+  m_fetch = new RemoteFetch(m_runDir, m_record, FetchKind::Checkpoint, m_host);
+  m_bytes = 0;
+  m_copyClock.start();
+  connect(m_fetch, &RemoteFetch::progress, this, [this](const QString&, qint64 done, qint64) { m_bytes = done; });
+  connect(m_fetch, &RemoteFetch::finished, this, [this, before](const QString& localDir, const QString& error) {
+    m_fetch->deleteLater();
+    m_fetch = nullptr;
+    // No checkpoint there yet is not a failure: the run has not saved one.
+    if (!error.isEmpty() && !error.contains("no complete checkpoint")) emit syncFailed(error);
+    const QString name = QFileInfo(localDir).fileName();
+    if (error.isEmpty() && !localDir.isEmpty() && name != before && m_bytes > 0) {
+      pruneCheckpoints(m_runDir, m_keep);
+      emit synced(name, m_bytes, m_copyClock.elapsed() / 1000.0);
+    }
+    emit idle();
+  });
+  m_fetch->start();
+}
+
+QString CheckpointSync::newestHere() const {
+  const QStringList names = completeCheckpoints(m_runDir);
+  return names.isEmpty() ? QString() : names.back();
+}
+
+QStringList CheckpointSync::completeCheckpoints(const QString& runDir) {
+  static const QRegularExpression name(QStringLiteral("^step-[0-9]+$"));
+  const QDir dir(QDir(runDir).filePath(QStringLiteral("checkpoints")));
+  QStringList complete;
+  for (const QString& entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+    if (name.match(entry).hasMatch() && QFileInfo::exists(dir.filePath(entry + "/COMPLETE"))) complete << entry;
+  // step-N is zero-padded, but order by the number so that an unpadded name sorts too.
+  std::sort(complete.begin(), complete.end(),
+            [](const QString& a, const QString& b) { return a.mid(5).toLongLong() < b.mid(5).toLongLong(); });
+  return complete;
+}
+
+QStringList CheckpointSync::pruneCheckpoints(const QString& runDir, int keep) {
+  const QStringList complete = completeCheckpoints(runDir);
+  QStringList removed;
+  for (qsizetype i = 0; i + keep < complete.size(); ++i) {
+    QDir old(QDir(runDir).filePath("checkpoints/" + complete[i]));
+    if (old.removeRecursively()) removed << complete[i];
+  }
+  return removed;
+}
+
+}  // namespace traindeck
