@@ -147,6 +147,10 @@ QString ColabRuntimeDialog::publicKey() const {
   return pub.open(QIODevice::ReadOnly) ? QString::fromUtf8(pub.readAll()).trimmed() : QString();
 }
 
+ColabCliRuntime ColabRuntimeDialog::cliRuntime() const {
+  return {m_session->text(), m_accelerator->currentData().toString(), m_colab->text(), m_key->text()};
+}
+
 QString ColabRuntimeDialog::cell() const {
   const QString key = publicKey();
   return publicKeyProblem(key).isEmpty() ? colabSshCell(key) : QString();
@@ -154,9 +158,7 @@ QString ColabRuntimeDialog::cell() const {
 
 QString ColabRuntimeDialog::problem() const {
   if (m_key->text().isEmpty()) return tr("Pick a key file, or make a TrainDeck key.");
-  if (m_ways->currentIndex() == 0)
-    return colabCliProblem(
-        {m_session->text(), m_accelerator->currentData().toString(), m_colab->text(), m_key->text()});
+  if (m_ways->currentIndex() == 0) return colabCliProblem(cliRuntime());
   if (const QString keyProblem = publicKeyProblem(publicKey()); !keyProblem.isEmpty()) return keyProblem;
   if (trycloudflareHostname(m_hostname->text()).isEmpty())
     return m_hostname->text().isEmpty() ? tr("Run the cell in Colab, then paste the hostname it printed.")
@@ -165,8 +167,7 @@ QString ColabRuntimeDialog::problem() const {
 }
 
 HostEntry ColabRuntimeDialog::host() const {
-  if (m_ways->currentIndex() == 0)
-    return colabCliHost({m_session->text(), m_accelerator->currentData().toString(), m_colab->text(), m_key->text()});
+  if (m_ways->currentIndex() == 0) return colabCliHost(cliRuntime());
   return colabTunnelHost(trycloudflareHostname(m_hostname->text()), m_key->text());
 }
 

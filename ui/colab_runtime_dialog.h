@@ -6,6 +6,7 @@
 
 #include <QDialog>
 
+#include "colab_access.h"
 #include "host_store.h"
 
 class QComboBox;
@@ -34,6 +35,7 @@ class ColabRuntimeDialog : public QDialog {
 
  private:
   QString publicKey() const;
+  ColabCliRuntime cliRuntime() const;  // the Colab CLI tab's fields
   void updateProblem();
 
   QLineEdit* m_key;
