@@ -32,7 +32,7 @@ found() { echo "found: $*"; }
 
 command -v cmake >/dev/null || missing "cmake" "sudo apt-get install -y cmake (or pip install cmake)"
 command -v c++ >/dev/null || command -v g++ >/dev/null || missing "a C++ compiler" "sudo apt-get install -y g++"
-found "$(cmake --version | head -1); $(c++ --version 2>/dev/null | head -1 || g++ --version | head -1)"
+found "$(cmake --version | head -1); $(${CXX:-c++} --version 2>/dev/null | head -1 || g++ --version | head -1)"
 
 # --- Which LibTorch --------------------------------------------------------------------------
 python=$(command -v python3 || true)

@@ -22,6 +22,11 @@ packages=(
   fortunes-min fortunes
 )
 
+# Debian 12 only: g++ 11, which Colab's Ubuntu 22.04 image has; the remote-build test builds the
+# trainer on its "host" with it (Debian 13 has no g++-11, and skips that build).
+. /etc/os-release 2>/dev/null || true
+[ "${VERSION_CODENAME:-}" = bookworm ] && packages+=(g++-11)
+
 # node runs GPT-2's reference encoder in the parity tests; npm fetches its files, so it is needed
 # only until they are there. Many machines have both from elsewhere.
 command -v node >/dev/null || packages+=(nodejs)

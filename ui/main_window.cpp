@@ -36,6 +36,7 @@
 #include "config/devices.h"
 #include "host_key_prompt.h"
 #include "hosts_dialog.h"
+#include "jobs/checkpoint_sync.h"
 #include "jobs/job_controller.h"
 #include "jobs/machine_room.h"
 #include "jobs/probed_devices.h"
@@ -169,6 +170,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   remote.installPrompt = [this](const QString& question) {
     return QMessageBox::question(this, tr("Install build tools?"), question) == QMessageBox::Yes;
   };
+  remote.checkpointsKeptHere = QSettings().value(kCheckpointsKeptHereKey, remote.checkpointsKeptHere).toInt();
   m_jobs->setRemoteOptions(remote);
   connect(m_jobs, &JobController::jobLinkChanged, m_runs, &RunListModel::setLinkNote);
   connect(m_jobs, &JobController::hostProbed, this, [this](const QString& spec, const HostProbe& probe) {
@@ -270,6 +272,9 @@ QMenu* MainWindow::runMenu(const QStringList& dirs) {
     m_runs->rescan();
     showRun(dir);
   });
+  add("continueRun", tr("Continue on another host…"),
+      dirs.size() == 1 && !live && !run.remoteSpec.isEmpty() && !CheckpointSync::completeCheckpoints(dir).isEmpty(),
+      [this, dir] { continueElsewhere(dir); });
   add("compareRuns", tr("Compare"), dirs.size() >= 2 && dirs.size() <= Comparison::kMaxRuns,
       [this, dirs] { compareRuns(dirs); });
   menu->addSeparator();
@@ -289,6 +294,43 @@ QMenu* MainWindow::runMenu(const QStringList& dirs) {
   menu->addSeparator();
   add("deleteRuns", tr("Move to trash…"), !live, [this, dirs] { trashRuns(dirs); });
   return menu;
+}
+
+void MainWindow::setCheckpointsKeptHere(int keep) {
+  JobController::RemoteOptions remote = m_jobs->remoteOptions();
+  remote.checkpointsKeptHere = std::max(0, keep);
+  m_jobs->setRemoteOptions(remote);  // for the remote runs started or attached from now on
+  QSettings().setValue(kCheckpointsKeptHereKey, remote.checkpointsKeptHere);
+  statusBar()->showMessage(
+      tr("Remote runs started from now on keep their newest %1 checkpoints here").arg(remote.checkpointsKeptHere),
+      4000);
+}
+
+void MainWindow::continueElsewhere(const QString& runDir) {
+  QSettings settings;
+  const QList<HostEntry> hosts = HostStore::load(settings);
+  if (hosts.isEmpty())
+    return tellProblem(tr("No host to continue on"),
+                       tr("Add the host (or the new Colab runtime) in Hosts… first, then continue the run there."));
+  QStringList names;
+  for (const HostEntry& h : hosts) names << QStringLiteral("%1 (%2)").arg(h.name, h.spec);
+  const QStringList here = CheckpointSync::completeCheckpoints(runDir);
+  bool ok = false;
+  const QString picked = QInputDialog::getItem(this, tr("Continue on another host"),
+                                               tr("%1 continues from its last checkpoint here, %2, on:")
+                                                   .arg(QFileInfo(runDir).fileName(), here.value(here.size() - 1)),
+                                               names, 0, false, &ok);
+  if (!ok) return;
+  const HostEntry& host = hosts[names.indexOf(picked)];
+  TargetConfig target;
+  target.kind = TargetKind::Ssh;
+  target.host = host.spec.toStdString();
+  target.identity = host.identityFile.toStdString();
+  target.proxy_command = host.proxyCommand.toStdString();
+  const JobController::Started started = m_jobs->continueOn(runDir, target);
+  if (!started.error.isEmpty()) return tellProblem(tr("Cannot continue"), started.error);
+  m_runs->rescan();
+  showRun(runDir);
 }
 
 QString MainWindow::renameRun(const QString& runDir, const QString& name) {
@@ -470,6 +512,16 @@ void MainWindow::buildMenus(const QList<QAction*>& file) {
   for (QAction* a : {m_start, m_stop, m_kill}) run->addAction(a);
   run->addSeparator();
   for (QAction* a : {m_compareAction, m_fetchCheckpoint, m_fetchExport}) run->addAction(a);
+  QAction* keep = run->addAction(tr("Checkpoints kept here…"), this, [this] {
+    bool ok = false;
+    const int k = QInputDialog::getInt(
+        this, tr("Checkpoints kept here"),
+        tr("A remote run's newest complete checkpoints are copied to this computer as it trains, so the last one is "
+           "here when its host goes. How many to keep per run (0: none copied unasked)?"),
+        m_jobs->remoteOptions().checkpointsKeptHere, 0, 100, 1, &ok);
+    if (ok) setCheckpointsKeptHere(k);
+  });
+  keep->setObjectName("checkpointsKeptHereAction");
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* docs = help->addAction(tr("Documentation"), this, [this] { openDocs(); });
   docs->setShortcut(QKeySequence::HelpContents);  // F1

@@ -92,14 +92,17 @@ class MainWindow : public QMainWindow {
   void restoreSelection(QSettings& settings);
 
  public:
-  // The run list's context menu for these runs (the first is the one clicked): Resume, Compare,
-  // Rename…, Open folder, Copy config, Move to trash…; each action named for tests.
+  // The run list's context menu for these runs (the first is the one clicked): Resume, Continue
+  // on another host…, Compare, Rename…, Open folder, Copy config, Move to trash…; each action named for tests.
   QMenu* runMenu(const QStringList& runDirs);
   // An ended run's name in its run.json. Empty string, or why not.
   QString renameRun(const QString& runDir, const QString& name);
   // The run list header's menu: columns to show or hide, and config keys as columns.
   QMenu* columnMenu();
   void trashRuns(const QStringList& runDirs);
+  // How many newest checkpoints of each remote run are copied here (kept in QSettings).
+  void setCheckpointsKeptHere(int keep);
+  static constexpr const char* kCheckpointsKeptHereKey = "remote/checkpointsKeptHere";
 
  private:
   RunSummary shownSummary() const;                    // the shown run's
@@ -115,6 +118,8 @@ class MainWindow : public QMainWindow {
   void updateActions();
   void showFailureIfAny();
   void tellProblem(const QString& title, const QString& text);
+  // A remote run that ended (its runtime gone, or stopped) resumes on a host the user picks.
+  void continueElsewhere(const QString& runDir);
   void runSelected();
   void showSessionMetrics();
   QStringList selectedRunDirs() const;

@@ -38,10 +38,9 @@ void CheckpointSync::syncNow() {
     // No checkpoint there yet is not a failure: the run has not saved one.
     if (!error.isEmpty() && !error.contains("no complete checkpoint")) emit syncFailed(error);
     const QString name = QFileInfo(localDir).fileName();
-    if (error.isEmpty() && !localDir.isEmpty() && name != before && m_bytes > 0) {
-      pruneCheckpoints(m_runDir, m_keep);
+    pruneCheckpoints(m_runDir, m_keep);
+    if (error.isEmpty() && !localDir.isEmpty() && name != before && m_bytes > 0)
       emit synced(name, m_bytes, m_copyClock.elapsed() / 1000.0);
-    }
     emit idle();
   });
   m_fetch->start();
@@ -71,6 +70,20 @@ QStringList CheckpointSync::pruneCheckpoints(const QString& runDir, int keep) {
     QDir old(QDir(runDir).filePath("checkpoints/" + complete[i]));
     if (old.removeRecursively()) removed << complete[i];
   }
+  // Copies cut short: only the newest can still be resumed (the host offers that one or a newer
+  // one from now on), and none at or below a complete one here is needed.
+  static const QRegularExpression partial(QStringLiteral("^step-([0-9]+)\\.partial$"));
+  const QDir dir(QDir(runDir).filePath(QStringLiteral("checkpoints")));
+  QList<QPair<qint64, QString>> partials;
+  for (const QString& entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+    if (const QRegularExpressionMatch m = partial.match(entry); m.hasMatch())
+      partials.push_back({m.captured(1).toLongLong(), entry});
+  std::sort(partials.begin(), partials.end());
+  const qint64 newestComplete = complete.isEmpty() ? -1 : complete.back().mid(5).toLongLong();
+  for (qsizetype i = 0; i < partials.size(); ++i)
+    if ((i + 1 < partials.size() || partials[i].first <= newestComplete) &&
+        QDir(dir.filePath(partials[i].second)).removeRecursively())
+      removed << partials[i].second;
   return removed;
 }
 

@@ -36,7 +36,8 @@ class CheckpointSync : public QObject {
 
   // The mirror's complete checkpoints (step-N with COMPLETE), oldest first.
   static QStringList completeCheckpoints(const QString& runDir);
-  // Removes all but the newest `keep` of them; returns the names removed.
+  // Removes all but the newest `keep` of them, and copies cut short (step-N.partial) but the
+  // newest one when it is newer than every complete one; returns the names removed.
   static QStringList pruneCheckpoints(const QString& runDir, int keep);
 
  signals:

@@ -5,11 +5,13 @@
 #include <QFileInfo>
 #include <chrono>
 
+#include "checkpoint_sync.h"
 #include "config/config_io.h"
 #include "config/validate.h"
 #include "local_job.h"
 #include "remote_job.h"
 #include "remote_record.h"
+#include "remote_uploads.h"
 #include "run_names.h"
 #include "runlog/run_directory.h"
 #include "ssh_config.h"
@@ -108,6 +110,8 @@ RemoteJob* JobController::adoptRemote(const QString& runDir, const QString& spec
   if (m_remote.hostKeyPrompt) remote->setHostKeyPrompt(m_remote.hostKeyPrompt);
   if (m_remote.installPrompt) remote->setInstallPrompt(m_remote.installPrompt);
   remote->setCheckpointsKeptHere(m_remote.checkpointsKeptHere);
+  remote->setGoneAfter(m_remote.goneAfterSeconds);
+  remote->setTrainerCacheDir(m_remote.trainerCacheDir);
   connect(remote, &RemoteJob::probed, this, [this, spec](const HostProbe& probe) { emit hostProbed(spec, probe); });
   adopt(runDir, std::move(job));
   return remote;
@@ -170,6 +174,45 @@ QString JobController::resume(const QString& runDir) {
   adopt(dir, std::move(job));
   local->start(m_trainBinary, dir + "/config.yaml", dir, {"--resume"});
   return {};
+}
+
+JobController::Started JobController::continueOn(const QString& runDir, const TargetConfig& target) {
+  const QString dir = absolute(runDir);
+  const QString name = QFileInfo(dir).fileName();
+  if (Job* job = jobFor(dir); job && job->isActive())
+    return {{}, tr("%1 is still followed here: stop it, or wait until its runtime is said to be gone.").arg(name)};
+  RemoteRecord before;
+  QString error;
+  if (!readRemoteRecord(dir, &before, &error))
+    return {{},
+            error.isEmpty() ? tr("%1 is not the mirror of a remote run: resume it here instead.").arg(name) : error};
+  if (before.watchOnly)
+    return {{}, tr("%1 was started outside TrainDeck: it cannot be continued from here.").arg(name)};
+  const RunInfoReadResult read = readRunInfo(RunPaths{dir.toStdString()});
+  if (read.ok() && isLive(read.info.status))
+    return {{},
+            tr("%1's run.json says it is still %2 on %3.")
+                .arg(name, QString::fromUtf8(toString(read.info.status)), before.spec)};
+  const QStringList here = CheckpointSync::completeCheckpoints(dir);
+  if (here.isEmpty()) return {{}, tr("%1 has no complete checkpoint here to continue from.").arg(name)};
+  LoadedConfig loaded = loadConfigFile((dir + "/config.yaml").toStdString());
+  if (hasErrors(loaded.problems))
+    return {{},
+            tr("%1's config.yaml cannot be read: %2")
+                .arg(name, QString::fromStdString(loaded.problems.front().format(loaded.source)))};
+  RunConfig config = loaded.config;
+  const QStringList onTheHost = restoreLocalPaths(config, before.localPaths);
+  config.target = target;
+  std::optional<RemoteLaunch> launch = remoteLaunch(config, m_remote, &error);
+  if (!launch) return {{}, error};
+  launch->configBaseDir = dir;
+  launch->localRunDir = dir;
+  launch->extraArgs = {"--resume"};
+  for (const QString& field : onTheHost)
+    launch->notes << tr("%1 was on %2 already (remote:): %3 must have it at the same place.")
+                         .arg(field, before.spec, launch->spec);
+  adoptRemote(dir, launch->spec)->continueOn(*launch);
+  return {dir, {}};
 }
 
 RemoteFetch* JobController::fetch(const QString& runDir, FetchKind kind, QString* error) {

@@ -40,11 +40,14 @@ class JobController : public QObject {
     QString sshConfigFile;                                       // default: ~/.ssh/config
     QString workDir;                                             // overrides the config's target.remote_dir
     bool batch = false;                                          // ask nothing (headless)
-    int checkpointsKeptHere = 2;  // a remote run's newest checkpoints copied into its mirror as it trains
+    int checkpointsKeptHere = 2;     // a remote run's newest checkpoints copied into its mirror as it trains
+    int goneAfterSeconds = 20 * 60;  // a host unreachable this long is a runtime gone (0: never)
+    QString trainerCacheDir;         // built trainers kept here (empty: TrainerCache's default)
   };
 
   JobController(const QString& runsRoot, const QString& trainBinary, QObject* parent = nullptr);
   void setRemoteOptions(const RemoteOptions& options) { m_remote = options; }
+  const RemoteOptions& remoteOptions() const { return m_remote; }
   ~JobController() override;  // the jobs' runs go on (they were started detached)
 
   // Starts `config` in a new run under the runs root. `jobFile` is the job's saved YAML file; when
@@ -55,6 +58,11 @@ class JobController : public QObject {
   // Continues an ended run of this machine in its own folder from its newest complete
   // checkpoint (`traindeck-train run --resume`): the same run, one curve. Empty string, or why not.
   QString resume(const QString& runDir);
+  // Continues an ended remote run (its mirror `runDir`) on the host `target` names, from the
+  // newest complete checkpoint in the mirror: that host is bootstrapped, the job's local data
+  // and the checkpoint are uploaded, and the run resumes there in the same mirror, one curve
+  // (RemoteJob::continueOn). A fresh runtime of the same host is another host here too.
+  Started continueOn(const QString& runDir, const TargetConfig& target);
   // Mirrors, under the runs root, a run folder that something else writes on the host `target`
   // names (an exported script started there): nothing is built or launched (RemoteJob::watch).
   Started watchRemote(const TargetConfig& target, const QString& remoteRunDir);

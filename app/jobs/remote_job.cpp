@@ -2,10 +2,14 @@
 // any failure ends the chain with a sentence and leaves the mirror's run.json saying why.
 // Remote paths: the work folder is made absolute by the first step, and everything after it
 // lives there: traindeck-remote-<hash>.sh, src/<hash>/, build/<hash>-<libtorch>/, data/<sha256>/
-// and runs/<run-id>/.
+// and runs/<run-id>/. A continued run's folder there is seeded with the mirror's growing files
+// (so that the mirror's offsets hold there too) and its newest checkpoint, COMPLETE last.
 #include "remote_job.h"
 
+#include <algorithm>
+
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -13,13 +17,17 @@
 #include <QTemporaryFile>
 
 #include "config/config_io.h"
+#include "runlog/metrics_writer.h"
 #include "runlog/run_directory.h"
 #include "shell_quote.h"
 #include "supervisor_log.h"
+#include "trainer_cache.h"
 
 namespace traindeck {
 
 namespace {
+
+constexpr const char* kWorkFolderGone = "work-folder-gone";
 
 // The work folder as a shell word: "~/x" becomes "$HOME"/'x' (the remote shell expands it).
 QString shellPath(const QString& path) {
@@ -45,6 +53,13 @@ QString libtorchKey(const HostProbe& probe) {
 RemoteJob::RemoteJob(QObject* parent) : Job(parent) {
   m_pollTimer.setInterval(kPollMs);
   connect(&m_pollTimer, &QTimer::timeout, this, &RemoteJob::poll);
+  m_goneTimer.setSingleShot(true);
+  connect(&m_goneTimer, &QTimer::timeout, this, [this] {
+    if (m_state != State::Running && m_state != State::Stopping) return;
+    const int seconds = m_goneAfterMs / 1000;
+    runtimeGone(seconds >= 120 ? tr("%1 has been unreachable for %2 minutes").arg(m_launch.spec).arg(seconds / 60)
+                               : tr("%1 has been unreachable for %2 s").arg(m_launch.spec).arg(seconds));
+  });
 }
 
 RemoteJob::~RemoteJob() = default;
@@ -93,12 +108,29 @@ void RemoteJob::makeHost(const SshTarget& target) {
   connect(m_host.get(), &RemoteHost::transferProgressChanged, this, [this](int id, qint64 done, qint64 total) {
     if (m_uploadsInFlight.count(id) > 0) emit transferProgress(done, total);
   });
-  connect(m_host.get(), &RemoteHost::transferFinished, this, [this](int id, const TransferResult&) {
+  connect(m_host.get(), &RemoteHost::transferFinished, this, [this](int id, const TransferResult& result) {
+    if (id == m_trainerDownloadId) {
+      m_trainerDownloadId = -1;
+      const QString why = TrainerCache(m_trainerCacheDir).keep(trainerSignature(m_probe, m_sourcesHash));
+      addOutput(why.isEmpty() ? tr("The trainer built on %1 is kept here (%2 MB) for hosts like it: they get it "
+                                   "uploaded instead of building it.")
+                                    .arg(m_launch.spec)
+                                    .arg(static_cast<double>(result.bytes) / 1e6, 0, 'f', 1)
+                              : tr("The trainer built on %1 could not be kept here: %2").arg(m_launch.spec, why));
+      if (m_state == State::Running || m_state == State::Stopping) poll();
+      return;
+    }
     auto node = m_uploadsInFlight.extract(id);
     if (!node.empty()) node.mapped()();
   });
   connect(m_host.get(), &RemoteHost::operationFailed, this, [this](int id, const QString& message) {
     if (id == m_pollId) m_pollInFlight = false;  // the next poll asks again from the same offsets
+    if (id == m_trainerDownloadId) {             // not needed for this run: tried again by the next start
+      m_trainerDownloadId = -1;
+      addOutput(tr("The trainer built on %1 was not brought here: %2").arg(m_launch.spec, message));
+      if (m_state == State::Running || m_state == State::Stopping) poll();
+      return;
+    }
     const bool upload = m_uploadsInFlight.erase(id) > 0;
     auto node = m_execs.extract(id);
     if (!upload && node.empty()) return;
@@ -119,6 +151,10 @@ void RemoteJob::makeHost(const SshTarget& target) {
   connect(m_host.get(), &RemoteHost::stateChanged, this, [this](LinkState state) {
     if (state != LinkState::Ready && !m_unreachableSince.isValid()) m_unreachableSince = QDateTime::currentDateTime();
     if (state == LinkState::Ready) m_unreachableSince = {};
+    if (state == LinkState::Ready)
+      m_goneTimer.stop();
+    else if (m_goneAfterMs > 0 && !m_goneTimer.isActive() && (m_state == State::Running || m_state == State::Stopping))
+      m_goneTimer.start(m_goneAfterMs);
     if (m_state == State::Running || m_state == State::Stopping) {
       if (state == LinkState::Ready)
         setLinkText(tr("following"));
@@ -169,6 +205,8 @@ void RemoteJob::stepFailed(const QString& message) {
 
 void RemoteJob::releaseHost() {
   m_pollTimer.stop();
+  m_goneTimer.stop();
+  m_trainerDownloadId = -1;
   m_sync.reset();  // before the connection it copies over
   m_execs.clear();
   m_uploadsInFlight.clear();
@@ -211,6 +249,13 @@ QString RemoteJob::helper() const {
 
 void RemoteJob::watch(const RemoteLaunch& launch, const QString& remoteRunDir) {
   m_watchDir = remoteRunDir;
+  start(launch);
+}
+
+void RemoteJob::continueOn(const RemoteLaunch& launch) {
+  RemoteRecord before;
+  if (readRemoteRecord(launch.localRunDir, &before)) m_continuedFrom = before.spec;
+  m_continuing = true;
   start(launch);
 }
 
@@ -356,6 +401,41 @@ void RemoteJob::stepBuild() {
   const QString build = m_record.workDir + "/build/" + key;
   beginStep(QStringLiteral("build"), key);
   m_record.trainBinary = build + "/bin/traindeck-train";
+  exec("test -f " + shellQuote(build + "/.done") + " && test -x " + shellQuote(m_record.trainBinary),
+       [this](int status, const QByteArray&, const QByteArray&) {
+         if (status == 0) {
+           addOutput(tr("The trainer for this LibTorch is built there already."));
+           return afterBuild();
+         }
+         const QString home = TrainerCache(m_trainerCacheDir).binaryFor(trainerSignature(m_probe, m_sourcesHash));
+         if (!home.isEmpty()) return runStep([this, home] { stepUploadTrainer(home); });
+         runStep([this] { stepCompile(); });
+       });
+}
+
+void RemoteJob::stepUploadTrainer(const QString& binary) {
+  const QString build = QFileInfo(QFileInfo(m_record.trainBinary).path()).path();
+  addOutput(tr("A trainer built on a host like this one is kept here: uploading it instead of building."));
+  exec("mkdir -p -- " + shellQuote(build + "/bin"), [this, binary, build](int, const QByteArray&, const QByteArray&) {
+    upload(binary, m_record.trainBinary + ".partial", [this, build] {
+      exec(shellJoin({"sh", m_record.helper, "install-trainer", build}),
+           [this](int status, const QByteArray& out, const QByteArray& err) {
+             const QMap<QString, QString> answer = parseKeyValues(out);
+             if (status == 0 && answer.contains("installed")) {
+               addOutput(tr("The trainer brought here runs on %1 (%2): nothing to build.")
+                             .arg(m_launch.spec, answer.value("version", tr("its version"))));
+               return afterBuild();
+             }
+             addOutput(tr("The trainer brought here does not run on %1 (%2): building it there.")
+                           .arg(m_launch.spec, answer.value("error", QString::fromUtf8(err).trimmed())));
+             runStep([this] { stepCompile(); });
+           });
+    });
+  });
+}
+
+void RemoteJob::stepCompile() {
+  const QString build = QFileInfo(QFileInfo(m_record.trainBinary).path()).path();
   exec(
       "sh " + helper() + " build " + shellQuote(m_record.workDir + "/src/" + m_sourcesHash) + " " + shellQuote(build) +
           " " + shellQuote(m_probe.libtorchChoice()),
@@ -365,18 +445,35 @@ void RemoteJob::stepBuild() {
           return fail(tr("Building the trainer on %1 failed: %2")
                           .arg(m_launch.spec, answer.value("error", tr("see the build output"))));
         if (answer.value("built") == "cached") addOutput(tr("The trainer for this LibTorch is built there already."));
-        RunConfig config = m_launch.config;
-        const UploadPlan plan = planUploads(config, m_launch.configBaseDir, m_record.workDir);
-        if (!plan.error.isEmpty()) return fail(plan.error);
-        m_launch.config = config;
-        m_uploads = plan.uploads;
-        runStep([this] { stepData(0); });
+        afterBuild();
       },
       true);
 }
 
+void RemoteJob::afterBuild() {
+  bringTrainerHome();
+  RunConfig config = m_launch.config;
+  const UploadPlan plan = planUploads(config, m_launch.configBaseDir, m_record.workDir);
+  if (!plan.error.isEmpty()) return fail(plan.error);
+  m_launch.config = config;
+  m_uploads = plan.uploads;
+  m_record.localPaths = plan.localPaths;
+  runStep([this] { stepData(0); });
+}
+
+void RemoteJob::bringTrainerHome() {
+  // In the background, over the same connection: the run does not wait for it, its end does.
+  const TrainerSignature signature = trainerSignature(m_probe, m_sourcesHash);
+  const TrainerCache cache(m_trainerCacheDir);
+  if (m_trainerDownloadId >= 0 || !cache.binaryFor(signature).isEmpty() || !m_host) return;
+  m_trainerDownloadId = m_host->download(m_record.trainBinary, cache.partialFor(signature));
+}
+
 void RemoteJob::stepData(int index) {
-  if (index >= m_uploads.size()) return runStep([this] { stepLaunch(); });
+  if (index >= m_uploads.size()) {
+    if (m_continuing) return runStep([this] { stepSeed(); });
+    return runStep([this] { stepLaunch(); });
+  }
   const PlannedUpload& up = m_uploads[index];
   beginStep(QStringLiteral("data"), up.field);
   exec("test -f " + shellQuote(up.remoteDir + "/.done"),
@@ -422,8 +519,86 @@ void RemoteJob::stepDataFile(int index, int file) {
        });
 }
 
+void RemoteJob::stepSeed() {
+  const QStringList here = CheckpointSync::completeCheckpoints(runDir());
+  if (here.isEmpty())
+    return fail(tr("%1 has no complete checkpoint here to continue from.").arg(QFileInfo(runDir()).fileName()));
+  const QString checkpoint = here.back();
+  beginStep(QStringLiteral("seed"), checkpoint);
+  m_record.remoteRunDir = m_record.workDir + "/runs/" + QFileInfo(m_launch.localRunDir).fileName();
+  exec(shellJoin({"sh", m_record.helper, "seed", m_record.remoteRunDir}),
+       [this, checkpoint](int status, const QByteArray& out, const QByteArray& err) {
+         const QMap<QString, QString> answer = parseKeyValues(out);
+         if (status != 0 || !answer.contains("seeded"))
+           return fail(tr("Could not prepare the run's folder on %1: %2")
+                           .arg(m_launch.spec, answer.value("error", QString::fromUtf8(err).trimmed())));
+         if (answer.contains("moved_aside"))
+           addOutput(tr("An earlier folder of this run on %1 was moved aside to %2.")
+                         .arg(m_launch.spec, answer.value("moved_aside")));
+         markMove(checkpoint);
+         for (const QString& note : m_launch.notes) addOutput(note);
+         // The growing files as the mirror has them (its offsets then hold there), then the checkpoint.
+         const QDir dir(runDir());
+         m_seedFiles = QStringList{"metrics.jsonl", "supervisor.log"};
+         for (const QString& log : QDir(dir.filePath("logs")).entryList({"rank-*.log"}, QDir::Files, QDir::Name))
+           m_seedFiles << "logs/" + log;
+         m_seedFiles.erase(std::remove_if(m_seedFiles.begin(), m_seedFiles.end(),
+                                          [&dir](const QString& f) { return !QFileInfo::exists(dir.filePath(f)); }),
+                           m_seedFiles.end());
+         const QString folder = "checkpoints/" + checkpoint;
+         QStringList subdirs{shellQuote(m_record.remoteRunDir + "/" + folder)};
+         QDirIterator it(dir.filePath(folder), QDir::Files, QDirIterator::Subdirectories);
+         QStringList files;
+         while (it.hasNext()) {
+           const QString relative = dir.relativeFilePath(it.next());
+           if (QFileInfo(relative).fileName() != QLatin1String("COMPLETE")) files << relative;
+           subdirs << shellQuote(m_record.remoteRunDir + "/" + QFileInfo(relative).path());
+         }
+         files.sort();
+         m_seedFiles << files << folder + "/COMPLETE";
+         subdirs.removeDuplicates();
+         exec("mkdir -p -- " + subdirs.join(' '), [this](int status, const QByteArray&, const QByteArray& err) {
+           if (status != 0) return fail(tr("Could not make the run's folders on %1: %2").arg(m_launch.spec, err));
+           stepSeedFile(0);
+         });
+       });
+}
+
+void RemoteJob::stepSeedFile(int index) {
+  if (index >= m_seedFiles.size()) return runStep([this] { stepLaunch(); });
+  const QString& name = m_seedFiles[index];
+  upload(QDir(runDir()).filePath(name), m_record.remoteRunDir + "/" + name, [this, index] { stepSeedFile(index + 1); });
+}
+
+void RemoteJob::markMove(const QString& checkpoint) {
+  // In the run's own record, before it is uploaded, so that the copy there and the mirror agree:
+  // an event where the curve moved from one host to the next.
+  static const QRegularExpression number("(\\d+)$");
+  const qint64 step = number.match(checkpoint).captured(1).toLongLong();
+  const QString message =
+      m_continuedFrom.isEmpty() || m_continuedFrom == m_launch.spec
+          ? tr("continued on %1 from checkpoint step %2").arg(m_launch.spec).arg(step)
+          : tr("moved from %1 to %2: continued from checkpoint step %3").arg(m_continuedFrom, m_launch.spec).arg(step);
+  const QString metrics = QDir(runDir()).filePath("metrics.jsonl");
+  QFile existing(metrics);
+  if (existing.open(QIODevice::ReadOnly) && existing.size() > 4096) existing.seek(existing.size() - 4096);
+  if (existing.isOpen() && existing.readAll().contains(message.toUtf8())) return;  // this start said it already
+  try {
+    MetricsWriter writer(metrics.toStdString());
+    JsonWriter record = MetricsWriter::record(metrics_kind::kEvent);
+    record.field(metrics_key::kLevel, std::string("info"))
+        .field(metrics_key::kRank, 0)
+        .field(metrics_key::kMsg, message.toStdString())
+        .field(metrics_key::kStep, static_cast<std::int64_t>(step));
+    writer.write(record);
+  } catch (const std::exception& e) {
+    addOutput(tr("The move could not be marked in metrics.jsonl: %1").arg(QString::fromUtf8(e.what())));
+  }
+  addOutput(message);
+}
+
 void RemoteJob::stepLaunch() {
-  beginStep(QStringLiteral("launch"), QString());
+  beginStep(QStringLiteral("launch"), m_continuing ? tr("resumed") : QString());
   const QString id = QFileInfo(m_launch.localRunDir).fileName();
   m_record.remoteRunDir = m_record.workDir + "/runs/" + id;
   // The remote copy of the job: every key resolved, paths rewritten for the host, which is where
@@ -520,6 +695,7 @@ void RemoteJob::startFollowing() {
   endSteps();
   setState(State::Running);
   setLinkText(m_host->isReady() ? tr("following") : tr("connecting"));
+  if (!m_host->isReady() && m_goneAfterMs > 0) m_goneTimer.start(m_goneAfterMs);
   m_pollTimer.start();
   poll();
   if (m_record.watchOnly || m_keepHere <= 0 || m_sync) return;
@@ -565,6 +741,17 @@ bool RemoteJob::lastCheckpointCopied() {
   return false;
 }
 
+void RemoteJob::runtimeGone(const QString& reason) {
+  const QStringList here = CheckpointSync::completeCheckpoints(runDir());
+  const QString next =
+      here.isEmpty()
+          ? tr("No checkpoint of it was copied here before: start it again.")
+          : tr("Last checkpoint %1 is here: Continue on another host (the run's menu, or traindeck --continue %2 --on "
+               "HOST) resumes it from there.")
+                .arg(here.back(), runDir());
+  fail(tr("Runtime gone: %1. %2").arg(reason, next));
+}
+
 void RemoteJob::poll() {
   if (m_pollInFlight || !m_host || !m_host->isReady()) return;
   m_pollInFlight = true;
@@ -576,8 +763,12 @@ void RemoteJob::poll() {
                    QString::number(m_record.pid),
                    m_record.startTime};
   argv += m_mirror->readArguments();
-  m_pollId = exec(shellJoin(argv), [this](int status, const QByteArray& out, const QByteArray& err) {
+  // No helper: the work folder went (a fresh runtime behind the same address).
+  const QString command = "test -f " + helper() + " || { echo " + kWorkFolderGone + "; exit 0; }; " + shellJoin(argv);
+  m_pollId = exec(command, [this](int status, const QByteArray& out, const QByteArray& err) {
     m_pollInFlight = false;
+    if (out.trimmed().endsWith(kWorkFolderGone))
+      return runtimeGone(tr("the work folder %1 is not on %2 any more").arg(m_record.workDir, m_launch.spec));
     RemoteReadAnswer answer = parseRemoteReadAnswer(out);
     if (status != 0 && !answer.complete) answer.error = QString::fromUtf8(err).trimmed();
     onAnswer(answer);
@@ -595,9 +786,9 @@ void RemoteJob::onAnswer(const RemoteReadAnswer& answer) {
     writeRemoteRecord(runDir(), m_record);
   }
   if (!m_record.bootId.isEmpty() && answer.bootId != m_record.bootId)
-    return fail(tr("%1 restarted (its boot id changed) while the run was going: the run ended with it. "
-                   "--resume continues from its last checkpoint.")
-                    .arg(m_launch.spec));
+    return runtimeGone(tr("%1 restarted (its boot id changed) while the run was going").arg(m_launch.spec));
+  if (!answer.runDirExists)
+    return runtimeGone(tr("the run folder %1 is not on %2 any more").arg(m_record.remoteRunDir, m_launch.spec));
   if (const QString why = m_mirror->apply(answer); !why.isEmpty()) {
     addOutput(why);
     return;
@@ -610,6 +801,7 @@ void RemoteJob::onAnswer(const RemoteReadAnswer& answer) {
   if (ended && !m_endedSeen.isValid()) m_endedSeen.start();
   if (ended && RunMirror::caughtUp(answer) && (!supervisorAlive || m_endedSeen.elapsed() > kSupervisorGraceMs)) {
     if (!lastCheckpointCopied()) return;
+    if (m_trainerDownloadId >= 0) return setLinkText(tr("bringing the trainer built there home"));
     releaseHost();
     setLinkText(tr("finished"));
     setState(State::Finished);

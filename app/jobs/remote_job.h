@@ -1,11 +1,17 @@
 // A run on an SSH host, as a Job. start() bootstraps the host in visible steps (connect, work
 // folder, probe, sources, build, data, launch) and starts the trainer detached there (its own
 // session: it outlives the link and the app); attach() follows such a run again from its local
-// mirror's remote.json. While it runs, the mirror (RunMirror) copies the remote run directory
-// every kPollMs over the one SSH connection, and its newest checkpoints in the background
-// (CheckpointSync; the last one before the job ends); a lost link is reconnected with backoff by
-// RemoteHost and the copy resumes at its offsets. Only the run's own run.json ends the job
-// (or a supervisor that died without writing it, or a host that rebooted). GUI thread.
+// mirror's remote.json; continueOn() resumes an ended mirror's run on another host (or a fresh
+// runtime) from the newest checkpoint here: the same bootstrap, then the run's files and that
+// checkpoint uploaded into its run folder there and `run --resume`, so the mirror goes on where
+// it was (one curve, with an event where it moved). While it runs, the mirror (RunMirror) copies the remote run
+// directory every kPollMs over the one SSH connection, and its newest checkpoints in the background (CheckpointSync;
+// the last one before the job ends); a lost link is reconnected with backoff by RemoteHost and the copy resumes at its
+// offsets. Only the run's own run.json ends the job (or a supervisor that died without writing it), or the runtime
+// going: a host that rebooted, a run folder or work folder that is not there any more (a fresh runtime), or a host
+// unreachable for longer than setGoneAfter() allows; the run then fails saying which checkpoint is here. A trainer
+// built there is brought home (TrainerCache) and uploaded to the next host with the same signature instead of being
+// built again. GUI thread.
 #pragma once
 
 #include <QDateTime>
@@ -40,6 +46,7 @@ struct RemoteLaunch {
   QString localRunDir;                     // the mirror, under the runs root
   QStringList extraArgs;                   // for `traindeck-train run` after --config
   QString payloadDir;                      // trainer-sources.tar, trainer-sources.sha256, traindeck-remote.sh
+  QStringList notes;                       // said once the host is reached (continueOn's remote: fields)
 };
 
 // One step of a start, as it went: times in ms since the start began; endedMs -1 while it runs.
@@ -70,7 +77,15 @@ class RemoteJob : public Job {
   // Before start()/attach(): how many of the run's newest complete checkpoints the mirror keeps,
   // copied in the background while it trains (CheckpointSync); 0: none copied unasked.
   void setCheckpointsKeptHere(int keep) { m_keepHere = keep; }
+  // Before start()/attach(): after how many seconds unreachable the runtime counts as gone
+  // (0: never; the run is then only ended by its own run.json).
+  void setGoneAfter(int seconds) { m_goneAfterMs = seconds * 1000; }
+  // Before start(): where built trainers are kept here (empty: TrainerCache's default).
+  void setTrainerCacheDir(const QString& dir) { m_trainerCacheDir = dir; }
   void start(const RemoteLaunch& launch);
+  // Continues the ended run whose mirror is launch.localRunDir on launch's host, from the
+  // newest complete checkpoint in the mirror (launch.extraArgs should hold --resume).
+  void continueOn(const RemoteLaunch& launch);
   // Mirrors a run folder that something else writes on the host (an exported script started
   // there by hand): the helper goes up, nothing is built or launched; Stop and Kill do nothing.
   void watch(const RemoteLaunch& launch, const QString& remoteRunDir);
@@ -126,9 +141,16 @@ class RemoteJob : public Job {
   void stepInstall(const QStringList& packages);
   void stepSources();
   void stepBuild();
+  void stepUploadTrainer(const QString& binary);  // a build brought home, for a host like it
+  void stepCompile();
+  void afterBuild();
+  void bringTrainerHome();
   void stepData(int index);
   void stepDataFile(int index, int file);
   QString partialDataDir(const PlannedUpload& upload) const;
+  void stepSeed();  // continueOn(): the run's files and its checkpoint, into its folder there
+  void stepSeedFile(int index);
+  void markMove(const QString& checkpoint);
   void stepLaunch();
   void stepLaunched();     // attach(): a launch whose answer was lost
   void stepWatchFolder();  // watch(): the folder there, as the mirror's source
@@ -136,6 +158,7 @@ class RemoteJob : public Job {
   void startFollowing();
   // False while the run's last checkpoint is being copied here (started on the first call).
   bool lastCheckpointCopied();
+  void runtimeGone(const QString& reason);
   void poll();
   void onAnswer(const RemoteReadAnswer& answer);
   void signalSupervisor(const QString& signal);
@@ -165,6 +188,13 @@ class RemoteJob : public Job {
   bool m_supervisorGoneOnce = false;
   QElapsedTimer m_endedSeen;  // since run.json first said the run ended
   int m_keepHere = 2;
+  int m_goneAfterMs = 0;
+  QTimer m_goneTimer;  // runs while the host is unreachable
+  QString m_trainerCacheDir;
+  int m_trainerDownloadId = -1;  // the trainer on its way home
+  bool m_continuing = false;
+  QString m_continuedFrom;  // continueOn(): the host it ran on before
+  QStringList m_seedFiles;  // relative to the run folder, COMPLETE last
   std::unique_ptr<CheckpointSync> m_sync;
   enum class LastCopy { NotYet, Running, Done } m_lastCopy = LastCopy::NotYet;  // the run's last checkpoint
   struct PendingExec {

@@ -51,6 +51,9 @@ QString writeRemoteRecord(const QString& runDir, const RemoteRecord& r) {
                 {"start_time", r.startTime},
                 {"boot_id", r.bootId},
                 {"watch_only", r.watchOnly}};
+  QJsonObject local;
+  for (auto it = r.localPaths.begin(); it != r.localPaths.end(); ++it) local[it.key()] = it.value();
+  o["local_paths"] = local;
   QDir().mkpath(runDir);
   QSaveFile out(QDir(runDir).filePath(kRemoteRecordFile));
   const QByteArray bytes = QJsonDocument(o).toJson();
@@ -85,6 +88,8 @@ bool readRemoteRecord(const QString& runDir, RemoteRecord* r, QString* error) {
   r->startTime = o.value("start_time").toString();
   r->bootId = o.value("boot_id").toString();
   r->watchOnly = o.value("watch_only").toBool();
+  const QJsonObject local = o.value("local_paths").toObject();
+  for (auto it = local.begin(); it != local.end(); ++it) r->localPaths[it.key()] = it.value().toString();
   return true;
 }
 

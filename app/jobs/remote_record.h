@@ -4,6 +4,7 @@
 // job is launched and read to re-attach after the app was closed. Holds no secrets.
 #pragma once
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -27,6 +28,9 @@ struct RemoteRecord {
   // A run started elsewhere (an exported script) that the app only watches: no pid to follow,
   // nothing to stop; it is over when its run.json says so.
   bool watchOnly = false;
+  // The job's path fields that named files here, by field ("data.train" -> its absolute local
+  // path): what a continued run uploads to its next host (restoreLocalPaths).
+  QMap<QString, QString> localPaths;
 
   SshTarget target(bool batch) const;
   static RemoteRecord fromTarget(const QString& spec, const SshTarget& target);

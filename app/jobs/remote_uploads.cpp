@@ -1,5 +1,7 @@
 #include "remote_uploads.h"
 
+#include <array>
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
@@ -27,7 +29,7 @@ QByteArray fileSha256(const QString& path, QString* error) {
 
 // One field: nothing to do (empty or remote:), or an upload; `path` becomes the remote path.
 QString planField(const QString& field, std::string& path, const QString& baseDir, const QString& work,
-                  QVector<PlannedUpload>& uploads) {
+                  UploadPlan& plan) {
   if (path.empty()) return {};
   if (path.rfind(kRemotePrefix, 0) == 0) {
     path = path.substr(std::string(kRemotePrefix).size());
@@ -45,6 +47,7 @@ QString planField(const QString& field, std::string& path, const QString& baseDi
   if (!info.exists())
     return QStringLiteral("%1: %2 does not exist here (write remote:/path for data already on the host)")
         .arg(field, local);
+  plan.localPaths[field] = local;
   PlannedUpload up;
   up.field = field;
   up.localPath = local;
@@ -69,29 +72,48 @@ QString planField(const QString& field, std::string& path, const QString& baseDi
   up.remotePath = up.remoteDir + "/" + name;
   path = up.remotePath.toStdString();
   // Two fields naming the same thing share one upload.
-  for (const PlannedUpload& other : uploads)
+  for (const PlannedUpload& other : plan.uploads)
     if (other.key == up.key) return {};
-  uploads.push_back(up);
+  plan.uploads.push_back(up);
   return {};
+}
+
+struct PathField {
+  const char* field;
+  std::string& path;
+};
+
+std::array<PathField, 5> pathFields(RunConfig& config) {
+  return {{{"data.train", config.data.train},
+           {"data.val", config.data.val},
+           {"data.vocab", config.data.vocab},
+           {"data.merges", config.data.merges},
+           {"model.init_from", config.model.init_from}}};
 }
 
 }  // namespace
 
 UploadPlan planUploads(RunConfig& config, const QString& baseDir, const QString& remoteWorkDir) {
   UploadPlan plan;
-  const struct {
-    const char* field;
-    std::string& path;
-  } fields[] = {{"data.train", config.data.train},
-                {"data.val", config.data.val},
-                {"data.vocab", config.data.vocab},
-                {"data.merges", config.data.merges},
-                {"model.init_from", config.model.init_from}};
-  for (const auto& f : fields) {
-    plan.error = planField(QString::fromLatin1(f.field), f.path, baseDir, remoteWorkDir, plan.uploads);
+  for (const PathField& f : pathFields(config)) {
+    plan.error = planField(QString::fromLatin1(f.field), f.path, baseDir, remoteWorkDir, plan);
     if (!plan.error.isEmpty()) return plan;
   }
   return plan;
+}
+
+QStringList restoreLocalPaths(RunConfig& config, const QMap<QString, QString>& localPaths) {
+  QStringList remoteOnly;
+  for (const PathField& f : pathFields(config)) {
+    const QString field = QString::fromLatin1(f.field);
+    if (localPaths.contains(field)) {
+      f.path = localPaths.value(field).toStdString();
+    } else if (!f.path.empty()) {
+      remoteOnly << field + " " + QString::fromStdString(f.path);
+      f.path = kRemotePrefix + f.path;
+    }
+  }
+  return remoteOnly;
 }
 
 }  // namespace traindeck

@@ -5,6 +5,7 @@
 // and is used as it is. Globs are refused (name the prepared folder instead).
 #pragma once
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -24,11 +25,21 @@ struct PlannedUpload {
 
 struct UploadPlan {
   QVector<PlannedUpload> uploads;
+  // Each field that named something here: its absolute local path (what a run continued on
+  // another host uploads again; remote: fields are not in it).
+  QMap<QString, QString> localPaths;
   QString error;  // a sentence naming the field, when a path cannot be planned
 };
 
 // Rewrites `config`'s path fields for the host (paths relative to `baseDir`, as the trainer
 // reads them) and says what to upload. Reads every file once (for its hash).
 UploadPlan planUploads(RunConfig& config, const QString& baseDir, const QString& remoteWorkDir);
+
+// The reverse, for a run that continues on another host: `config` is the run's config.yaml as
+// its last host resolved it; each field in `localPaths` (UploadPlan::localPaths, kept in the
+// mirror's remote.json) names its local path again, and any other path field is data that was
+// on that host already, written "remote:..." so that it is used as it is. Returns those fields
+// ("data.train /data/x"), which the next host must hold at the same place.
+QStringList restoreLocalPaths(RunConfig& config, const QMap<QString, QString>& localPaths);
 
 }  // namespace traindeck

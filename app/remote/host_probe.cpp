@@ -53,6 +53,10 @@ HostProbe parseHostProbe(const QByteArray& answer) {
       p.memoryKiB = value.toLongLong();
     else if (key == "disk_free_kb")
       p.diskFreeKiB = value.toLongLong();
+    else if (key == "arch")
+      p.arch = value;
+    else if (key == "gpu_arch")
+      p.gpuArch = value;
     else if (key == "tpu")
       p.tpu = value == "yes";
     else if (key == "colab")

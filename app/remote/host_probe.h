@@ -20,6 +20,8 @@ struct HostProbe {
   bool complete = false;  // the answer ended with its end marker
   QByteArray answer;      // as the host said it (what is stored: parseHostProbe reads it again)
   QString hostname, os, glibc, bootId, user, workDir;
+  QString arch;     // uname -m: x86_64, aarch64
+  QString gpuArch;  // the first GPU's compute capability ("8.0"), when nvidia-smi says it
   int uid = -1;
   int cpus = 0;
   QString cpuFlags;  // /proc/cpuinfo's first flags line

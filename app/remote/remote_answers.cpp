@@ -36,6 +36,8 @@ RemoteReadAnswer parseRemoteReadAnswer(const QByteArray& answer) {
       out.bootId = QString::fromUtf8(line.mid(5));
     } else if (line.startsWith("alive ")) {
       out.supervisorAlive = line.mid(6) == "yes";
+    } else if (line.startsWith("rundir ")) {
+      out.runDirExists = line.mid(7) == "yes";
     } else if (line.startsWith("file ")) {
       // "file NAME SIZE FROM COUNT": NAME has no spaces (the helper lists only our own names).
       const QList<QByteArray> f = line.split(' ');

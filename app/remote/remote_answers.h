@@ -23,6 +23,7 @@ struct RemoteReadAnswer {
   bool complete = false;  // ended with "end"; a cut answer is not applied
   QString bootId;
   bool supervisorAlive = false;
+  bool runDirExists = true;  // false: the run folder is gone there (a fresh runtime)
   QVector<RemoteFileChunk> files;
   QString error;  // why it could not be read, when !complete
 };

@@ -12,6 +12,11 @@
 #   launch TRAIN CONFIG RUNDIR [ARG..]  starts `TRAIN run` detached in its own session, once: asked
 #                                       again for the same RUNDIR it answers what it started
 #   launched RUNDIR                     what launch started there (its launch.env), or launched=no
+#   seed RUNDIR                         makes RUNDIR ready for a run continued from elsewhere: refused
+#                                       while a run launched there lives; an earlier folder is moved
+#                                       aside (RUNDIR.replaced-DATE), never deleted
+#   install-trainer BUILD               BUILD/bin/traindeck-train.partial (a build brought from a host
+#                                       like this one) becomes BUILD's trainer if --version runs there
 #   alive PID START                     whether PID is still the process that started at START
 #   signal SIGNAL PID START             sends SIGNAL to PID only while alive PID START says yes
 #   checkpoint RUNDIR                   the newest COMPLETE checkpoint: "dir NAME", then "file NAME SIZE" lines
@@ -59,6 +64,10 @@ case "$cmd" in
       nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader,nounits 2>/dev/null |
         while IFS= read -r gpu; do echo "gpu=$gpu"; done
     fi
+    if command -v nvidia-smi >/dev/null; then
+      echo "gpu_arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1)"
+    fi
+    echo "arch=$(uname -m)"
     [ -e /dev/accel0 ] || [ -e /dev/vfio/0 ] && echo "tpu=yes"
     [ -d /content ] && [ -n "${COLAB_RELEASE_TAG:-}${COLAB_GPU:-}" ] && echo "colab=yes"
     if command -v python3 >/dev/null; then
@@ -127,8 +136,9 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     [ -f "$rundir/launch.env" ] && { cat "$rundir/launch.env"; exit 0; }
     mkdir -p "$rundir" || die "cannot make the run folder $rundir"
     # Its own session, no terminal, streams to a file: it outlives this SSH connection.
+    # Appended: a run continued here from another host keeps the log it brought along.
     setsid "$train" run --config "$config" --run-dir "$rundir" --no-progress "$@" \
-      < /dev/null > "$rundir/supervisor.log" 2>&1 &
+      < /dev/null >> "$rundir/supervisor.log" 2>&1 &
     pid=$!
     start=$(start_time "$pid") || die "the trainer ended at once; see $rundir/supervisor.log"
     printf 'pid=%s\nstart_time=%s\nboot_id=%s\n' "$pid" "$start" "$(boot_id)" > "$rundir/launch.env.tmp" &&
@@ -137,6 +147,37 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     ;;
   launched)
     [ -f "$1/launch.env" ] && cat "$1/launch.env" || echo "launched=no"
+    ;;
+  seed)
+    rundir=$1
+    if [ -f "$rundir/launch.env" ]; then
+      pid=$(sed -n 's/^pid=//p' "$rundir/launch.env") start=$(sed -n 's/^start_time=//p' "$rundir/launch.env")
+      [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] &&
+        die "the run still goes on in $rundir (pid $pid): follow it there instead"
+    fi
+    if [ -e "$rundir" ]; then
+      aside="$rundir.replaced-$(date -u +%Y%m%d-%H%M%S)"
+      mv "$rundir" "$aside" || die "cannot move the earlier $rundir aside"
+      echo "moved_aside=$aside"
+    fi
+    mkdir -p "$rundir/logs" "$rundir/checkpoints" || die "cannot make the run folder $rundir"
+    echo "seeded=yes"
+    ;;
+  install-trainer)
+    build=$1
+    mkdir -p "$build" || die "cannot make the build folder $build"
+    if command -v flock >/dev/null; then
+      exec 9> "$build.lock"
+      flock 9
+    fi
+    [ -f "$build/.done" ] && [ -x "$build/bin/traindeck-train" ] && { echo "installed=cached"; exit 0; }
+    partial="$build/bin/traindeck-train.partial"
+    chmod 755 "$partial" || die "the uploaded trainer $partial is not there"
+    out=$("$partial" --version 2>&1) || { rm -f "$partial"; die "it does not run here: $(echo "$out" | tail -1)"; }
+    version=$(echo "$out" | head -1)
+    mv "$partial" "$build/bin/traindeck-train" && : > "$build/.done" || die "cannot install the trainer in $build"
+    echo "version=$version"
+    echo "installed=yes"
     ;;
   alive)
     pid=$1 start=$2
@@ -177,7 +218,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     echo "end"
     ;;
   read)
-    # Lines "boot ID" and "alive yes|no" (the supervisor PID START), then for each NAME OFFSET a
+    # Lines "boot ID", "alive yes|no" (the supervisor PID START) and "rundir yes|no", then for each NAME OFFSET a
     # line "file NAME SIZE FROM COUNT", COUNT bytes (at most MAX) and a newline. FROM is OFFSET,
     # or 0 when the file is now shorter (it was replaced: it is read again). Rank logs not named
     # come from offset 0. "end" closes the answer.
@@ -185,6 +226,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     shift 4
     echo "boot $(boot_id)"
     [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] && echo "alive yes" || echo "alive no"
+    [ -d "$rundir" ] && echo "rundir yes" || echo "rundir no"
     names=""
     chunk=$(mktemp) || die "no temporary file"
     trap 'rm -f "$chunk"' EXIT
@@ -213,7 +255,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     echo "end"
     ;;
   *)
-    echo "usage: traindeck-remote.sh probe|prepare|unpack|build|launch|alive|signal|read ..." >&2
+    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read ..." >&2
     exit 2
     ;;
 esac

@@ -100,7 +100,7 @@ int follow(Job* job) {
 
 bool isRemoteCliCommand(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
-    for (const char* name : {"--launch", "--watch", "--attach", "--stop", "--fetch"})
+    for (const char* name : {"--launch", "--watch", "--attach", "--stop", "--fetch", "--continue"})
       if (std::strcmp(argv[i], name) == 0 ||
           (std::strncmp(argv[i], name, std::strlen(name)) == 0 && argv[i][std::strlen(name)] == '='))
         return true;
@@ -118,6 +118,12 @@ int runRemoteCli(int argc, char** argv) {
   const QCommandLineOption stop("stop", "Stop a remote run.", "RUN_DIR");
   const QCommandLineOption fetch("fetch", "Copy a remote run's newest complete checkpoint into its mirror.", "RUN_DIR");
   const QCommandLineOption hf("hf", "With --fetch: that checkpoint exported for Hugging Face on the host.");
+  const QCommandLineOption continueRun("continue", "Continue an ended remote run on another host.", "RUN_DIR");
+  const QCommandLineOption on("on", "With --continue: the host it continues on.", "[user@]host[:port]");
+  const QCommandLineOption stopAt("stop-at", "With --launch: the run stops (a checkpoint) after this step.", "STEP");
+  const QCommandLineOption goneAfter(
+      "gone-after", "After how many seconds unreachable a host's runtime counts as gone (default 1200; 0: never).",
+      "SECONDS", "1200");
   const QCommandLineOption config("config", "The job.", "FILE");
   const SshCliOptions ssh;
   const QCommandLineOption runsRoot("runs-root", "Where the mirror goes.", "DIR");
@@ -128,14 +134,16 @@ int runRemoteCli(int argc, char** argv) {
   const QCommandLineOption keep(
       "keep-checkpoints", "How many of the run's newest checkpoints are copied here as it trains (default 2; 0: none).",
       "K", "2");
-  parser.addOptions(
-      {launch, watch, remoteRun, attach, stop, fetch, hf, config, runsRoot, remoteDir, set, installMissing, keep});
+  parser.addOptions({launch, watch, remoteRun, attach, stop, fetch, hf, continueRun, on, stopAt, goneAfter, config,
+                     runsRoot, remoteDir, set, installMissing, keep});
   ssh.addTo(parser);
   const auto usage = [&](const QString& why) {
     std::fprintf(stderr,
                  "traindeck: %s\nusage: traindeck --launch [user@]host[:port] --config FILE [--identity KEY] "
                  "[--known-hosts FILE] [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR] "
-                 "[--install-missing] [--keep-checkpoints K] [--set KEY=VALUE]...\n"
+                 "[--install-missing] [--keep-checkpoints K] [--gone-after SECONDS] [--stop-at STEP] "
+                 "[--set KEY=VALUE]...\n"
+                 "       traindeck --continue RUN_DIR --on [user@]host[:port] [the same options but --config]\n"
                  "       traindeck --watch [user@]host[:port] --remote-run DIR [the same SSH options]\n"
                  "       traindeck --attach RUN_DIR [--keep-checkpoints K] | --stop RUN_DIR "
                  "[--batch] [--known-hosts FILE]\n"
@@ -155,6 +163,9 @@ int runRemoteCli(int argc, char** argv) {
   bool keepOk = false;
   options.checkpointsKeptHere = parser.value(keep).toInt(&keepOk);
   if (!keepOk || options.checkpointsKeptHere < 0) return usage("--keep-checkpoints needs a whole number, 0 or more");
+  bool goneOk = false;
+  options.goneAfterSeconds = parser.value(goneAfter).toInt(&goneOk);
+  if (!goneOk || options.goneAfterSeconds < 0) return usage("--gone-after needs a number of seconds, 0 or more");
   if (!options.batch) options.hostKeyPrompt = askHostKeyOnTerminal;
   if (parser.isSet(installMissing))
     options.installPrompt = [](const QString& question) {
@@ -194,9 +205,23 @@ int runRemoteCli(int argc, char** argv) {
       return 1;
     }
     aimAt(loaded.config.target, parser.value(launch));
+    QStringList trainerArgs;
+    if (parser.isSet(stopAt)) {
+      if (parser.value(stopAt).toLongLong() <= 0) return usage("--stop-at needs a step number, 1 or more");
+      trainerArgs << "--stop-at" << QString::number(parser.value(stopAt).toLongLong());
+    }
     JobController jobs(root, {});
     jobs.setRemoteOptions(options);
-    return followStarted(jobs, jobs.start(loaded.config, configPath, {}));
+    return followStarted(jobs, jobs.start(loaded.config, configPath, {}, trainerArgs));
+  }
+  if (parser.isSet(continueRun)) {
+    if (!parser.isSet(on)) return usage("--continue needs --on [user@]host[:port], the host it continues on");
+    const QString runDir = QDir(parser.value(continueRun)).absolutePath();
+    TargetConfig target;
+    aimAt(target, parser.value(on));
+    JobController jobs(QFileInfo(runDir).absolutePath(), {});
+    jobs.setRemoteOptions(options);
+    return followStarted(jobs, jobs.continueOn(runDir, target));
   }
   if (parser.isSet(watch)) {
     if (!parser.isSet(remoteRun)) return usage("--watch needs --remote-run DIR, the run folder on the host");

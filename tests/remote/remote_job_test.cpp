@@ -3,7 +3,11 @@
 // `traindeck --launch` builds the bundled trainer there for real (once: the later launches
 // find it cached), uploads the job's data, starts the run detached and mirrors it; the mirror
 // is byte-identical to the remote run folder after the proxy was killed and frozen mid-run;
-// `traindeck --stop` stops it; names holding shell syntax run nothing. Also the pieces alone:
+// `traindeck --stop` stops it; names holding shell syntax run nothing; a run stopped on a
+// runtime that is then wiped (a fresh one behind the same address) continues there with
+// `traindeck --continue`, on the trainer brought home instead of a build, and its losses are
+// those of an uninterrupted run; a runtime that goes (unreachable past the limit, or its run
+// folder gone) fails the run naming the checkpoint that is here. Also the pieces alone:
 // the helper's probe on this machine, the read answer's framing and the mirror's rules.
 #include <signal.h>
 #include <unistd.h>
@@ -16,6 +20,9 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
+#include <functional>
+#include <numeric>
 
 #include "checkpoint_sync.h"
 #include "host_probe.h"
@@ -27,6 +34,7 @@
 #include "run_status.h"
 #include "runlog/run_directory.h"
 #include "sshd_server.h"
+#include "trainer_cache.h"
 
 using namespace traindeck;
 using traindeck::test::SshdServer;
@@ -43,6 +51,7 @@ std::string statusOf(const QString& runDir) {
   return test_support::runStatus(runDir);
 }
 
+using test_support::trainLosses;
 using test_support::trainSteps;
 
 struct Launched {
@@ -130,6 +139,8 @@ class RemoteJobTest : public QObject {
     m_knownHosts = m_local.filePath("known_hosts");
     QVERIFY(m_server.writeKnownHosts(m_knownHosts));
     m_pidFile = m_local.filePath("proxy.pid");
+    // Trainers built there come home into this test's own cache (the launcher reads it).
+    qputenv("XDG_CACHE_HOME", m_local.filePath("cache").toUtf8());
     QProcess make;
     make.start("sh", {QStringLiteral(TRAINDECK_TEST_DATA_DIR) + "/cli/make_tiny_job.sh", TRAINDECK_TRAIN_BIN,
                       m_local.filePath("job")});
@@ -378,12 +389,51 @@ class RemoteJobTest : public QObject {
     make("step-00000030", false);
     make("step-00000040.partial", false);
     make("step-100", true);  // by number, not by text
+    // Copies cut short: the newest may resume; the others' checkpoints are gone there (a host
+    // that saves faster than a copy takes) or are older than one here.
+    make("step-00000150.partial", false);
+    make("step-00000200.partial", false);
     QCOMPARE(CheckpointSync::completeCheckpoints(run.path()),
              QStringList({"step-00000005", "step-00000010", "step-00000020", "step-100"}));
-    QCOMPARE(CheckpointSync::pruneCheckpoints(run.path(), 2), QStringList({"step-00000005", "step-00000010"}));
+    QCOMPARE(CheckpointSync::pruneCheckpoints(run.path(), 2),
+             QStringList({"step-00000005", "step-00000010", "step-00000040.partial", "step-00000150.partial"}));
     QCOMPARE(QDir(run.filePath("checkpoints")).entryList(QDir::Dirs | QDir::NoDotAndDotDot),
-             QStringList({"step-00000020", "step-00000030", "step-00000040.partial", "step-100"}));
+             QStringList({"step-00000020", "step-00000030", "step-00000200.partial", "step-100"}));
     QCOMPARE(CheckpointSync::pruneCheckpoints(run.path(), 2), QStringList());
+  }
+
+  // A trainer built on one host serves another only where everything it depends on is the same.
+  void trainersAreKeptBySignature() {
+    HostProbe colab = parseHostProbe(
+        "boot_id=b\nos=Ubuntu 22.04.4 LTS\nglibc=2.35\narch=x86_64\ntorch=2.8.0+cu126\ntorch_cuda=12.6\n"
+        "torch_prefix=/usr/local/lib/python3.12/dist-packages/torch/share/cmake\ntorch_cxx11_abi=1\n"
+        "gpu=Tesla T4, 15360, 550.54\ngpu_arch=7.5\ncmake=3.31.6\ngxx=11.4.0\nend=probe\n");
+    QCOMPARE(colab.gpuArch, QString("7.5"));
+    QCOMPARE(colab.libtorchChoice(), QString("pip"));
+    const TrainerSignature base = trainerSignature(colab, "s1");
+    HostProbe fresh = colab;  // another runtime of the same image: another boot, the same build
+    fresh.bootId = "other";
+    fresh.hostname = "other";
+    QCOMPARE(trainerSignature(fresh, "s1").key, base.key);
+    QVERIFY(trainerSignature(colab, "s2").key != base.key);
+    for (const auto& change : std::initializer_list<std::function<void(HostProbe&)>>{
+             [](HostProbe& p) { p.torch = "2.9.0+cu126"; }, [](HostProbe& p) { p.torchCuda = "12.8"; },
+             [](HostProbe& p) { p.gpuArch = "8.0"; }, [](HostProbe& p) { p.glibc = "2.39"; },
+             [](HostProbe& p) { p.arch = "aarch64"; }}) {
+      HostProbe other = colab;
+      change(other);
+      QVERIFY(trainerSignature(other, "s1").key != base.key);
+    }
+    QTemporaryDir dir;
+    const TrainerCache cache(dir.path());
+    QVERIFY(cache.binaryFor(base).isEmpty());
+    QFile partial(cache.partialFor(base));
+    QVERIFY(partial.open(QIODevice::WriteOnly) && partial.write("#!/bin/sh\n") > 0);
+    partial.close();
+    QVERIFY(cache.binaryFor(base).isEmpty());  // not until it is whole and kept
+    QCOMPARE(cache.keep(base), QString());
+    QVERIFY(QFileInfo(cache.binaryFor(base)).isExecutable());
+    QVERIFY(cache.binaryFor(trainerSignature(colab, "s2")).isEmpty());
   }
 
   void dataPathsAreUploadedByContentOrUsedRemotely() {
@@ -406,6 +456,21 @@ class RemoteJobTest : public QObject {
     QCOMPARE(up.remotePath, "/w/data/" + up.key + "/set");
     QCOMPARE(QString::fromStdString(config.data.train), up.remotePath);
     QCOMPARE(config.data.val, std::string("/srv/data/val"));
+    // What a run continued on another host uploads again: each local field's path here, kept in
+    // remote.json; the field that was on the host already stays remote:.
+    QCOMPARE(plan.localPaths,
+             (QMap<QString, QString>{{"data.train", dir.filePath("set")}, {"data.vocab", dir.filePath("set")}}));
+    RemoteRecord record;
+    record.remoteRunDir = "/w/runs/r";
+    record.localPaths = plan.localPaths;
+    QCOMPARE(writeRemoteRecord(dir.filePath("mirror"), record), QString());
+    RemoteRecord read;
+    QVERIFY(readRemoteRecord(dir.filePath("mirror"), &read));
+    QCOMPARE(read.localPaths, plan.localPaths);
+    const QStringList onTheHost = restoreLocalPaths(config, read.localPaths);
+    QCOMPARE(config.data.train, dir.filePath("set").toStdString());
+    QCOMPARE(config.data.val, std::string("remote:/srv/data/val"));
+    QCOMPARE(onTheHost, QStringList{"data.val /srv/data/val"});
     // The key follows the content: one byte more, another key.
     QFile f(dir.filePath("set/sub/train-000000.bin"));
     QVERIFY(f.open(QIODevice::Append));
@@ -456,6 +521,12 @@ class RemoteJobTest : public QObject {
       QVERIFY2(sha256Of(l.runDir + "/checkpoints/step-00000030/" + name) == sha256Of(remoteLast + "/" + name),
                qPrintable(name + " differs"));
     QVERIFY2(err.contains("Checkpoint step-00000030 is here"), qPrintable(err.right(3000)));
+    // The trainer built there came home, for the next host like it.
+    QVERIFY2(err.contains("is kept here"), qPrintable(err.right(3000)));
+    const QStringList kept =
+        QDir(m_local.filePath("cache/traindeck/trainers")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QCOMPARE(kept.size(), 1);
+    QVERIFY(QFileInfo(m_local.filePath("cache/traindeck/trainers/" + kept[0] + "/traindeck-train")).isExecutable());
     // The work folder is the owner's alone.
     QCOMPARE(QFile::permissions(work()) & (QFile::ReadGroup | QFile::ReadOther | QFile::ExeOther),
              QFileDevice::Permissions());
@@ -468,6 +539,112 @@ class RemoteJobTest : public QObject {
              qPrintable(err2.right(4000)));
     QVERIFY(!err2.contains("uploading"));
     QVERIFY(again.runDir != l.runDir);
+  }
+
+  // A fresh runtime: the run stops at step 20 (a checkpoint, copied here as the job ends), then
+  // the host's work folder is wiped, as a new Colab runtime would have none of it. `traindeck
+  // --continue` bootstraps it again with the trainer brought home (uploaded and checked, not
+  // built), uploads the data and the checkpoint, and resumes: the mirror goes on to step 30,
+  // every step once, with the move marked, and each loss is the uninterrupted run's.
+  void aFreshRuntimeContinuesTheRunExactly() {
+    if (!m_built) QSKIP("needs the build of launchesBuildsThereAndMirrorsTheRun");
+    const QStringList sets{"schedule.max_steps=30", "checkpoint.every=10"};
+    Launched l = launch(launchArgs(m_local.filePath("job/job.yaml"), sets) << "--stop-at"
+                                                                           << "20");
+    QVERIFY(!l.runDir.isEmpty());
+    int code = -1;
+    QString err = finish(l, 300000, &code);
+    QVERIFY2(code == 0, qPrintable(err.right(4000)));
+    QCOMPARE(statusOf(l.runDir), std::string("stopped"));
+    QCOMPARE(CheckpointSync::completeCheckpoints(l.runDir).back(), QString("step-00000020"));
+
+    QVERIFY(QDir(work()).removeRecursively());  // a fresh runtime behind the same address
+    QStringList args = launchArgs(QString(), {});
+    args[0] = "--continue";
+    args[1] = l.runDir;
+    args[2] = "--on";
+    args[3] = m_server.spec();
+    Launched c = launch(args);
+    QCOMPARE(c.runDir, l.runDir);  // the same run, continued
+    err = finish(c, 300000, &code);
+    QVERIFY2(code == 0, qPrintable(err.right(6000)));
+    QVERIFY2(err.contains("nothing to build") && !err.contains("Building CXX"), qPrintable(err.right(6000)));
+    QVERIFY2(err.contains("[seed] step-00000020") && err.contains("continued on"), qPrintable(err.right(6000)));
+    QCOMPARE(statusOf(l.runDir), std::string("finished"));
+    compareMirror(l.runDir);
+    QVector<qint64> expected(30);
+    std::iota(expected.begin(), expected.end(), 1);
+    QCOMPARE(trainSteps(l.runDir + "/metrics.jsonl"), expected);
+    QFile metrics(l.runDir + "/metrics.jsonl");
+    QVERIFY(metrics.open(QIODevice::ReadOnly));
+    QVERIFY(metrics.readAll().contains("\"continued on " + m_server.spec().toUtf8() + " from checkpoint step 20\""));
+
+    // The same job run here without a stop, by the same binary (the one brought home).
+    const QDir trainers(m_local.filePath("cache/traindeck/trainers"));
+    const QStringList kept = trainers.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QCOMPARE(kept.size(), 1);
+    QProcess straight;
+    straight.start(trainers.filePath(kept[0] + "/traindeck-train"),
+                   {"run", "--config", m_local.filePath("job/job.yaml"), "--run-dir", m_local.filePath("uninterrupted"),
+                    "--no-progress", "--set", sets[0], "--set", sets[1]});
+    QVERIFY(straight.waitForFinished(300000));
+    QVERIFY2(straight.exitCode() == 0, straight.readAllStandardError().right(3000).constData());
+    const QMap<qint64, double> want = trainLosses(m_local.filePath("uninterrupted/metrics.jsonl"));
+    const QMap<qint64, double> got = trainLosses(l.runDir + "/metrics.jsonl");
+    QCOMPARE(got.keys(), want.keys());
+    // One binary computes both, and the resume is exact; 1e-6 leaves room only for a BLAS whose
+    // threads sum in another order (a wrong data position or optimizer state moves it by 1e-3).
+    for (auto it = want.begin(); it != want.end(); ++it)
+      QVERIFY2(std::abs(got.value(it.key()) - it.value()) <= 1e-6 * std::abs(it.value()),
+               qPrintable(QString("step %1: %2 vs %3").arg(it.key()).arg(got.value(it.key())).arg(it.value())));
+  }
+
+  // The runtime goes while the run trains: unreachable past --gone-after (the proxy refuses
+  // every new connection), or reachable with its run folder gone. Each ends the job with one
+  // sentence that says so and what is here; the remote processes are ended by the test.
+  void aRuntimeThatGoesIsSaidToBeGone() {
+    if (!m_built) QSKIP("needs the build of launchesBuildsThereAndMirrorsTheRun");
+    const QString block = m_local.filePath("refuse-connections");
+    const QString gated = QStringLiteral("test -e %1 && exit 1; %2").arg(block, m_server.proxyCommand(m_pidFile));
+    const auto killRun = [](const QString& runDir) {
+      RemoteRecord record;
+      if (readRemoteRecord(runDir, &record) && record.pid > 0) ::kill(-static_cast<pid_t>(record.pid), SIGKILL);
+    };
+
+    QStringList args =
+        launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=100000", "checkpoint.every=0"});
+    args[args.indexOf("--proxy-command") + 1] = gated;
+    Launched l = launch(args << "--gone-after"
+                             << "4");
+    QVERIFY(!l.runDir.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(trainSteps(l.runDir + "/metrics.jsonl").size() >= 2, 120000);
+    QFile(block).open(QIODevice::WriteOnly);
+    ::kill(static_cast<pid_t>(SshdServer::readPid(m_pidFile)), SIGKILL);
+    int code = -1;
+    QString err = finish(l, 60000, &code);
+    killRun(l.runDir);
+    QFile::remove(block);
+    QCOMPARE(code, 1);
+    QVERIFY2(err.contains("Runtime gone") && err.contains("unreachable for"), qPrintable(err.right(3000)));
+    QVERIFY2(err.contains("No checkpoint of it was copied here"), qPrintable(err.right(3000)));
+    QCOMPARE(statusOf(l.runDir), std::string("failed"));
+
+    // A checkpoint every 1000 steps (~10 s here), the newest 2 kept there: each lives long enough to come home.
+    Launched f =
+        launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=1000000", "checkpoint.every=1000"}));
+    QVERIFY(!f.runDir.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!CheckpointSync::completeCheckpoints(f.runDir).isEmpty(), 120000);
+    const QString last = CheckpointSync::completeCheckpoints(f.runDir).back();
+    // Gone at once (a rename), before its processes end: the next read finds no run folder.
+    const QString there = work() + "/runs/" + QFileInfo(f.runDir).fileName();
+    QVERIFY(QDir().rename(there, there + ".gone"));
+    killRun(f.runDir);
+    err = finish(f, 60000, &code);
+    QCOMPARE(code, 1);
+    QVERIFY2(err.contains("Runtime gone") && err.contains("is not on"), qPrintable(err.right(3000)));
+    QVERIFY2(err.contains("Last checkpoint step-") && err.contains("--continue " + f.runDir),
+             qPrintable(err.right(3000)));
+    QVERIFY(CheckpointSync::completeCheckpoints(f.runDir).back() >= last);
   }
 
   // An exported script started on the host by hand writes its run folder there; `traindeck

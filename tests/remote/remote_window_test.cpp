@@ -9,6 +9,7 @@
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QMenu>
 #include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
@@ -121,6 +122,17 @@ class RemoteWindowTest : public QObject {
     QVERIFY(there.open(QIODevice::ReadOnly) && here.open(QIODevice::ReadOnly));
     QCOMPARE(here.readAll(), there.readAll());
     QVERIFY(!alive());
+
+    // Continue on another host: offered for an ended mirror once a complete checkpoint is here.
+    const auto continueOffered = [&] {
+      QMenu* menu = reopened.runMenu({mirror});
+      menu->deleteLater();
+      return menu->findChild<QAction*>("continueRun")->isEnabled();
+    };
+    QVERIFY(!continueOffered());  // the stand-in trainer saved none
+    QVERIFY(QDir().mkpath(mirror + "/checkpoints/step-00000005"));
+    QFile(mirror + "/checkpoints/step-00000005/COMPLETE").open(QIODevice::WriteOnly);
+    QVERIFY(continueOffered());
   }
 };
 

@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -234,6 +235,25 @@ class MainWindowTest : public QObject {
     QCOMPARE(QGuiApplication::clipboard()->text(), window.setupPage()->yamlText());
   }
 
+  // Run → Checkpoints kept here…: how many of a remote run's newest checkpoints come home, kept
+  // between sessions and given to the jobs started from then on.
+  void theCheckpointsKeptHereAreASetting() {
+    QTemporaryDir runs;
+    QSettings().remove(MainWindow::kCheckpointsKeptHereKey);
+    {
+      MainWindow window(options(runs));
+      QCOMPARE(window.jobs()->remoteOptions().checkpointsKeptHere, 2);
+      QVERIFY(window.findChild<QAction*>("checkpointsKeptHereAction"));
+      window.setCheckpointsKeptHere(5);
+      QCOMPARE(window.jobs()->remoteOptions().checkpointsKeptHere, 5);
+    }
+    MainWindow reopened(options(runs));
+    QCOMPARE(reopened.jobs()->remoteOptions().checkpointsKeptHere, 5);
+    reopened.setCheckpointsKeptHere(-3);  // none copied unasked, never fewer
+    QCOMPARE(reopened.jobs()->remoteOptions().checkpointsKeptHere, 0);
+    QSettings().remove(MainWindow::kCheckpointsKeptHereKey);
+  }
+
   void ctrlQClosesTheWindow() {
     QTemporaryDir runs;
     MainWindow window(options(runs));
@@ -414,6 +434,7 @@ class MainWindowTest : public QObject {
     window.findChild<QAction*>("stopAction")->trigger();  // every rank saves a checkpoint
     QTRY_COMPARE_WITH_TIMEOUT(runStatus(run), std::string("stopped"), 60000);
     QTRY_VERIFY(menuAction("resumeRun")->isEnabled());
+    QVERIFY(!menuAction("continueRun")->isEnabled());  // a run of this machine: Resume is its way
     const qint64 stoppedAt = trainSteps(run).back();
 
     // Resume: the same folder goes on from its checkpoint, one curve, no step twice.

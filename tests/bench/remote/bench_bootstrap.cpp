@@ -2,11 +2,16 @@
 // through a socat ProxyCommand: `traindeck --launch` of the tiny demo job twice into a fresh
 // work folder, cold (the trainer's sources uploaded and built there) and cached (nothing built,
 // nothing uploaded). Each step's time comes from the "[step] ... (t s)" lines --launch prints,
-// up to "[following]" (the run started there).
+// up to "[following]" (the run started there). Then `traindeck --continue` of a stopped run onto
+// the same host wiped (a fresh runtime), with the trainer brought home and with a cold build,
+// timed to its first new step. Last, checkpoint sync: MB/s and how far the copy here lags.
 // Prints figures; asserts nothing. Takes the cold build's minutes (5-7 on 2 cores).
+#include <algorithm>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
@@ -22,23 +27,43 @@ namespace {
 struct Timed {
   QVector<QPair<QString, double>> steps;  // name, seconds it took
   double launchedAt = 0, total = 0;
+  double firstNewStepAt = -1;  // wall seconds until the progress line of a step past `after`
   int exitCode = -1;
 };
 
-// Runs one launch; the step times are the gaps between the "[step] ... (t s)" lines.
-Timed launch(const QStringList& args) {
+// Runs one launch (or continue); the step times are the gaps between the "[step] ... (t s)"
+// lines, and the first new step's time is when its "step N/M" line came (read as it comes).
+Timed launch(const QStringList& args, qint64 after = 0) {
   Timed t;
   QProcess p;
-  p.start(TRAINDECK_BIN, args);
   QElapsedTimer clock;
   clock.start();
-  p.waitForFinished(30 * 60 * 1000);
+  p.start(TRAINDECK_BIN, args);
+  QStringList lines;
+  const QRegularExpression progress(QStringLiteral("^step ([0-9]+)/"));
+  while (p.state() != QProcess::NotRunning || p.bytesAvailable() > 0 || p.canReadLine()) {
+    p.waitForReadyRead(50);
+    p.setReadChannel(QProcess::StandardError);
+    while (p.canReadLine()) {
+      const QString line = QString::fromUtf8(p.readLine()).trimmed();
+      lines << line;
+      const QRegularExpressionMatch m = progress.match(line);
+      if (t.firstNewStepAt < 0 && m.hasMatch() && m.captured(1).toLongLong() > after)
+        t.firstNewStepAt = static_cast<double>(clock.elapsed()) / 1000.0;
+    }
+    if (p.state() == QProcess::NotRunning && !p.canReadLine()) {
+      lines << QString::fromUtf8(p.readAllStandardError()).split('\n');
+      break;
+    }
+    if (clock.elapsed() > 30 * 60 * 1000) p.kill();
+  }
+  p.waitForFinished(10000);
   t.total = static_cast<double>(clock.elapsed()) / 1000.0;
   t.exitCode = p.exitCode();
   const QRegularExpression step(QStringLiteral("^\\[([a-z ]+)\\].*\\(([0-9.]+) s\\)$"));
   QString last;
   double lastAt = 0;
-  for (const QString& line : QString::fromUtf8(p.readAllStandardError()).split('\n')) {
+  for (const QString& line : lines) {
     const QRegularExpressionMatch m = step.match(line.trimmed());
     if (!m.hasMatch()) continue;
     const double at = m.captured(2).toDouble();
@@ -51,12 +76,87 @@ Timed launch(const QStringList& args) {
 }
 
 void report(const char* what, const Timed& t) {
-  std::printf("%s launch (exit %d): %.1f s until the run was started there; %.1f s with its 5 steps\n", what,
-              t.exitCode, t.launchedAt, t.total);
+  std::printf("%s (exit %d): %.1f s until the run was started there; first new step after %.1f s; %.1f s in all\n",
+              what, t.exitCode, t.launchedAt, t.firstNewStepAt, t.total);
   QMap<QString, double> byName;
   for (const auto& [name, seconds] : t.steps) byName[name] += seconds;
   for (auto it = byName.cbegin(); it != byName.cend(); ++it)
     std::printf("  %-12s %8.2f s\n", qPrintable(it.key()), it.value());
+}
+
+QStringList completeHere(const QString& runDir) {
+  QStringList out;
+  for (const QString& name : QDir(runDir + "/checkpoints").entryList({"step-*"}, QDir::Dirs, QDir::Name))
+    if (QFileInfo::exists(runDir + "/checkpoints/" + name + "/COMPLETE")) out << name;
+  return out;
+}
+
+double median(QVector<double> v) {
+  if (v.isEmpty()) return -1;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Checkpoint sync while a bigger model trains (4 layers x 256: ~40 MB a checkpoint with AdamW's
+// state) for 90 s, a checkpoint every 50 steps: the copies' MB/s as the job says them, and how
+// long each checkpoint took from complete there to complete here (or was skipped for a newer one).
+void checkpointSync(QStringList args, const QString& work) {
+  args.removeLast();
+  args << "schedule.max_steps=1000000"
+       << "--set"
+       << "model.n_layer=4"
+       << "--set"
+       << "model.n_head=4"
+       << "--set"
+       << "model.n_embd=256"
+       << "--set"
+       << "checkpoint.every=50"
+       << "--set"
+       << "checkpoint.keep=3";
+  QProcess p;
+  p.start(TRAINDECK_BIN, args);
+  p.waitForReadyRead(60000);
+  const QString runDir = QString::fromUtf8(p.readLine()).trimmed();
+  const QString there = work + "/runs/" + QFileInfo(runDir).fileName();
+  QMap<QString, double> seenThere, seenHere;
+  QByteArray err;
+  QElapsedTimer clock;
+  clock.start();
+  while (clock.elapsed() < 90000 && p.state() == QProcess::Running) {
+    p.waitForReadyRead(250);
+    err += p.readAllStandardError();
+    const double now = static_cast<double>(clock.elapsed()) / 1000.0;
+    for (const QString& name : completeHere(there))
+      if (!seenThere.contains(name)) seenThere[name] = now;
+    for (const QString& name : completeHere(runDir))
+      if (!seenHere.contains(name)) seenHere[name] = now;
+  }
+  QProcess stop;
+  stop.start(TRAINDECK_BIN, {"--stop", runDir, "--batch"});
+  stop.waitForFinished(300000);
+  p.kill();
+  p.waitForFinished(5000);
+  const QStringList lines = QString::fromUtf8(err + p.readAllStandardError()).split('\n');
+  QVector<double> rates, lags;
+  const QRegularExpression copied(QStringLiteral("is here: ([0-9.]+) MB in ([0-9.]+) s \\(([0-9.]+) MB/s\\)"));
+  double mb = 0;
+  for (const QString& line : lines)
+    if (const QRegularExpressionMatch m = copied.match(line); m.hasMatch()) {
+      rates << m.captured(3).toDouble();
+      mb = m.captured(1).toDouble();
+    }
+  int skipped = 0;
+  for (auto it = seenThere.cbegin(); it != seenThere.cend(); ++it) {
+    if (seenHere.contains(it.key()))
+      lags << seenHere[it.key()] - it.value();
+    else
+      ++skipped;
+  }
+  std::printf(
+      "checkpoint sync (%.1f MB a checkpoint, %d made there in 90 s): %lld copies, median %.1f MB/s; "
+      "from complete there to complete here median %.1f s, max %.1f s; %d skipped for a newer one\n",
+      mb, static_cast<int>(seenThere.size()), static_cast<long long>(rates.size()), median(rates), median(lags),
+      lags.isEmpty() ? -1.0 : *std::max_element(lags.begin(), lags.end()), skipped);
 }
 
 }  // namespace
@@ -100,7 +200,37 @@ int main(int argc, char** argv) {
                          remote.filePath("work"),
                          "--set",
                          "schedule.max_steps=5"};
-  report("cold", launch(args));
-  report("cached", launch(args));
+  qputenv("XDG_CACHE_HOME", local.filePath("cache").toUtf8());  // where built trainers come home
+  report("cold launch", launch(args));
+  report("cached launch", launch(args));
+
+  // Continue on another host: a run stopped at step 10 (its checkpoint is here), its host then
+  // wiped (a fresh runtime), continued there: once with the trainer brought home (uploaded, not
+  // built), once with nothing kept here (built again). "First new step" is step 11 shown here.
+  const auto continueFresh = [&](const char* what, bool dropKept) {
+    QStringList first = args;
+    first.removeLast();
+    first << "schedule.max_steps=20"
+          << "--set"
+          << "checkpoint.every=10"
+          << "--stop-at"
+          << "10";
+    QProcess stopped;
+    stopped.start(TRAINDECK_BIN, first);
+    stopped.waitForFinished(30 * 60 * 1000);
+    const QString runDir = QString::fromUtf8(stopped.readAllStandardOutput()).split('\n').value(0).trimmed();
+    QDir(remote.filePath("work")).removeRecursively();
+    if (dropKept) QDir(local.filePath("cache")).removeRecursively();
+    QStringList again = args.mid(0, args.indexOf("--runs-root"));
+    again[0] = "--continue";
+    again[1] = runDir;
+    again[2] = "--on";
+    again[3] = server.spec();
+    again << "--remote-dir" << remote.filePath("work");
+    report(what, launch(again, 10));
+  };
+  continueFresh("continue on a fresh runtime, trainer brought home", false);
+  continueFresh("continue on a fresh runtime, cold build", true);
+  checkpointSync(args, remote.filePath("work"));
   return 0;
 }
