@@ -143,8 +143,7 @@ ColabRuntimeDialog::ColabRuntimeDialog(QWidget* parent) : QDialog(parent) {
 }
 
 QString ColabRuntimeDialog::publicKey() const {
-  QFile pub(m_key->text() + ".pub");
-  return pub.open(QIODevice::ReadOnly) ? QString::fromUtf8(pub.readAll()).trimmed() : QString();
+  return publicKeyOf(m_key->text()).value_or(QString());
 }
 
 ColabCliRuntime ColabRuntimeDialog::cliRuntime() const {

@@ -66,9 +66,15 @@ QString colabCliProblem(const ColabCliRuntime& runtime) {
     return QObject::tr("give the colab program's absolute path (pip install google-colab-cli; `which colab`)");
   if (runtime.identityFile.isEmpty())
     return QObject::tr("pick an ed25519 key (or make one): the Colab CLI sends its public key");
-  QFile pub(runtime.identityFile + ".pub");
-  if (!pub.open(QIODevice::ReadOnly)) return QObject::tr("%1.pub cannot be read").arg(runtime.identityFile);
-  return publicKeyProblem(QString::fromUtf8(pub.readAll()).trimmed());
+  const std::optional<QString> key = publicKeyOf(runtime.identityFile);
+  if (!key) return QObject::tr("%1.pub cannot be read").arg(runtime.identityFile);
+  return publicKeyProblem(*key);
+}
+
+std::optional<QString> publicKeyOf(const QString& identityFile) {
+  QFile pub(identityFile + ".pub");
+  if (!pub.open(QIODevice::ReadOnly)) return std::nullopt;
+  return QString::fromUtf8(pub.read(64 * 1024)).trimmed();
 }
 
 HostEntry colabCliHost(const ColabCliRuntime& runtime) {

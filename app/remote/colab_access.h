@@ -10,6 +10,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 #include "host_store.h"
 
@@ -25,6 +26,8 @@ QStringList colabTpuChoices();  // v5e1, v6e1
 // A public key line fit for authorized_keys: "ssh-ed25519|ecdsa-sha2-nistp* BASE64 [comment]",
 // one line, no options. Empty when fit, else what is wrong (RSA is refused: Colab rejects it).
 QString publicKeyProblem(const QString& line);
+// The public key beside a private key file (its .pub), trimmed; nullopt when it cannot be read.
+std::optional<QString> publicKeyOf(const QString& identityFile);
 
 struct ColabCliRuntime {
   QString session;       // the CLI's session name: letters, digits, '-' and '_'
