@@ -161,7 +161,9 @@ QString JobController::resume(const QString& runDir) {
   const QString dir = QFileInfo(runDir).absoluteFilePath();
   if (Job* job = jobFor(dir); job && job->isActive()) return tr("the run is still going");
   if (QFileInfo::exists(dir + "/" + kRemoteRecordFile))
-    return tr("it ran on another host: fetch its checkpoint, or start it again there with checkpoint.resume: true");
+    return tr(
+        "it ran on another host: Continue on another host… resumes it there, or on any host, from its "
+        "checkpoint here");
   const RunInfoReadResult read = readRunInfo(RunPaths{dir.toStdString()});
   if (!read.ok()) return tr("its run.json cannot be read: %1").arg(QString::fromStdString(read.error));
   if (isLive(read.info.status)) return tr("its run.json says it is still %1").arg(toString(read.info.status));
