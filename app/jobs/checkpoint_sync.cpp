@@ -39,9 +39,12 @@ void CheckpointSync::syncNow() {
     if (!error.isEmpty() && !error.contains("no complete checkpoint")) emit syncFailed(error);
     const QString name = QFileInfo(localDir).fileName();
     pruneCheckpoints(m_runDir, m_keep);
-    if (error.isEmpty() && !localDir.isEmpty() && name != before && m_bytes > 0)
-      emit synced(name, m_bytes, m_copyClock.elapsed() / 1000.0);
+    const bool copied = error.isEmpty() && !localDir.isEmpty() && name != before && m_bytes > 0;
+    if (copied) emit synced(name, m_bytes, m_copyClock.elapsed() / 1000.0);
     emit idle();
+    // A host that saved again while this one came home: its newest is asked for at once, not
+    // one interval later (a listing when there is nothing newer).
+    if (copied && m_fetch == nullptr) QTimer::singleShot(0, this, &CheckpointSync::syncNow);
   });
   m_fetch->start();
 }

@@ -1,6 +1,7 @@
 // CheckpointSync: while a remote run is followed, its newest COMPLETE checkpoint is copied into
 // the mirror in the background, so that this computer holds the last one when the host goes
-// (a Colab runtime ends; nothing on it survives). Every kIntervalMs, when no copy is under way,
+// (a Colab runtime ends; nothing on it survives). Every kIntervalMs, and at once after a copy
+// (the host may have saved a newer one meanwhile), when no copy is under way,
 // a RemoteFetch on the run's own connection takes the newest one the host has (resumable,
 // SHA-256 checked, COMPLETE last; one already here costs one listing). Once one is whole, the
 // mirror keeps the newest `keep` complete checkpoints and removes the older ones; folders still

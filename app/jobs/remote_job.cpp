@@ -111,7 +111,8 @@ void RemoteJob::makeHost(const SshTarget& target) {
   connect(m_host.get(), &RemoteHost::transferFinished, this, [this](int id, const TransferResult& result) {
     if (id == m_trainerDownloadId) {
       m_trainerDownloadId = -1;
-      const QString why = TrainerCache(m_trainerCacheDir).keep(trainerSignature(m_probe, m_sourcesHash));
+      const QString why = TrainerCache(m_trainerCacheDir)
+                              .keep(trainerSignature(m_probe, m_sourcesHash), QFileInfo(runDir()).fileName());
       addOutput(why.isEmpty() ? tr("The trainer built on %1 is kept here (%2 MB) for hosts like it: they get it "
                                    "uploaded instead of building it.")
                                     .arg(m_launch.spec)
@@ -466,7 +467,8 @@ void RemoteJob::bringTrainerHome() {
   const TrainerSignature signature = trainerSignature(m_probe, m_sourcesHash);
   const TrainerCache cache(m_trainerCacheDir);
   if (m_trainerDownloadId >= 0 || !cache.binaryFor(signature).isEmpty() || !m_host) return;
-  m_trainerDownloadId = m_host->download(m_record.trainBinary, cache.partialFor(signature));
+  m_trainerDownloadId =
+      m_host->download(m_record.trainBinary, cache.partialFor(signature, QFileInfo(runDir()).fileName()));
 }
 
 void RemoteJob::stepData(int index) {
@@ -742,6 +744,7 @@ bool RemoteJob::lastCheckpointCopied() {
 }
 
 void RemoteJob::runtimeGone(const QString& reason) {
+  if (m_record.watchOnly) return fail(tr("Runtime gone: %1.").arg(reason));  // not ours to continue
   const QStringList here = CheckpointSync::completeCheckpoints(runDir());
   const QString next =
       here.isEmpty()

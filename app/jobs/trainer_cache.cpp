@@ -43,15 +43,16 @@ QString TrainerCache::binaryFor(const TrainerSignature& signature) const {
   return QFileInfo(binary).isExecutable() && QFileInfo::exists(folder + "/signature.txt") ? binary : QString();
 }
 
-QString TrainerCache::partialFor(const TrainerSignature& signature) const {
+QString TrainerCache::partialFor(const TrainerSignature& signature, const QString& tag) const {
   const QString folder = QDir(m_dir).filePath(signature.key);
   QDir().mkpath(folder);
-  return folder + "/traindeck-train.partial";
+  return folder + "/traindeck-train.partial-" + tag;
 }
 
-QString TrainerCache::keep(const TrainerSignature& signature) const {
+QString TrainerCache::keep(const TrainerSignature& signature, const QString& tag) const {
   const QString folder = QDir(m_dir).filePath(signature.key);
-  const QString partial = folder + "/traindeck-train.partial", binary = folder + "/traindeck-train";
+  const QString partial = partialFor(signature, tag), binary = folder + "/traindeck-train";
+  if (!QFileInfo::exists(partial)) return QStringLiteral("%1 is not there").arg(partial);
   QFile::remove(binary);
   if (!QFile::rename(partial, binary)) return QStringLiteral("cannot move %1 into place").arg(partial);
   QFile::setPermissions(binary, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup |

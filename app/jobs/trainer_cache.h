@@ -30,10 +30,11 @@ class TrainerCache {
   QString dir() const { return m_dir; }
   // The kept binary for this signature, or empty.
   QString binaryFor(const TrainerSignature& signature) const;
-  // Where a download for it goes first (its folder made); keep() moves it into place.
-  QString partialFor(const TrainerSignature& signature) const;
+  // Where a download for it goes first (its folder made), one per `tag` (the run that brings it:
+  // two runs at once do not write one file); keep() moves it into place.
+  QString partialFor(const TrainerSignature& signature, const QString& tag) const;
   // Empty, or why the downloaded binary could not be kept.
-  QString keep(const TrainerSignature& signature) const;
+  QString keep(const TrainerSignature& signature, const QString& tag) const;
 
  private:
   QString m_dir;

@@ -428,11 +428,13 @@ class RemoteJobTest : public QObject {
     QTemporaryDir dir;
     const TrainerCache cache(dir.path());
     QVERIFY(cache.binaryFor(base).isEmpty());
-    QFile partial(cache.partialFor(base));
+    QFile partial(cache.partialFor(base, "run-1"));
     QVERIFY(partial.open(QIODevice::WriteOnly) && partial.write("#!/bin/sh\n") > 0);
     partial.close();
-    QVERIFY(cache.binaryFor(base).isEmpty());  // not until it is whole and kept
-    QCOMPARE(cache.keep(base), QString());
+    QVERIFY(cache.binaryFor(base).isEmpty());       // not until it is whole and kept
+    QVERIFY(!cache.keep(base, "run-2").isEmpty());  // another run's download is not this one
+    QVERIFY(cache.binaryFor(base).isEmpty());
+    QCOMPARE(cache.keep(base, "run-1"), QString());
     QVERIFY(QFileInfo(cache.binaryFor(base)).isExecutable());
     QVERIFY(cache.binaryFor(trainerSignature(colab, "s2")).isEmpty());
   }
