@@ -133,6 +133,14 @@ class RemoteWindowTest : public QObject {
     QVERIFY(QDir().mkpath(mirror + "/checkpoints/step-00000005"));
     QFile(mirror + "/checkpoints/step-00000005/COMPLETE").open(QIODevice::WriteOnly);
     QVERIFY(continueOffered());
+    // To look at: the window with the ended remote run, and its menu.
+    QMenu* menu = reopened.runMenu({mirror});
+    menu->deleteLater();
+    const QDir shots(TRAINDECK_SCREENSHOT_DIR);
+    QVERIFY(shots.mkpath("."));
+    QVERIFY(menu->grab().save(shots.filePath("run-menu-remote.png")));
+    reopened.resize(1280, 800);
+    QVERIFY(reopened.grab().save(shots.filePath("remote-run-ended.png")));
   }
 };
 
