@@ -291,7 +291,8 @@ void MonitorPage::redraw() {
   const double mfu = train.size() ? train.mfu.back() : std::nan("");
   m_mfuValue->setText(std::isfinite(mfu) ? QStringLiteral("%1%").arg(100 * mfu, 0, 'f', 1) : QStringLiteral("–"));
   m_progress->setRange(0, static_cast<int>(std::max<std::int64_t>(1, total)));
-  m_progress->setValue(static_cast<int>(std::min(step, std::max<std::int64_t>(1, total))));
+  m_progress->setValue(total > 0 ? static_cast<int>(std::min(step, total)) : 0);
+  m_progress->setFormat(total > 0 ? QStringLiteral("%p%") : tr("total not known"));
   m_eta->setText(progressText(train, total, m_view.status));
 
   m_redrawTimer.setInterval(nextRedrawIntervalMs(clock, m_charts));

@@ -13,8 +13,10 @@ QString formatSeconds(double seconds) {
 
 QString progressText(const TrainColumns& train, std::int64_t totalSteps, const QString& status) {
   if (train.size() == 0) return status.isEmpty() ? QString() : status;
+  // No total (a run.json that does not say it): no percent to give.
+  if (totalSteps <= 0) return status;
   const std::int64_t step = train.step.back();
-  const int percent = totalSteps > 0 ? static_cast<int>(100 * step / totalSteps) : 0;
+  const int percent = static_cast<int>(100 * step / totalSteps);
   if (!status.isEmpty() && status != "running" && status != "starting")
     return QStringLiteral("%1% · %2").arg(percent).arg(status);
   // The pace of the last (up to) 50 records, so a slow start does not skew the estimate.

@@ -275,6 +275,8 @@ class RunPagesTest : public QObject {
   void progressSaysWhatIsLeft() {
     QCOMPARE(progressText(m_train, 200, "running"), QString("50% · 50s left"));
     QCOMPARE(progressText(m_train, 200, "stopped"), QString("50% · stopped"));
+    QCOMPARE(progressText(m_train, 0, "stopped"), QString("stopped"));  // no total: no percent
+    QCOMPARE(progressText(m_train, 0, "running"), QString("running"));
     QCOMPARE(formatSeconds(3725), QString("1h02m"));
   }
 
