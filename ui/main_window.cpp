@@ -273,7 +273,7 @@ QMenu* MainWindow::runMenu(const QStringList& dirs) {
     showRun(dir);
   });
   add("continueRun", tr("Continue on another host…"),
-      dirs.size() == 1 && !live && !run.remoteSpec.isEmpty() && !CheckpointSync::completeCheckpoints(dir).isEmpty(),
+      dirs.size() == 1 && !live && !run.remoteSpec.isEmpty() && !CheckpointSync::newestCheckpoint(dir).isEmpty(),
       [this, dir] { continueElsewhere(dir); });
   add("compareRuns", tr("Compare"), dirs.size() >= 2 && dirs.size() <= Comparison::kMaxRuns,
       [this, dirs] { compareRuns(dirs); });
@@ -314,12 +314,12 @@ void MainWindow::continueElsewhere(const QString& runDir) {
                        tr("Add the host (or the new Colab runtime) in Hosts… first, then continue the run there."));
   QStringList names;
   for (const HostEntry& h : hosts) names << QStringLiteral("%1 (%2)").arg(h.name, h.spec);
-  const QStringList here = CheckpointSync::completeCheckpoints(runDir);
   bool ok = false;
-  const QString picked = QInputDialog::getItem(this, tr("Continue on another host"),
-                                               tr("%1 continues from its last checkpoint here, %2, on:")
-                                                   .arg(QFileInfo(runDir).fileName(), here.value(here.size() - 1)),
-                                               names, 0, false, &ok);
+  const QString picked =
+      QInputDialog::getItem(this, tr("Continue on another host"),
+                            tr("%1 continues from its last checkpoint here, %2, on:")
+                                .arg(QFileInfo(runDir).fileName(), CheckpointSync::newestCheckpoint(runDir)),
+                            names, 0, false, &ok);
   if (!ok) return;
   const HostEntry& host = hosts[names.indexOf(picked)];
   TargetConfig target;

@@ -27,7 +27,7 @@ void CheckpointSync::start() {
 
 void CheckpointSync::syncNow() {
   if (m_fetch != nullptr || m_host == nullptr) return;
-  const QString before = newestHere();
+  const QString before = newestCheckpoint(m_runDir);
   m_fetch = new RemoteFetch(m_runDir, m_record, FetchKind::Checkpoint, m_host);
   m_bytes = 0;
   m_copyClock.start();
@@ -49,8 +49,8 @@ void CheckpointSync::syncNow() {
   m_fetch->start();
 }
 
-QString CheckpointSync::newestHere() const {
-  const QStringList names = completeCheckpoints(m_runDir);
+QString CheckpointSync::newestCheckpoint(const QString& runDir) {
+  const QStringList names = completeCheckpoints(runDir);
   return names.isEmpty() ? QString() : names.back();
 }
 
@@ -61,8 +61,7 @@ QStringList CheckpointSync::completeCheckpoints(const QString& runDir) {
   for (const QString& entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
     if (name.match(entry).hasMatch() && QFileInfo::exists(dir.filePath(entry + "/COMPLETE"))) complete << entry;
   // step-N is zero-padded, but order by the number so that an unpadded name sorts too.
-  std::sort(complete.begin(), complete.end(),
-            [](const QString& a, const QString& b) { return a.mid(5).toLongLong() < b.mid(5).toLongLong(); });
+  std::sort(complete.begin(), complete.end(), [](const QString& a, const QString& b) { return stepOf(a) < stepOf(b); });
   return complete;
 }
 
@@ -82,7 +81,7 @@ QStringList CheckpointSync::pruneCheckpoints(const QString& runDir, int keep) {
     if (const QRegularExpressionMatch m = partial.match(entry); m.hasMatch())
       partials.push_back({m.captured(1).toLongLong(), entry});
   std::sort(partials.begin(), partials.end());
-  const qint64 newestComplete = complete.isEmpty() ? -1 : complete.back().mid(5).toLongLong();
+  const qint64 newestComplete = complete.isEmpty() ? -1 : stepOf(complete.back());
   for (qsizetype i = 0; i < partials.size(); ++i)
     if ((i + 1 < partials.size() || partials[i].first <= newestComplete) &&
         QDir(dir.filePath(partials[i].second)).removeRecursively())

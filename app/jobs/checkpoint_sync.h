@@ -33,10 +33,13 @@ class CheckpointSync : public QObject {
   void start();    // syncs now, then every kIntervalMs
   void syncNow();  // unless a copy is under way
   bool isCopying() const { return m_fetch != nullptr; }
-  QString newestHere() const;  // the newest complete checkpoint's folder name in the mirror, or empty
 
   // The mirror's complete checkpoints (step-N with COMPLETE), oldest first.
   static QStringList completeCheckpoints(const QString& runDir);
+  // The newest of them, or empty.
+  static QString newestCheckpoint(const QString& runDir);
+  // The step a checkpoint folder's name says ("step-00000020" -> 20).
+  static qint64 stepOf(const QString& name) { return name.mid(5).toLongLong(); }
   // Removes all but the newest `keep` of them, and copies cut short (step-N.partial) but the
   // newest one when it is newer than every complete one; returns the names removed.
   static QStringList pruneCheckpoints(const QString& runDir, int keep);

@@ -195,8 +195,8 @@ JobController::Started JobController::continueOn(const QString& runDir, const Ta
     return {{},
             tr("%1's run.json says it is still %2 on %3.")
                 .arg(name, QString::fromUtf8(toString(read.info.status)), before.spec)};
-  const QStringList here = CheckpointSync::completeCheckpoints(dir);
-  if (here.isEmpty()) return {{}, tr("%1 has no complete checkpoint here to continue from.").arg(name)};
+  if (CheckpointSync::newestCheckpoint(dir).isEmpty())
+    return {{}, tr("%1 has no complete checkpoint here to continue from.").arg(name)};
   LoadedConfig loaded = loadConfigFile((dir + "/config.yaml").toStdString());
   if (hasErrors(loaded.problems))
     return {{},

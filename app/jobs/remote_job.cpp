@@ -403,24 +403,23 @@ void RemoteJob::stepBuild() {
   beginStep(QStringLiteral("build"), key);
   m_record.trainBinary = build + "/bin/traindeck-train";
   exec("test -f " + shellQuote(build + "/.done") + " && test -x " + shellQuote(m_record.trainBinary),
-       [this](int status, const QByteArray&, const QByteArray&) {
+       [this, build](int status, const QByteArray&, const QByteArray&) {
          if (status == 0) {
            addOutput(tr("The trainer for this LibTorch is built there already."));
            return afterBuild();
          }
          const QString home = TrainerCache(m_trainerCacheDir).binaryFor(trainerSignature(m_probe, m_sourcesHash));
-         if (!home.isEmpty()) return runStep([this, home] { stepUploadTrainer(home); });
-         runStep([this] { stepCompile(); });
+         if (!home.isEmpty()) return runStep([this, home, build] { stepUploadTrainer(home, build); });
+         runStep([this, build] { stepCompile(build); });
        });
 }
 
-void RemoteJob::stepUploadTrainer(const QString& binary) {
-  const QString build = QFileInfo(QFileInfo(m_record.trainBinary).path()).path();
+void RemoteJob::stepUploadTrainer(const QString& binary, const QString& build) {
   addOutput(tr("A trainer built on a host like this one is kept here: uploading it instead of building."));
   exec("mkdir -p -- " + shellQuote(build + "/bin"), [this, binary, build](int, const QByteArray&, const QByteArray&) {
     upload(binary, m_record.trainBinary + ".partial", [this, build] {
       exec(shellJoin({"sh", m_record.helper, "install-trainer", build}),
-           [this](int status, const QByteArray& out, const QByteArray& err) {
+           [this, build](int status, const QByteArray& out, const QByteArray& err) {
              const QMap<QString, QString> answer = parseKeyValues(out);
              if (status == 0 && answer.contains("installed")) {
                addOutput(tr("The trainer brought here runs on %1 (%2): nothing to build.")
@@ -429,14 +428,13 @@ void RemoteJob::stepUploadTrainer(const QString& binary) {
              }
              addOutput(tr("The trainer brought here does not run on %1 (%2): building it there.")
                            .arg(m_launch.spec, answer.value("error", QString::fromUtf8(err).trimmed())));
-             runStep([this] { stepCompile(); });
+             runStep([this, build] { stepCompile(build); });
            });
     });
   });
 }
 
-void RemoteJob::stepCompile() {
-  const QString build = QFileInfo(QFileInfo(m_record.trainBinary).path()).path();
+void RemoteJob::stepCompile(const QString& build) {
   exec(
       "sh " + helper() + " build " + shellQuote(m_record.workDir + "/src/" + m_sourcesHash) + " " + shellQuote(build) +
           " " + shellQuote(m_probe.libtorchChoice()),
@@ -522,10 +520,9 @@ void RemoteJob::stepDataFile(int index, int file) {
 }
 
 void RemoteJob::stepSeed() {
-  const QStringList here = CheckpointSync::completeCheckpoints(runDir());
-  if (here.isEmpty())
+  const QString checkpoint = CheckpointSync::newestCheckpoint(runDir());
+  if (checkpoint.isEmpty())
     return fail(tr("%1 has no complete checkpoint here to continue from.").arg(QFileInfo(runDir()).fileName()));
-  const QString checkpoint = here.back();
   beginStep(QStringLiteral("seed"), checkpoint);
   m_record.remoteRunDir = m_record.workDir + "/runs/" + QFileInfo(m_launch.localRunDir).fileName();
   exec(shellJoin({"sh", m_record.helper, "seed", m_record.remoteRunDir}),
@@ -541,9 +538,7 @@ void RemoteJob::stepSeed() {
          for (const QString& note : m_launch.notes) addOutput(note);
          // The growing files as the mirror has them (its offsets then hold there), then the checkpoint.
          const QDir dir(runDir());
-         m_seedFiles = QStringList{"metrics.jsonl", "supervisor.log"};
-         for (const QString& log : QDir(dir.filePath("logs")).entryList({"rank-*.log"}, QDir::Files, QDir::Name))
-           m_seedFiles << "logs/" + log;
+         m_seedFiles = m_mirror->growingFiles();
          m_seedFiles.erase(std::remove_if(m_seedFiles.begin(), m_seedFiles.end(),
                                           [&dir](const QString& f) { return !QFileInfo::exists(dir.filePath(f)); }),
                            m_seedFiles.end());
@@ -575,8 +570,7 @@ void RemoteJob::stepSeedFile(int index) {
 void RemoteJob::markMove(const QString& checkpoint) {
   // In the run's own record, before it is uploaded, so that the copy there and the mirror agree:
   // an event where the curve moved from one host to the next.
-  static const QRegularExpression number("(\\d+)$");
-  const qint64 step = number.match(checkpoint).captured(1).toLongLong();
+  const qint64 step = CheckpointSync::stepOf(checkpoint);
   const QString message =
       m_continuedFrom.isEmpty() || m_continuedFrom == m_launch.spec
           ? tr("continued on %1 from checkpoint step %2").arg(m_launch.spec).arg(step)
@@ -745,13 +739,13 @@ bool RemoteJob::lastCheckpointCopied() {
 
 void RemoteJob::runtimeGone(const QString& reason) {
   if (m_record.watchOnly) return fail(tr("Runtime gone: %1.").arg(reason));  // not ours to continue
-  const QStringList here = CheckpointSync::completeCheckpoints(runDir());
+  const QString last = CheckpointSync::newestCheckpoint(runDir());
   const QString next =
-      here.isEmpty()
+      last.isEmpty()
           ? tr("No checkpoint of it was copied here before: start it again.")
           : tr("Last checkpoint %1 is here: Continue on another host (the run's menu, or traindeck --continue %2 --on "
                "HOST) resumes it from there.")
-                .arg(here.back(), runDir());
+                .arg(last, runDir());
   fail(tr("Runtime gone: %1. %2").arg(reason, next));
 }
 

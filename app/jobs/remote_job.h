@@ -141,8 +141,9 @@ class RemoteJob : public Job {
   void stepInstall(const QStringList& packages);
   void stepSources();
   void stepBuild();
-  void stepUploadTrainer(const QString& binary);  // a build brought home, for a host like it
-  void stepCompile();
+  // BUILD is the build folder there: BUILD/bin/traindeck-train is m_record.trainBinary.
+  void stepUploadTrainer(const QString& binary, const QString& build);  // a build brought home, for a host like it
+  void stepCompile(const QString& build);
   void afterBuild();
   void bringTrainerHome();
   void stepData(int index);

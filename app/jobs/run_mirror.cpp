@@ -29,11 +29,16 @@ bool RunMirror::isWholeFile(const QString& name) {
 QStringList RunMirror::readArguments() const {
   QStringList args;
   const auto add = [&](const QString& name, qint64 offset) { args << name << QString::number(offset); };
-  for (const QString& name : kGrowing) add(name, QFileInfo(QDir(m_dir).filePath(name)).size());
-  const QFileInfoList logs = QDir(QDir(m_dir).filePath("logs")).entryInfoList({"rank-*.log"}, QDir::Files, QDir::Name);
-  for (const QFileInfo& log : logs) add("logs/" + log.fileName(), log.size());
+  for (const QString& name : growingFiles()) add(name, QFileInfo(QDir(m_dir).filePath(name)).size());
   for (const QString& name : kWhole) add(name, 0);
   return args;
+}
+
+QStringList RunMirror::growingFiles() const {
+  QStringList names = kGrowing;
+  for (const QString& log : QDir(QDir(m_dir).filePath("logs")).entryList({"rank-*.log"}, QDir::Files, QDir::Name))
+    names << "logs/" + log;
+  return names;
 }
 
 QString RunMirror::apply(const RemoteReadAnswer& answer, bool* changed) {

@@ -21,6 +21,9 @@ class RunMirror {
   // NAME OFFSET pairs for traindeck-remote.sh read: whole files from 0, growing ones from
   // their local size (rank logs not yet here are sent by the helper on its own).
   QStringList readArguments() const;
+  // The growing files, by name in the run folder: metrics.jsonl, supervisor.log (here or not)
+  // and the rank logs here.
+  QStringList growingFiles() const;
   // Writes what `answer` holds; returns an empty string or why a file could not be written.
   // *changed says whether any byte changed here.
   QString apply(const RemoteReadAnswer& answer, bool* changed = nullptr);
