@@ -37,6 +37,8 @@ start_time() {
   [ "$1" != Z ] && [ -n "${20:-}" ] || return 1
   echo "${20}"
 }
+# Whether PID is still the process that started at START (an empty START never is).
+still_runs() { [ -n "$2" ] && [ "$(start_time "$1" 2>/dev/null)" = "$2" ]; }
 die() { echo "error=$*"; exit 1; }
 
 cmd=${1:-}
@@ -152,7 +154,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     rundir=$1
     if [ -f "$rundir/launch.env" ]; then
       pid=$(sed -n 's/^pid=//p' "$rundir/launch.env") start=$(sed -n 's/^start_time=//p' "$rundir/launch.env")
-      [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] &&
+      still_runs "$pid" "$start" &&
         die "the run still goes on in $rundir (pid $pid): follow it there instead"
     fi
     if [ -e "$rundir" ]; then
@@ -181,11 +183,11 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     ;;
   alive)
     pid=$1 start=$2
-    [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] && echo "alive=yes" || echo "alive=no"
+    still_runs "$pid" "$start" && echo "alive=yes" || echo "alive=no"
     ;;
   signal)
     sig=$1 pid=$2 start=$3
-    [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] || { echo "signalled=gone"; exit 0; }
+    still_runs "$pid" "$start" || { echo "signalled=gone"; exit 0; }
     kill "-$sig" "$pid" && echo "signalled=yes"
     ;;
   checkpoint | export)
@@ -225,7 +227,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     rundir=$1 max=$2 pid=$3 start=$4
     shift 4
     echo "boot $(boot_id)"
-    [ -n "$start" ] && [ "$(start_time "$pid" 2>/dev/null)" = "$start" ] && echo "alive yes" || echo "alive no"
+    still_runs "$pid" "$start" && echo "alive yes" || echo "alive no"
     [ -d "$rundir" ] && echo "rundir yes" || echo "rundir no"
     names=""
     chunk=$(mktemp) || die "no temporary file"
