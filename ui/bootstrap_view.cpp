@@ -6,6 +6,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "multi_host_job.h"
+
 namespace traindeck {
 
 namespace {
@@ -55,27 +57,36 @@ BootstrapView::BootstrapView(QWidget* parent) : QFrame(parent) {
   hide();
 }
 
-void BootstrapView::follow(RemoteJob* job) {
-  for (QMetaObject::Connection& c : m_connections) disconnect(c);
+void BootstrapView::follow(Job* job) {
+  for (const QMetaObject::Connection& c : m_connections) disconnect(c);
+  m_connections.clear();
   m_job = job;
+  m_nodes.clear();
+  if (auto* remote = qobject_cast<RemoteJob*>(job)) m_nodes << remote;
+  if (auto* multi = qobject_cast<MultiHostJob*>(job))
+    for (int r = 0; r < multi->nodeCount(); ++r) m_nodes << multi->node(r);
+  if (m_nodes.isEmpty()) m_job = nullptr;
   m_bytes->hide();
   m_line->clear();
   m_cancel->setEnabled(true);
-  if (job != nullptr) {
-    m_connections[0] = connect(job, &RemoteJob::stepStarted, this, [this] {
+  for (const QPointer<RemoteJob>& node : m_nodes) {
+    const QString who = m_nodes.size() > 1 ? node->spec() + ": " : QString();
+    m_connections.push_back(connect(node, &RemoteJob::stepStarted, this, [this] {
       m_bytes->hide();
       refresh();
-    });
-    m_connections[1] =
-        connect(job, &RemoteJob::outputLine, this, [this](const QString& line) { m_line->setText(line.left(300)); });
-    m_connections[2] = connect(job, &RemoteJob::transferProgress, this, [this](qint64 done, qint64 total) {
+    }));
+    m_connections.push_back(connect(node, &RemoteJob::outputLine, this,
+                                    [this, who](const QString& line) { m_line->setText((who + line).left(300)); }));
+    m_connections.push_back(connect(node, &RemoteJob::transferProgress, this, [this](qint64 done, qint64 total) {
       m_bytes->setVisible(total > 0);
       m_bytes->setRange(0, 1000);
       m_bytes->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 0);
-    });
-    m_connections[3] = connect(job, &Job::stateChanged, this, &BootstrapView::refresh);
-    m_connections[4] = connect(job, &QObject::destroyed, this, [this] { follow(nullptr); });
-    const QStringList recent = job->recentOutput();
+    }));
+  }
+  if (m_job) {
+    m_connections.push_back(connect(m_job, &Job::stateChanged, this, &BootstrapView::refresh));
+    m_connections.push_back(connect(m_job, &QObject::destroyed, this, [this] { follow(nullptr); }));
+    const QStringList recent = m_job->recentOutput();
     if (!recent.isEmpty()) m_line->setText(recent.back().left(300));
   }
   refresh();
@@ -93,15 +104,23 @@ void BootstrapView::refresh() {
     return;
   }
   if (!m_tick.isActive()) m_tick.start();
-  m_title->setText(tr("<b>Starting on %1</b>").arg(m_job->record().spec.toHtmlEscaped()));
-  QStringList parts;
-  for (const BootstrapStep& step : m_job->steps()) {
-    const bool running = step.endedMs < 0;
-    const qint64 took = (running ? m_job->sinceStartMs() : step.endedMs) - step.startedMs;
-    parts << QStringLiteral("%1 %2 %3")
-                 .arg(running ? QStringLiteral("▶") : QStringLiteral("✓"), step.name, duration(took));
+  QStringList hosts, lines;
+  for (int r = 0; r < m_nodes.size(); ++r) {
+    const RemoteJob* node = m_nodes[r];
+    if (node == nullptr) continue;
+    hosts << node->spec();
+    QStringList parts;
+    for (const BootstrapStep& step : node->steps()) {
+      const bool running = step.endedMs < 0;
+      const qint64 took = (running ? node->sinceStartMs() : step.endedMs) - step.startedMs;
+      parts << QStringLiteral("%1 %2 %3")
+                   .arg(running ? QStringLiteral("▶") : QStringLiteral("✓"), step.name, duration(took));
+    }
+    const QString steps = parts.join(QStringLiteral("  ·  "));
+    lines << (m_nodes.size() > 1 ? tr("node %1: %2").arg(r).arg(steps) : steps);
   }
-  m_steps->setText(parts.join(QStringLiteral("  ·  ")));
+  m_title->setText(tr("<b>Starting on %1</b>").arg(hosts.join(QStringLiteral(", ")).toHtmlEscaped()));
+  m_steps->setText(lines.join('\n'));
 }
 
 }  // namespace traindeck

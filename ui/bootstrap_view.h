@@ -1,13 +1,16 @@
 // BootstrapView: a remote run's start as it happens, above the pages while the shown run is
 // starting: every step with its time ("✓ probe 0.4 s · ✓ sources 1.2 s · ▶ build 2m05s"), the
 // running step's last output line (the compiler's progress) or its upload's bytes, and Cancel,
-// which stops the start at any step. It follows one RemoteJob at a time and hides itself once
-// that job no longer starts (running, failed, cancelled).
+// which stops the start at any step. It follows one job at a time, a RemoteJob or a job on
+// several hosts (MultiHostJob: one line of steps per node), and hides itself once that job no
+// longer starts (running, failed, cancelled).
 #pragma once
 
 #include <QFrame>
+#include <QList>
 #include <QPointer>
 #include <QTimer>
+#include <vector>
 
 #include "remote_job.h"
 
@@ -21,21 +24,22 @@ class BootstrapView : public QFrame {
   Q_OBJECT
  public:
   explicit BootstrapView(QWidget* parent = nullptr);
-  // nullptr, or a job that is not starting: hidden.
-  void follow(RemoteJob* job);
+  // nullptr, a job on this machine or a job that is not starting: hidden.
+  void follow(Job* job);
   QString stepsText() const;  // what the steps line says (tests)
 
  private:
   void refresh();
 
-  QPointer<RemoteJob> m_job;
+  QPointer<Job> m_job;
+  QList<QPointer<RemoteJob>> m_nodes;  // the job itself, or each of its nodes
   QLabel* m_title = nullptr;
   QLabel* m_steps = nullptr;
   QLabel* m_line = nullptr;
   QProgressBar* m_bytes = nullptr;
   QPushButton* m_cancel = nullptr;
   QTimer m_tick;  // the running step's clock
-  QMetaObject::Connection m_connections[5];
+  std::vector<QMetaObject::Connection> m_connections;
 };
 
 }  // namespace traindeck

@@ -61,6 +61,8 @@ QString fieldLabel(const QString& path) {
       {"target.identity", QT_TRANSLATE_NOOP("FieldLabel", "SSH key file")},
       {"target.proxy_command", QT_TRANSLATE_NOOP("FieldLabel", "ProxyCommand")},
       {"target.remote_dir", QT_TRANSLATE_NOOP("FieldLabel", "Work folder on the host")},
+      {"target.hosts", QT_TRANSLATE_NOOP("FieldLabel", "Several hosts (one node each)")},
+      {"target.node_address", QT_TRANSLATE_NOOP("FieldLabel", "Node 0's address for the nodes")},
   };
   const auto it = labels.constFind(path);
   return it == labels.constEnd() ? path.section('.', -1) : QCoreApplication::translate("FieldLabel", it.value());

@@ -627,7 +627,7 @@ void MainWindow::showRun(const QString& runDir) {
   m_logs->showLines(m_session->logs(), m_session);
   // A run that goes on without a job here (started by the CLI, or outside the runs root).
   if (summary.isLive() && !m_jobs->jobFor(dir)) m_jobs->attach(dir);
-  m_bootstrap->follow(qobject_cast<RemoteJob*>(m_jobs->jobFor(dir)));
+  m_bootstrap->follow(m_jobs->jobFor(dir));
   const int row = m_runs->rowOfPath(dir);
   const int viewRow = row >= 0 ? m_runFilter->mapFromSource(m_runs->index(row, 0)).row() : -1;
   if (viewRow >= 0 && m_runTable->currentIndex().row() != viewRow) m_runTable->selectRow(viewRow);

@@ -9,6 +9,7 @@
 #include "config/config_io.h"
 #include "config/validate.h"
 #include "local_job.h"
+#include "multi_host_job.h"
 #include "remote_job.h"
 #include "remote_record.h"
 #include "remote_uploads.h"
@@ -66,6 +67,7 @@ JobController::Started JobController::start(const RunConfig& jobConfig, const QS
     if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly) || out.write(yamlText.toUtf8()) < 0 || !out.flush())
       return {{}, tr("Could not write the job file %1: %2.").arg(configPath, out.errorString())};
   }
+  if (nodeHosts(config.target).size() > 1) return startOnHosts(config, runDir, configPath, extraArgs);
   if (config.target.kind == TargetKind::Ssh) return startRemote(config, runDir, configPath, extraArgs);
   auto job = std::make_unique<LocalJob>();
   LocalJob* local = job.get();
@@ -104,17 +106,66 @@ std::optional<RemoteLaunch> remoteLaunch(const RunConfig& config, const JobContr
 
 }  // namespace
 
-RemoteJob* JobController::adoptRemote(const QString& runDir, const QString& spec) {
+std::unique_ptr<RemoteJob> JobController::makeRemote(const QString& spec, bool keepsCheckpoints) {
   auto job = std::make_unique<RemoteJob>();
+  if (m_remote.hostKeyPrompt) job->setHostKeyPrompt(m_remote.hostKeyPrompt);
+  if (m_remote.installPrompt) job->setInstallPrompt(m_remote.installPrompt);
+  job->setCheckpointsKeptHere(keepsCheckpoints ? m_remote.checkpointsKeptHere : 0);
+  job->setGoneAfter(m_remote.goneAfterSeconds);
+  job->setTrainerCacheDir(m_remote.trainerCacheDir);
+  connect(job.get(), &RemoteJob::probed, this, [this, spec](const HostProbe& probe) { emit hostProbed(spec, probe); });
+  return job;
+}
+
+RemoteJob* JobController::adoptRemote(const QString& runDir, const QString& spec) {
+  std::unique_ptr<RemoteJob> job = makeRemote(spec, true);
   RemoteJob* remote = job.get();
-  if (m_remote.hostKeyPrompt) remote->setHostKeyPrompt(m_remote.hostKeyPrompt);
-  if (m_remote.installPrompt) remote->setInstallPrompt(m_remote.installPrompt);
-  remote->setCheckpointsKeptHere(m_remote.checkpointsKeptHere);
-  remote->setGoneAfter(m_remote.goneAfterSeconds);
-  remote->setTrainerCacheDir(m_remote.trainerCacheDir);
-  connect(remote, &RemoteJob::probed, this, [this, spec](const HostProbe& probe) { emit hostProbed(spec, probe); });
   adopt(runDir, std::move(job));
   return remote;
+}
+
+JobController::Started JobController::startOnHosts(const RunConfig& config, const QString& runDir,
+                                                   const QString& configPath, const QStringList& extraArgs) {
+  const std::vector<std::string> hosts = nodeHosts(config.target);
+  const auto count = static_cast<std::int64_t>(hosts.size());
+  if (config.strategy.nnodes != count)
+    return {{},
+            tr("target.hosts names %1 hosts, one node each, but strategy.nnodes is %2: set strategy.nnodes: %1.")
+                .arg(count)
+                .arg(config.strategy.nnodes)};
+  if (config.strategy.master_port == 0)
+    return {{},
+            tr("A job on %1 hosts needs a fixed strategy.master_port that node 0's host has free (for example "
+               "29500).")
+                .arg(count)};
+  const QString id = QFileInfo(runDir).fileName();
+  QVector<RemoteLaunch> launches;
+  std::vector<std::unique_ptr<RemoteJob>> nodes;
+  QString nodeAddress = QString::fromStdString(config.target.node_address);
+  for (int r = 0; r < static_cast<int>(count); ++r) {
+    RunConfig nodeConfig = config;
+    nodeConfig.target.host = hosts[static_cast<std::size_t>(r)];
+    nodeConfig.target.hosts.clear();
+    QString error;
+    std::optional<RemoteLaunch> launch = remoteLaunch(nodeConfig, m_remote, &error);
+    if (!launch) return {{}, tr("node %1: %2").arg(r).arg(error)};
+    if (r == 0 && nodeAddress.isEmpty()) nodeAddress = launch->target.host;  // as SSH reaches it
+    launch->configBaseDir = QFileInfo(configPath).absolutePath();
+    launch->localRunDir = r == 0 ? runDir : MultiHostJob::nodeDir(runDir, r);
+    launch->remoteName = r == 0 ? id : QStringLiteral("%1.node-%2").arg(id).arg(r);
+    launches << *launch;
+    nodes.push_back(makeRemote(launch->spec, r == 0));  // node 0 holds the checkpoints
+  }
+  for (int r = 0; r < launches.size(); ++r)
+    launches[r].extraArgs = extraArgs + QStringList{"--nnodes",      QString::number(count),
+                                                    "--node-rank",   QString::number(r),
+                                                    "--master-addr", nodeAddress,
+                                                    "--master-port", QString::number(config.strategy.master_port)};
+  auto job = std::make_unique<MultiHostJob>(std::move(nodes));
+  MultiHostJob* multi = job.get();
+  adopt(runDir, std::move(job));
+  multi->start(launches, static_cast<int>(config.strategy.nproc_per_node));
+  return {runDir, {}};
 }
 
 JobController::Started JobController::startRemote(const RunConfig& config, const QString& runDir,
@@ -149,8 +200,11 @@ QList<RunConfig> JobController::liveConfigs(const QString& hostSpec) const {
   QList<RunConfig> out;
   for (const auto& [dir, job] : m_jobs) {
     if (!job->isActive()) continue;
-    const auto* remote = qobject_cast<const RemoteJob*>(job.get());
-    if (hostSpec.isEmpty() ? remote != nullptr : (remote == nullptr || remote->spec() != hostSpec)) continue;
+    QStringList specs;  // the hosts it runs on; none: this machine
+    if (const auto* remote = qobject_cast<const RemoteJob*>(job.get())) specs << remote->spec();
+    if (const auto* multi = qobject_cast<const MultiHostJob*>(job.get()))
+      for (int r = 0; r < multi->nodeCount(); ++r) specs << multi->node(r)->spec();
+    if (hostSpec.isEmpty() ? !specs.isEmpty() : !specs.contains(hostSpec)) continue;
     const LoadedConfig loaded = loadConfigFile((dir + "/config.yaml").toStdString());
     if (!hasErrors(loaded.problems)) out << loaded.config;
   }
@@ -190,6 +244,12 @@ JobController::Started JobController::continueOn(const QString& runDir, const Ta
             error.isEmpty() ? tr("%1 is not the mirror of a remote run: resume it here instead.").arg(name) : error};
   if (before.watchOnly)
     return {{}, tr("%1 was started outside TrainDeck: it cannot be continued from here.").arg(name)};
+  if (MultiHostJob::nodeCountOf(dir) > 1)
+    return {{},
+            tr("%1 ran on %2 hosts: continuing a job of several hosts is not built yet. Its newest checkpoint is "
+               "here (checkpoints/); start the job again with --resume on hosts of your choice.")
+                .arg(name)
+                .arg(MultiHostJob::nodeCountOf(dir))};
   const RunInfoReadResult read = readRunInfo(RunPaths{dir.toStdString()});
   if (read.ok() && isLive(read.info.status))
     return {{},
@@ -250,6 +310,15 @@ int JobController::attachRunning() {
 QString JobController::attach(const QString& runDir) {
   const QString dir = absolute(runDir);
   if (Job* known = jobFor(dir); known && known->isActive()) return {};
+  if (const int nodes = MultiHostJob::nodeCountOf(dir); nodes > 1) {  // a job on several hosts
+    std::vector<std::unique_ptr<RemoteJob>> jobs;
+    for (int r = 0; r < nodes; ++r) jobs.push_back(makeRemote({}, r == 0));
+    auto job = std::make_unique<MultiHostJob>(std::move(jobs));
+    const QString why = job->attach(dir, m_remote.batch);
+    if (!why.isEmpty()) return why;
+    adopt(dir, std::move(job));
+    return {};
+  }
   if (QFileInfo::exists(dir + "/" + kRemoteRecordFile)) {  // the mirror of a run on a host
     auto job = std::make_unique<RemoteJob>();
     if (m_remote.hostKeyPrompt) job->setHostKeyPrompt(m_remote.hostKeyPrompt);

@@ -1,6 +1,6 @@
 // The app's jobs, one per run directory: it makes each new run's id and folder, writes the job
 // file, picks the kind of job from the config's target (LocalJob for this machine, RemoteJob for
-// an SSH host, whose run directory here is the mirror), and at start-up re-attaches to every
+// an SSH host, whose run directory here is the mirror; MultiHostJob for several), and at start-up re-attaches to every
 // run under the runs root that is still going: on this machine by pid, on a host through the
 // mirror's remote.json. Pages and the window ask it for the job of the run they show; a run
 // with no job here (finished, or one this app cannot reach) cannot be stopped from this app.
@@ -97,7 +97,12 @@ class JobController : public QObject {
   void adopt(const QString& runDir, std::unique_ptr<Job> job);
   Started startRemote(const RunConfig& config, const QString& runDir, const QString& configPath,
                       const QStringList& extraArgs);
+  // A RemoteJob set up with the remote options; nodes other than node 0 keep no checkpoints here.
+  std::unique_ptr<RemoteJob> makeRemote(const QString& spec, bool keepsCheckpoints);
   RemoteJob* adoptRemote(const QString& runDir, const QString& spec);
+  // target.hosts: one node per host, a MultiHostJob.
+  Started startOnHosts(const RunConfig& config, const QString& runDir, const QString& configPath,
+                       const QStringList& extraArgs);
 
   QString m_runsRoot;
   QString m_trainBinary;

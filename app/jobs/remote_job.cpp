@@ -111,8 +111,7 @@ void RemoteJob::makeHost(const SshTarget& target) {
   connect(m_host.get(), &RemoteHost::transferFinished, this, [this](int id, const TransferResult& result) {
     if (id == m_trainerDownloadId) {
       m_trainerDownloadId = -1;
-      const QString why = TrainerCache(m_trainerCacheDir)
-                              .keep(trainerSignature(m_probe, m_sourcesHash), QFileInfo(runDir()).fileName());
+      const QString why = TrainerCache(m_trainerCacheDir).keep(trainerSignature(m_probe, m_sourcesHash), remoteName());
       addOutput(why.isEmpty() ? tr("The trainer built on %1 is kept here (%2 MB) for hosts like it: they get it "
                                    "uploaded instead of building it.")
                                     .arg(m_launch.spec)
@@ -244,6 +243,10 @@ void RemoteJob::fail(const QString& sentence) {
 
 QString RemoteJob::helper() const {
   return shellQuote(m_record.helper);
+}
+
+QString RemoteJob::remoteName() const {
+  return m_launch.remoteName.isEmpty() ? QFileInfo(m_launch.localRunDir).fileName() : m_launch.remoteName;
 }
 
 // --- start: the bootstrap steps ---------------------------------------------------------------
@@ -382,7 +385,7 @@ void RemoteJob::stepSources() {
       addOutput(tr("The trainer's sources %1 are there already.").arg(m_sourcesHash.left(12)));
       return runStep([this] { stepBuild(); });
     }
-    const QString tarball = src + ".tar";
+    const QString tarball = src + "." + remoteName() + ".tar";  // this start's: another may unpack and remove its own
     exec("mkdir -p -- " + shellQuote(m_record.workDir + "/src"),
          [this, src, tarball](int, const QByteArray&, const QByteArray&) {
            upload(QDir(m_launch.payloadDir).filePath("trainer-sources.tar"), tarball, [this, src, tarball] {
@@ -465,14 +468,13 @@ void RemoteJob::bringTrainerHome() {
   const TrainerSignature signature = trainerSignature(m_probe, m_sourcesHash);
   const TrainerCache cache(m_trainerCacheDir);
   if (m_trainerDownloadId >= 0 || !cache.binaryFor(signature).isEmpty() || !m_host) return;
-  m_trainerDownloadId =
-      m_host->download(m_record.trainBinary, cache.partialFor(signature, QFileInfo(runDir()).fileName()));
+  m_trainerDownloadId = m_host->download(m_record.trainBinary, cache.partialFor(signature, remoteName()));
 }
 
 void RemoteJob::stepData(int index) {
   if (index >= m_uploads.size()) {
     if (m_continuing) return runStep([this] { stepSeed(); });
-    return runStep([this] { stepLaunch(); });
+    return runStep([this] { stepHold(); });
   }
   const PlannedUpload& up = m_uploads[index];
   beginStep(QStringLiteral("data"), up.field);
@@ -498,7 +500,7 @@ void RemoteJob::stepData(int index) {
 QString RemoteJob::partialDataDir(const PlannedUpload& up) const {
   // This run's own, then renamed: a cut upload is never taken for a complete one, and two starts
   // uploading the same data at once do not write into one folder.
-  return up.remoteDir + ".partial-" + QFileInfo(m_launch.localRunDir).fileName();
+  return up.remoteDir + ".partial-" + remoteName();
 }
 
 void RemoteJob::stepDataFile(int index, int file) {
@@ -509,9 +511,13 @@ void RemoteJob::stepDataFile(int index, int file) {
     upload(local, partialDataDir(up) + "/" + up.files[file], [this, index, file] { stepDataFile(index, file + 1); });
     return;
   }
-  // Complete: renamed into place unless another start got there first.
+  // Complete (.done inside it first), then renamed into place in one rename(2), unless another
+  // start (another node on a shared file system) got there first; a folder there without .done
+  // is an older version's leftover.
   const QString done = shellQuote(up.remoteDir), partial = shellQuote(partialDataDir(up));
-  exec(QStringLiteral("if [ -f %1/.done ]; then rm -rf -- %2; else rm -rf -- %1 && mv -- %2 %1 && : > %1/.done; fi")
+  exec(QStringLiteral("if [ -f %1/.done ]; then rm -rf -- %2; else : > %2/.done && { [ ! -e %1 ] || [ -f %1/.done ] "
+                      "|| rm -rf -- %1; } && { mv -T -- %2 %1 || { [ -f %1/.done ] && rm -rf -- %2; }; }; "
+                      "fi")
            .arg(done, partial),
        [this, index](int status, const QByteArray&, const QByteArray& err) {
          if (status != 0) return fail(QString::fromUtf8(err).trimmed());
@@ -524,7 +530,7 @@ void RemoteJob::stepSeed() {
   if (checkpoint.isEmpty())
     return fail(tr("%1 has no complete checkpoint here to continue from.").arg(QFileInfo(runDir()).fileName()));
   beginStep(QStringLiteral("seed"), checkpoint);
-  m_record.remoteRunDir = m_record.workDir + "/runs/" + QFileInfo(m_launch.localRunDir).fileName();
+  m_record.remoteRunDir = m_record.workDir + "/runs/" + remoteName();
   exec(shellJoin({"sh", m_record.helper, "seed", m_record.remoteRunDir}),
        [this, checkpoint](int status, const QByteArray& out, const QByteArray& err) {
          const QMap<QString, QString> answer = parseKeyValues(out);
@@ -562,7 +568,7 @@ void RemoteJob::stepSeed() {
 }
 
 void RemoteJob::stepSeedFile(int index) {
-  if (index >= m_seedFiles.size()) return runStep([this] { stepLaunch(); });
+  if (index >= m_seedFiles.size()) return runStep([this] { stepHold(); });
   const QString& name = m_seedFiles[index];
   upload(QDir(runDir()).filePath(name), m_record.remoteRunDir + "/" + name, [this, index] { stepSeedFile(index + 1); });
 }
@@ -593,9 +599,20 @@ void RemoteJob::markMove(const QString& checkpoint) {
   addOutput(message);
 }
 
+void RemoteJob::stepHold() {
+  if (!m_holdLaunch) return runStep([this] { stepLaunch(); });
+  beginStep(QStringLiteral("waiting"), tr("for the other hosts"));
+  emit readyToLaunch();
+}
+
+void RemoteJob::releaseLaunch() {
+  if (m_state != State::Starting || m_currentStepName != QLatin1String("waiting")) return;
+  runStep([this] { stepLaunch(); });
+}
+
 void RemoteJob::stepLaunch() {
   beginStep(QStringLiteral("launch"), m_continuing ? tr("resumed") : QString());
-  const QString id = QFileInfo(m_launch.localRunDir).fileName();
+  const QString id = remoteName();
   m_record.remoteRunDir = m_record.workDir + "/runs/" + id;
   // The remote copy of the job: every key resolved, paths rewritten for the host, which is where
   // it runs (its target is that machine itself).

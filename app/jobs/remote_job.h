@@ -47,6 +47,7 @@ struct RemoteLaunch {
   QStringList extraArgs;                   // for `traindeck-train run` after --config
   QString payloadDir;                      // trainer-sources.tar, trainer-sources.sha256, traindeck-remote.sh
   QStringList notes;                       // said once the host is reached (continueOn's remote: fields)
+  QString remoteName;                      // the run's folder name there; empty: the mirror's name
 };
 
 // One step of a start, as it went: times in ms since the start began; endedMs -1 while it runs.
@@ -82,6 +83,10 @@ class RemoteJob : public Job {
   void setGoneAfter(int seconds) { m_goneAfterMs = seconds * 1000; }
   // Before start(): where built trainers are kept here (empty: TrainerCache's default).
   void setTrainerCacheDir(const QString& dir) { m_trainerCacheDir = dir; }
+  // Before start(): the start waits, once everything is there, until releaseLaunch() (one node
+  // of a job on several hosts: all nodes start together); readyToLaunch() says it waits.
+  void setHoldBeforeLaunch(bool hold) { m_holdLaunch = hold; }
+  void releaseLaunch();
   void start(const RemoteLaunch& launch);
   // Continues the ended run whose mirror is launch.localRunDir on launch's host, from the
   // newest complete checkpoint in the mirror (launch.extraArgs should hold --resume).
@@ -114,6 +119,7 @@ class RemoteJob : public Job {
   void stepStarted(const QString& step, const QString& detail);  // connect, probe, sources, build, data, launch
   void outputLine(const QString& line);                          // what a step printed (the build's progress)
   void probed(const traindeck::HostProbe& probe);
+  void readyToLaunch();                              // setHoldBeforeLaunch(true): waiting for releaseLaunch()
   void transferProgress(qint64 done, qint64 total);  // the step's upload
 
  private:
@@ -133,7 +139,8 @@ class RemoteJob : public Job {
   void upload(const QString& local, const QString& remote, UploadDone done);
   void fail(const QString& sentence);
   void addOutput(const QString& text);
-  QString helper() const;  // the helper script's remote path, quoted
+  QString helper() const;      // the helper script's remote path, quoted
+  QString remoteName() const;  // the run's folder name on the host (and of what it uploads)
 
   void stepWorkFolder();
   void stepHelper();
@@ -152,6 +159,7 @@ class RemoteJob : public Job {
   void stepSeed();  // continueOn(): the run's files and its checkpoint, into its folder there
   void stepSeedFile(int index);
   void markMove(const QString& checkpoint);
+  void stepHold();  // setHoldBeforeLaunch(true): until releaseLaunch()
   void stepLaunch();
   void stepLaunched();     // attach(): a launch whose answer was lost
   void stepWatchFolder();  // watch(): the folder there, as the mirror's source
@@ -194,6 +202,7 @@ class RemoteJob : public Job {
   QString m_trainerCacheDir;
   int m_trainerDownloadId = -1;  // the trainer on its way home
   bool m_continuing = false;
+  bool m_holdLaunch = false;
   QString m_continuedFrom;  // continueOn(): the host it ran on before
   QStringList m_seedFiles;  // relative to the run folder, COMPLETE last
   std::unique_ptr<CheckpointSync> m_sync;

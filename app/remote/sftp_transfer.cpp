@@ -40,7 +40,8 @@ using SftpFile = std::unique_ptr<sftp_file_struct, SftpFileCloser>;
 
 }  // namespace
 
-SftpTransfer::SftpTransfer(SshConnection& connection) : m_connection(connection) {}
+SftpTransfer::SftpTransfer(SshConnection& connection, QString partTag)
+    : m_connection(connection), m_partTag(std::move(partTag)) {}
 
 SftpTransfer::~SftpTransfer() {
   if (m_sftp != nullptr) sftp_free(m_sftp);
@@ -92,15 +93,15 @@ TransferResult SftpTransfer::upload(const QString& localPath, const QString& rem
   result.bytes = local.size();
   result.sha256 = localSha256(localPath);
   sftp_session s = sftp();
-  const QByteArray part = partName(remotePath).toUtf8(), target = remotePath.toUtf8();
+  const QByteArray part = partName(remotePath, m_partTag).toUtf8();
   if (sftp_attributes a = sftp_stat(s, part.constData())) {
     if (static_cast<qint64>(a->size) <= result.bytes) result.resumedFrom = static_cast<qint64>(a->size);
     sftp_attributes_free(a);
   }
   SftpFile file(sftp_open(s, part.constData(), O_WRONLY | O_CREAT | (result.resumedFrom > 0 ? 0 : O_TRUNC), 0644));
-  if (!file) fail("creating", partName(remotePath));
+  if (!file) fail("creating", partName(remotePath, m_partTag));
   if (sftp_seek64(file.get(), static_cast<uint64_t>(result.resumedFrom)) != 0 || !local.seek(result.resumedFrom))
-    fail("seeking in", partName(remotePath));
+    fail("seeking in", partName(remotePath, m_partTag));
   QElapsedTimer timer;
   timer.start();
   QByteArray buf(kWriteChunk, Qt::Uninitialized);
@@ -109,21 +110,30 @@ TransferResult SftpTransfer::upload(const QString& localPath, const QString& rem
     const qint64 n = local.read(buf.data(), kWriteChunk);
     if (n <= 0)
       throw SshError(SshError::Kind::Remote, QString("Cannot read %1: %2.").arg(localPath, local.errorString()));
-    if (sftp_write(file.get(), buf.constData(), static_cast<size_t>(n)) != n) fail("writing", partName(remotePath));
+    if (sftp_write(file.get(), buf.constData(), static_cast<size_t>(n)) != n)
+      fail("writing", partName(remotePath, m_partTag));
     done += n;
     if (progress) progress(done, result.bytes);
     if (m_connection.isCancelled()) throw SshError(SshError::Kind::Cancelled, "Upload cancelled.");
   }
   file.reset();
   result.seconds = timer.elapsed() / 1000.0;
-  if (remoteSha256(partName(remotePath)) != result.sha256) {
+  if (remoteSha256(partName(remotePath, m_partTag)) != result.sha256) {
     sftp_unlink(s, part.constData());
     throw SshError(SshError::Kind::Checksum, QString("The upload of %1 to %2 arrived damaged (checksum differs); "
                                                      "the partial file was removed, upload again.")
                                                  .arg(localPath, remotePath));
   }
-  sftp_unlink(s, target.constData());  // sftp_rename refuses an existing target
-  if (sftp_rename(s, part.constData(), target.constData()) != 0) fail("renaming into place", remotePath);
+  // rename(2) there: SFTP's rename refuses an existing target, and unlink-then-rename races with
+  // another upload of the same file.
+  int status = -1;
+  QByteArray err;
+  m_connection.execCapture("mv -f -- " + shellQuote(partName(remotePath, m_partTag)) + " " + shellQuote(remotePath),
+                           &status, &err);
+  if (status != 0)
+    throw SshError(SshError::Kind::Remote,
+                   QString("Cannot move %1 into place on %2: %3")
+                       .arg(remotePath, m_connection.target().display(), QString::fromUtf8(err).trimmed()));
   return result;
 }
 

@@ -1,7 +1,10 @@
 // SftpTransfer: upload and download over one SshConnection's SFTP channel, on its owning
 // thread. Data goes to "<target>.part" and is renamed over the target only after its SHA-256
 // matches the source, so a reader never sees half a file; a .part left by an interrupted
-// transfer is continued from its size (the final checksum covers the whole file).
+// transfer is continued from its size (the final checksum covers the whole file). An upload's
+// .part carries the tag its maker gives ("<target>.part-<tag>": one per app connection), so two
+// apps, or two hosts sharing one file system, uploading one file at once do not write into one
+// .part; its rename over the target is rename(2) there (`mv -f`), which replaces atomically.
 #pragma once
 
 #include <QByteArray>
@@ -27,7 +30,7 @@ class SftpTransfer {
  public:
   using ProgressFn = std::function<void(qint64 done, qint64 total)>;
 
-  explicit SftpTransfer(SshConnection& connection);
+  explicit SftpTransfer(SshConnection& connection, QString partTag = {});
   ~SftpTransfer();
   SftpTransfer(const SftpTransfer&) = delete;
   SftpTransfer& operator=(const SftpTransfer&) = delete;
@@ -36,7 +39,9 @@ class SftpTransfer {
   TransferResult upload(const QString& localPath, const QString& remotePath, const ProgressFn& progress = {});
   TransferResult download(const QString& remotePath, const QString& localPath, const ProgressFn& progress = {});
 
-  static QString partName(const QString& path) { return path + ".part"; }
+  static QString partName(const QString& path, const QString& tag = {}) {
+    return path + ".part" + (tag.isEmpty() ? QString() : "-" + tag);
+  }
   // sha256sum on the remote side (hex), or throws SshError(Remote).
   QByteArray remoteSha256(const QString& remotePath);
 
@@ -45,6 +50,7 @@ class SftpTransfer {
   [[noreturn]] void fail(const QString& what, const QString& path);
 
   SshConnection& m_connection;
+  QString m_partTag;
   sftp_session m_sftp = nullptr;
 };
 

@@ -4,6 +4,7 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QRandomGenerator>
 #include <QTimer>
 
 #include "ssh_error.h"
@@ -17,7 +18,11 @@ constexpr int kMaxBackoffMs = 15000;
 }  // namespace
 
 SshWorker::SshWorker(const SshTarget& target, const ConnectCallbacks& callbacks, int keepaliveMs, int linkTimeoutMs)
-    : m_target(target), m_callbacks(callbacks), m_keepaliveMs(keepaliveMs), m_linkTimeoutMs(linkTimeoutMs) {}
+    : m_target(target),
+      m_callbacks(callbacks),
+      m_keepaliveMs(keepaliveMs),
+      m_linkTimeoutMs(linkTimeoutMs),
+      m_partTag(QString::number(QRandomGenerator::global()->generate64(), 36)) {}
 
 SshWorker::~SshWorker() = default;
 
@@ -78,7 +83,7 @@ bool SshWorker::tryConnect(bool first) {
     return false;
   }
   m_connection = std::move(connection);
-  m_sftp = std::make_unique<SftpTransfer>(*m_connection);
+  m_sftp = std::make_unique<SftpTransfer>(*m_connection, m_partTag);
   for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(m_connection.get());
   m_attempt = 0;
   m_keepalive->start(m_keepaliveMs);

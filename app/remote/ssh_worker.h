@@ -90,8 +90,9 @@ class SshWorker : public QObject {
   LinkState m_state = LinkState::Disconnected;
   std::unique_ptr<SshConnection> m_connection;
   std::unique_ptr<SftpTransfer> m_sftp;
-  std::map<int, SshTunnel*> m_tunnels;                        // children of this object
-  std::map<int, Transfer> m_interrupted;                      // transfers to resume after the reconnect
+  const QString m_partTag;                // this link's uploads' .part names, the same across its reconnects
+  std::map<int, SshTunnel*> m_tunnels;    // children of this object
+  std::map<int, Transfer> m_interrupted;  // transfers to resume after the reconnect
   std::map<int, std::unique_ptr<RunningCommand>> m_commands;  // before m_connection goes
   QTimer* m_pump = nullptr;
   std::mutex m_queueMutex;

@@ -14,7 +14,7 @@
 namespace traindeck {
 
 LogFollower::LogFollower(const QString& runDir, QObject* parent)
-    : QObject(parent), m_logsDir(QDir(runDir).filePath(QStringLiteral("logs"))) {
+    : QObject(parent), m_runDir(runDir), m_logsDir(QDir(runDir).filePath(QStringLiteral("logs"))) {
   registerAppMetaTypes();
 }
 
@@ -46,16 +46,20 @@ void LogFollower::stop() {
 
 void LogFollower::discoverRanks() {
   static const QRegularExpression kName(QStringLiteral("^rank-(\\d{1,6})\\.log$"));
-  const QStringList names = QDir(m_logsDir).entryList({QStringLiteral("rank-*.log")}, QDir::Files);
-  for (const QString& name : names) {
-    const auto match = kName.match(name);
-    if (!match.hasMatch()) continue;
-    const int rank = match.captured(1).toInt();
-    if (m_ranks.count(rank)) continue;
-    const QString path = QDir(m_logsDir).filePath(name);
-    m_ranks[rank].tail = std::make_unique<FileTail>(path.toStdString());
-    if (m_watcher) m_watcher->addPath(path);
-  }
+  QStringList dirs{m_logsDir};
+  for (const QString& node :
+       QDir(QDir(m_runDir).filePath(QStringLiteral("nodes"))).entryList({QStringLiteral("node-*")}, QDir::Dirs))
+    dirs << QDir(m_runDir).filePath(QStringLiteral("nodes/%1/logs").arg(node));
+  for (const QString& dir : dirs)
+    for (const QString& name : QDir(dir).entryList({QStringLiteral("rank-*.log")}, QDir::Files)) {
+      const auto match = kName.match(name);
+      if (!match.hasMatch()) continue;
+      const int rank = match.captured(1).toInt();
+      if (m_ranks.count(rank)) continue;  // rank numbers are the job's: one node has each
+      const QString path = QDir(dir).filePath(name);
+      m_ranks[rank].tail = std::make_unique<FileTail>(path.toStdString());
+      if (m_watcher) m_watcher->addPath(path);
+    }
 }
 
 void LogFollower::poll() {

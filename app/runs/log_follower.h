@@ -1,6 +1,7 @@
 // Follows every logs/rank-<r>.log of a run, including ranks whose log appears later, and
-// emits complete lines in batches. Threading as MetricsFollower: its owner may move it to a
-// worker thread and invoke start() there; it works as well in the GUI thread (logs are small).
+// emits complete lines in batches. A job on several hosts has its other nodes' rank logs in
+// nodes/node-<n>/logs/ (their mirrors): those are followed too. Threading as MetricsFollower: its owner may move it to
+// a worker thread and invoke start() there; it works as well in the GUI thread (logs are small).
 #pragma once
 
 #include <QObject>
@@ -48,7 +49,7 @@ class LogFollower : public QObject {
   };
   void discoverRanks();
 
-  QString m_logsDir;
+  QString m_runDir, m_logsDir;
   std::map<int, RankLog> m_ranks;
   QFileSystemWatcher* m_watcher = nullptr;
   QTimer* m_timer = nullptr;

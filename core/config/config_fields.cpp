@@ -220,6 +220,8 @@ std::vector<FieldCodec> makeTable() {
   t.push_back(field("target.identity", [](auto& c) -> auto& { return c.target.identity; }, "ssh: private key file; empty uses ssh-agent and the usual key files."));
   t.push_back(field("target.proxy_command", [](auto& c) -> auto& { return c.target.proxy_command; }, "ssh: ProxyCommand, e.g. `cloudflared access ssh --hostname %h` for Colab."));
   t.push_back(field("target.remote_dir", [](auto& c) -> auto& { return c.target.remote_dir; }, "ssh: folder on the remote machine for the trainer build and the runs.", nonEmpty()));
+  t.push_back(field("target.hosts", [](auto& c) -> auto& { return c.target.hosts; }, "ssh, one job on several hosts: [user@]host[:port] of each node, separated by commas, node 0 first (one node each; strategy.nnodes is their number). target.host is then empty or the first."));
+  t.push_back(field("target.node_address", [](auto& c) -> auto& { return c.target.node_address; }, "ssh, several hosts: the address the nodes reach node 0 at (a cloud network's private address); empty: node 0's host as target.hosts names it."));
 
   return t;
 }

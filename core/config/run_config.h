@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace traindeck {
 
@@ -49,7 +50,7 @@ struct StrategyConfig {
   std::int64_t micro_batch = 4;
   std::int64_t grad_accum = 1;
   bool activation_checkpointing = false;
-  double bucket_mb = 25.0;  // gradient all-reduce bucket size
+  double bucket_mb = 25.0;                // gradient all-reduce bucket size
   std::string master_addr = "127.0.0.1";  // where rank 0's rendezvous store listens
   std::int64_t master_port = 0;           // 0: a free port (one node only)
   double rendezvous_timeout_s = 300;      // every rank must arrive within this
@@ -98,8 +99,14 @@ struct TargetConfig {
   std::string identity;
   std::string proxy_command;
   std::string remote_dir = "~/traindeck";
+  std::string hosts;         // several nodes: "a, b" ([user@]host[:port] each), node 0 first
+  std::string node_address;  // the address the nodes reach node 0 at; empty: node 0's host as given
   bool operator==(const TargetConfig&) const = default;
 };
+
+// The hosts a target runs on, node 0 first: target.hosts split at commas, else target.host
+// alone (none for a local target).
+std::vector<std::string> nodeHosts(const TargetConfig& target);
 
 struct RunConfig {
   std::string name = "run";

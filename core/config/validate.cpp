@@ -255,9 +255,30 @@ class Checker {
   }
 
   void checkTarget() {
-    if (c.target.kind == TargetKind::Ssh && c.target.host.empty())
+    const TargetConfig& t = c.target;
+    const std::vector<std::string> hosts = nodeHosts(t);
+    if (t.kind == TargetKind::Ssh && hosts.empty())
       error({"target.host", "target.kind"}, "target.host is required for an ssh target",
             "for example host: ubuntu@203.0.113.7 or an ~/.ssh/config alias");
+    if (t.hosts.empty()) return;
+    if (t.kind != TargetKind::Ssh)
+      error({"target.hosts", "target.kind"}, "target.hosts names hosts, but target.kind is local",
+            "set target.kind: ssh, or leave target.hosts empty to run on this machine");
+    if (!t.host.empty() && !hosts.empty() && t.host != hosts.front())
+      error({"target.host", "target.hosts"},
+            "target.host (" + t.host + ") is not the first of target.hosts (" + hosts.front() + "), node 0",
+            "leave target.host empty, or make it " + hosts.front());
+    for (std::size_t i = 0; i < hosts.size(); ++i)
+      if (std::find(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(i), hosts[i]) !=
+          hosts.begin() + static_cast<std::ptrdiff_t>(i))
+        error({"target.hosts"}, hosts[i] + " is named twice: each host is one node",
+              "name each host once, and raise strategy.nproc_per_node for more ranks on one host");
+    const auto count = static_cast<std::int64_t>(hosts.size());
+    if (count > 1 && c.strategy.nnodes != count)
+      error({"strategy.nnodes", "target.hosts"},
+            "target.hosts names " + num(count) + " hosts, one node each, but strategy.nnodes is " +
+                num(c.strategy.nnodes),
+            "set strategy.nnodes: " + num(count));
   }
 
   const RunConfig& c;

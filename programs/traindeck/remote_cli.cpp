@@ -18,6 +18,7 @@
 #include "check_ssh_cli.h"
 #include "config/config_io.h"
 #include "job_controller.h"
+#include "multi_host_job.h"
 #include "remote_job.h"
 #include "runs/run_summary.h"
 #include "runs_root.h"
@@ -50,24 +51,36 @@ bool askYesOnTerminal(const QString& question) {
 // Follows `job` to its end, printing its steps, output and progress on stderr.
 int follow(Job* job) {
   const QString runDir = job->runDir();
+  // Each step with the seconds since the start, so a slow host shows where the time goes; on
+  // several hosts, each line says its node.
+  auto clock = std::make_shared<QElapsedTimer>();
+  clock->start();
+  const auto sayStep = [clock](const QString& node, const QString& step, const QString& detail) {
+    const QString at = QString::number(static_cast<double>(clock->elapsed()) / 1000.0, 'f', 1);
+    say(node + (detail.isEmpty() ? QStringLiteral("[%1] (%2 s)").arg(step, at)
+                                 : QStringLiteral("[%1] %2 (%3 s)").arg(step, detail, at)));
+  };
   if (auto* remote = qobject_cast<RemoteJob*>(job)) {
-    // Each step with the seconds since the start, so a slow host shows where the time goes.
-    auto clock = std::make_shared<QElapsedTimer>();
-    clock->start();
-    QObject::connect(remote, &RemoteJob::stepStarted, remote, [clock](const QString& step, const QString& detail) {
-      const QString at = QString::number(static_cast<double>(clock->elapsed()) / 1000.0, 'f', 1);
-      say(detail.isEmpty() ? QStringLiteral("[%1] (%2 s)").arg(step, at)
-                           : QStringLiteral("[%1] %2 (%3 s)").arg(step, detail, at));
-    });
+    QObject::connect(remote, &RemoteJob::stepStarted, remote,
+                     [sayStep](const QString& step, const QString& detail) { sayStep({}, step, detail); });
     QObject::connect(remote, &RemoteJob::outputLine, remote, [](const QString& line) { say("  " + line); });
+  }
+  if (auto* multi = qobject_cast<MultiHostJob*>(job)) {
+    QObject::connect(multi, &MultiHostJob::nodeStepStarted, multi,
+                     [sayStep](int node, const QString& step, const QString& detail) {
+                       sayStep(QStringLiteral("node %1 ").arg(node), step, detail);
+                     });
+    QObject::connect(multi, &MultiHostJob::nodeOutputLine, multi,
+                     [](int node, const QString& line) { say(QStringLiteral("  node %1: %2").arg(node).arg(line)); });
+  }
+  if (qobject_cast<RemoteJob*>(job) || qobject_cast<MultiHostJob*>(job)) {
     // The end of the start: the run goes on there and is followed from here.
-    QObject::connect(
-        remote, &Job::stateChanged, remote, [clock, once = std::make_shared<bool>(false)](Job::State state) {
-          if (state != Job::State::Running || *once) return;
-          *once = true;
-          say(QStringLiteral("[following] (%1 s)").arg(static_cast<double>(clock->elapsed()) / 1000.0, 0, 'f', 1));
-        });
-    QObject::connect(remote, &RemoteJob::linkTextChanged, remote, [](const QString& text) { say("link: " + text); });
+    QObject::connect(job, &Job::stateChanged, job, [clock, once = std::make_shared<bool>(false)](Job::State state) {
+      if (state != Job::State::Running || *once) return;
+      *once = true;
+      say(QStringLiteral("[following] (%1 s)").arg(static_cast<double>(clock->elapsed()) / 1000.0, 0, 'f', 1));
+    });
+    QObject::connect(job, &Job::linkTextChanged, job, [](const QString& text) { say("link: " + text); });
   }
   int exitCode = 1;
   QObject::connect(job, &Job::finished, qApp, [&exitCode, runDir] {
@@ -110,7 +123,10 @@ bool isRemoteCliCommand(int argc, char** argv) {
 int runRemoteCli(int argc, char** argv) {
   QCoreApplication app(argc, argv);
   QCommandLineParser parser;
-  const QCommandLineOption launch("launch", "Launch on this host.", "[user@]host[:port]");
+  const QCommandLineOption launch("launch", "Launch on this host (several, comma-separated: one node each).",
+                                  "[user@]host[:port][,...]");
+  const QCommandLineOption nodeAddress(
+      "node-address", "With --launch on several hosts: the address the nodes reach the first host at.", "ADDR");
   const QCommandLineOption watch("watch", "Mirror a run folder that something else writes on this host.",
                                  "[user@]host[:port]");
   const QCommandLineOption remoteRun("remote-run", "With --watch: the run folder on the host.", "DIR");
@@ -134,21 +150,23 @@ int runRemoteCli(int argc, char** argv) {
   const QCommandLineOption keep(
       "keep-checkpoints", "How many of the run's newest checkpoints are copied here as it trains (default 2; 0: none).",
       "K", "2");
-  parser.addOptions({launch, watch, remoteRun, attach, stop, fetch, hf, continueRun, on, stopAt, goneAfter, config,
-                     runsRoot, remoteDir, set, installMissing, keep});
+  parser.addOptions({launch, nodeAddress, watch, remoteRun, attach, stop, fetch, hf, continueRun, on, stopAt, goneAfter,
+                     config, runsRoot, remoteDir, set, installMissing, keep});
   ssh.addTo(parser);
   const auto usage = [&](const QString& why) {
-    std::fprintf(stderr,
-                 "traindeck: %s\nusage: traindeck --launch [user@]host[:port] --config FILE [--identity KEY] "
-                 "[--known-hosts FILE] [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR] "
-                 "[--install-missing] [--keep-checkpoints K] [--gone-after SECONDS] [--stop-at STEP] "
-                 "[--set KEY=VALUE]...\n"
-                 "       traindeck --continue RUN_DIR --on [user@]host[:port] [the same options but --config]\n"
-                 "       traindeck --watch [user@]host[:port] --remote-run DIR [the same SSH options]\n"
-                 "       traindeck --attach RUN_DIR [--keep-checkpoints K] | --stop RUN_DIR "
-                 "[--batch] [--known-hosts FILE]\n"
-                 "       traindeck --fetch RUN_DIR [--hf] [--batch] [--known-hosts FILE]\n",
-                 qPrintable(why));
+    std::fprintf(
+        stderr,
+        "traindeck: %s\nusage: traindeck --launch [user@]host[:port][,...] [--node-address ADDR] --config FILE "
+        "[--identity KEY] "
+        "[--known-hosts FILE] [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR] "
+        "[--install-missing] [--keep-checkpoints K] [--gone-after SECONDS] [--stop-at STEP] "
+        "[--set KEY=VALUE]...\n"
+        "       traindeck --continue RUN_DIR --on [user@]host[:port] [the same options but --config]\n"
+        "       traindeck --watch [user@]host[:port] --remote-run DIR [the same SSH options]\n"
+        "       traindeck --attach RUN_DIR [--keep-checkpoints K] | --stop RUN_DIR "
+        "[--batch] [--known-hosts FILE]\n"
+        "       traindeck --fetch RUN_DIR [--hf] [--batch] [--known-hosts FILE]\n",
+        qPrintable(why));
     return 2;
   };
   if (!parser.parse(QCoreApplication::arguments())) return usage(parser.errorText());
@@ -204,7 +222,15 @@ int runRemoteCli(int argc, char** argv) {
       for (const Diagnostic& d : loaded.problems) say(QString::fromStdString(d.format(loaded.source)));
       return 1;
     }
-    aimAt(loaded.config.target, parser.value(launch));
+    // Several hosts ("a,b"): one node each, node 0 first (target.hosts).
+    const QStringList hosts = parser.value(launch).split(',', Qt::SkipEmptyParts);
+    if (hosts.isEmpty()) return usage("--launch needs a host");
+    aimAt(loaded.config.target, hosts.front().trimmed());
+    if (hosts.size() > 1) {
+      loaded.config.target.hosts = parser.value(launch).toStdString();
+      loaded.config.strategy.nnodes = hosts.size();
+    }
+    if (parser.isSet(nodeAddress)) loaded.config.target.node_address = parser.value(nodeAddress).toStdString();
     QStringList trainerArgs;
     if (parser.isSet(stopAt)) {
       if (parser.value(stopAt).toLongLong() <= 0) return usage("--stop-at needs a step number, 1 or more");
@@ -278,8 +304,8 @@ int runRemoteCli(int argc, char** argv) {
     // Once the link is up (the job reads the run), ask for the stop.
     auto* asked = new QTimer(job);
     QObject::connect(asked, &QTimer::timeout, job, [job, asked] {
-      auto* remote = qobject_cast<RemoteJob*>(job);
-      if (remote && remote->linkText() != QLatin1String("following")) return;
+      if (qobject_cast<RemoteJob*>(job) || qobject_cast<MultiHostJob*>(job))
+        if (job->linkText() != QLatin1String("following")) return;  // every node's link
       say(QStringLiteral("stopping (every rank saves a checkpoint)"));
       job->stop();
       asked->stop();

@@ -95,6 +95,35 @@ TEST(Validate, RemoteTargetsCheckLocalPathsButNotRemoteOnesOrThisMachinesDevices
             (std::vector<std::string>{"data.train", "strategy.device"}));
 }
 
+TEST(Validate, SeveralHostsAreOneNodeEach) {
+  RunConfig c = validCpuJob();
+  c.target.kind = TargetKind::Ssh;
+  c.target.hosts = " a@10.0.0.1, b@10.0.0.2:2200 ,";
+  EXPECT_EQ(nodeHosts(c.target), (std::vector<std::string>{"a@10.0.0.1", "b@10.0.0.2:2200"}));
+  c.strategy.kind = StrategyKind::Ddp;
+  c.strategy.master_port = 29500;
+  const Diagnostics wrongCount = validateConfig(c, machineWith(0, false));
+  ASSERT_EQ(errorPaths(wrongCount), std::vector<std::string>{"strategy.nnodes"});
+  const auto error = std::find_if(wrongCount.begin(), wrongCount.end(),
+                                  [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  EXPECT_NE(error->hint.find("nnodes: 2"), std::string::npos) << error->hint;
+  c.strategy.nnodes = 2;
+  EXPECT_TRUE(errorPaths(validateConfig(c, machineWith(0, false))).empty());
+  c.target.host = "b@10.0.0.2:2200";  // not node 0
+  EXPECT_EQ(errorPaths(validateConfig(c, machineWith(0, false))), std::vector<std::string>{"target.host"});
+  c.target.host = "a@10.0.0.1";
+  EXPECT_TRUE(errorPaths(validateConfig(c, machineWith(0, false))).empty());
+  c.target.hosts = "a@10.0.0.1, a@10.0.0.1";
+  EXPECT_EQ(errorPaths(validateConfig(c, machineWith(0, false))), std::vector<std::string>{"target.hosts"});
+  c.target.hosts = "a@10.0.0.1, b@10.0.0.2";
+  c.strategy.master_port = 0;  // the other node could not know it
+  EXPECT_EQ(errorPaths(validateConfig(c, machineWith(0, false))), std::vector<std::string>{"strategy.master_port"});
+  c.target.kind = TargetKind::Local;
+  c.strategy.master_port = 29500;
+  EXPECT_TRUE(nodeHosts(c.target).empty());
+  EXPECT_EQ(errorPaths(validateConfig(c, machineWith(0, false))), std::vector<std::string>{"target.hosts"});
+}
+
 TEST(Validate, DataMustBePreparedTokens) {
   RunConfig c = validCpuJob();
   const std::string dir = preparedDataset();

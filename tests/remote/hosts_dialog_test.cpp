@@ -22,6 +22,7 @@
 #include "colab_runtime_dialog.h"
 #include "host_key_prompt.h"
 #include "hosts_dialog.h"
+#include "multi_host_job.h"
 #include "runlog/run_directory.h"
 #include "sshd_server.h"
 
@@ -190,6 +191,66 @@ class HostsDialogTest : public QObject {
     QVERIFY2(QString::fromStdString(read.info.exitReason).contains("during the probe step"),
              read.info.exitReason.c_str());
     QVERIFY(!QDir(launch.workDir + "/build").exists());
+  }
+
+  // A job on two hosts starts on both at once, one line of steps per node; Cancel as node 1
+  // probes stops both starts, and the run's record blames no node (it was cancelled).
+  void bootstrapViewShowsEveryNodeAndCancelsAll() {
+    if (const QString missing = SshdServer::missingPackage(); !missing.isEmpty())
+      QSKIP(qPrintable("install " + missing + " to run the SSH tests"));
+    SshdServer first, second;
+    if (const QString error = first.start() + second.start(); !error.isEmpty())
+      QSKIP(qPrintable("cannot run sshd here: " + error));
+    qunsetenv("SSH_AUTH_SOCK");
+    QTemporaryDir dir;
+    QVector<RemoteLaunch> launches;
+    std::vector<std::unique_ptr<RemoteJob>> nodes;
+    for (const SshdServer* server : {&first, &second}) {
+      const int r = static_cast<int>(launches.size());
+      RemoteLaunch launch;
+      launch.spec = server->spec();
+      launch.target = SshTarget::parse(server->spec());
+      launch.target.identityFiles << server->clientKey();
+      launch.target.knownHostsFile = dir.filePath(QStringLiteral("known_hosts_%1").arg(r));
+      QVERIFY(server->writeKnownHosts(launch.target.knownHostsFile));
+      launch.workDir = dir.filePath("work");
+      launch.configBaseDir = dir.path();
+      launch.localRunDir = r == 0 ? dir.filePath("runs/r1") : MultiHostJob::nodeDir(dir.filePath("runs/r1"), r);
+      launch.remoteName = r == 0 ? QStringLiteral("r1") : QStringLiteral("r1.node-1");
+      launch.payloadDir = TRAINDECK_REMOTE_PAYLOAD;
+      launches << launch;
+      nodes.push_back(std::make_unique<RemoteJob>());
+    }
+    MultiHostJob job(std::move(nodes));
+    BootstrapView view;
+    view.resize(900, 110);
+    view.follow(&job);
+    QVERIFY(view.isHidden());
+    QString shown;
+    connect(job.node(1), &RemoteJob::stepStarted, this, [&](const QString& step) {
+      if (step != "probe" || !shown.isEmpty()) return;
+      shown = view.stepsText();
+      QVERIFY(view.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("bootstrap-view-two-hosts.png")));
+      view.findChild<QPushButton*>("bootstrapCancel")->click();
+    });
+    QSignalSpy finished(&job, &Job::finished);
+    job.start(launches, 1);
+    QVERIFY(!view.isHidden());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+    QCOMPARE(job.state(), Job::State::Finished);
+    const QStringList lines = shown.split('\n');
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines[0].startsWith("node 0: ✓ connect") && lines[1].startsWith("node 1: ✓ connect") &&
+                 lines[1].contains("▶ probe"),
+             qPrintable(shown));
+    QVERIFY(view.isHidden());
+    for (const QString& run : {dir.filePath("runs/r1"), MultiHostJob::nodeDir(dir.filePath("runs/r1"), 1)}) {
+      const RunInfoReadResult read = readRunInfo(RunPaths{run.toStdString()});
+      QCOMPARE(read.info.status, RunStatus::Failed);
+      QVERIFY2(QString::fromStdString(read.info.exitReason).contains("Stopped before the run started"),
+               read.info.exitReason.c_str());
+    }
+    QVERIFY(!QDir(dir.filePath("work/build")).exists());
   }
 };
 

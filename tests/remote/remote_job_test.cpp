@@ -18,6 +18,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QSet>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -602,6 +603,128 @@ class RemoteJobTest : public QObject {
     for (auto it = want.begin(); it != want.end(); ++it)
       QVERIFY2(std::abs(got.value(it.key()) - it.value()) <= 1e-6 * std::abs(it.value()),
                qPrintable(QString("step %1: %2 vs %3").arg(it.key()).arg(got.value(it.key())).arg(it.value())));
+  }
+
+  // One job on two hosts (two sshd servers sharing the work folder, so one build serves both):
+  // `--launch a,b` starts node 0 on a and node 1 on b together, mirrors both, and the job trains
+  // as one host with both ranks does, step for step. Then a node killed on b takes the job down
+  // on both hosts within 5 s (the app having been closed and opened again since the start), and
+  // run.json names the node, its host and its rank.
+  void twoHostsTrainOneJobAndAKilledNodeTakesBothDown() {
+    if (!m_built) QSKIP("needs the build of launchesBuildsThereAndMirrorsTheRun");
+    SshdServer other;
+    QCOMPARE(other.start(), QString());
+    QFile key(m_server.clientKey() + ".pub"), authorized(other.path("authorized_keys"));  // one key for both
+    QVERIFY(key.open(QIODevice::ReadOnly) && authorized.open(QIODevice::Append));
+    QVERIFY(authorized.write(key.readAll()) > 0);
+    authorized.close();
+    const QString knownHosts = m_local.filePath("known_hosts_two");
+    QVERIFY(m_server.writeKnownHosts(knownHosts + ".a") && other.writeKnownHosts(knownHosts + ".b"));
+    QFile a(knownHosts + ".a"), b(knownHosts + ".b");
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    QVERIFY(write(knownHosts, a.readAll() + b.readAll()));
+    const int port = [] {  // a port free here, for node 0's rendezvous
+      QTcpServer probe;
+      return probe.listen(QHostAddress::LocalHost, 0) ? static_cast<int>(probe.serverPort()) : 0;
+    }();
+    QVERIFY(port > 0);
+    const QStringList sets{"strategy.kind=ddp", "strategy.micro_batch=4", "schedule.max_steps=20",
+                           "checkpoint.every=10", "strategy.master_port=" + QString::number(port)};
+    const auto onBoth = [&](const QStringList& more) {
+      QStringList args = launchArgs(m_local.filePath("job/job.yaml"), sets + more, {}, &m_server, knownHosts);
+      args[1] = m_server.spec() + "," + other.spec();
+      const int proxy = static_cast<int>(args.indexOf("--proxy-command"));
+      args.remove(proxy, 2);  // straight to each server's port
+      return args << "--node-address"
+                  << "127.0.0.1";
+    };
+    Launched l = launch(onBoth({}));
+    QVERIFY2(!l.runDir.isEmpty(), qPrintable(l.process->readAllStandardError()));
+    int code = -1;
+    QString err = finish(l, 300000, &code);
+    QVERIFY2(code == 0, qPrintable(err.right(6000)));
+    QVERIFY2(err.contains("node 0 [launch]") && err.contains("node 1 [launch]") && err.contains("node 1 [waiting]"),
+             qPrintable(err.right(6000)));
+    QCOMPARE(statusOf(l.runDir), std::string("finished"));
+    const QString node1 = l.runDir + "/nodes/node-1";
+    QCOMPARE(statusOf(node1), std::string("finished"));
+    QCOMPARE(readRunInfo(RunPaths{l.runDir.toStdString()}).info.worldSize, 2);
+    QVERIFY(QFile::exists(l.runDir + "/logs/rank-0.log") && QFile::exists(node1 + "/logs/rank-1.log"));
+    const QString remote1 = work() + "/runs/" + QFileInfo(l.runDir).fileName() + ".node-1";
+    QCOMPARE(sha256Of(node1 + "/logs/rank-1.log"), sha256Of(remote1 + "/logs/rank-1.log"));
+    RemoteRecord record1;
+    QVERIFY(readRemoteRecord(node1, &record1));
+    QCOMPARE(record1.spec, other.spec());
+    QVector<qint64> expected(20);
+    std::iota(expected.begin(), expected.end(), 1);
+    QCOMPARE(trainSteps(l.runDir + "/metrics.jsonl"), expected);
+    QVERIFY(CheckpointSync::completeCheckpoints(l.runDir).contains("step-00000020"));
+
+    // One host with both ranks, by the same binary (the one these hosts run).
+    const QDir trainers(m_local.filePath("cache/traindeck/trainers"));
+    const QStringList kept = trainers.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QVERIFY(!kept.isEmpty());
+    QStringList argv{
+        "run",           "--config", m_local.filePath("job/job.yaml"), "--run-dir", m_local.filePath("one-host"),
+        "--no-progress", "--set",    "strategy.nproc_per_node=2"};
+    for (const QString& kv : sets.mid(0, 4)) argv << "--set" << kv;
+    QProcess oneHost;
+    oneHost.start(trainers.filePath(kept[0] + "/traindeck-train"), argv);
+    QVERIFY(oneHost.waitForFinished(300000));
+    QVERIFY2(oneHost.exitCode() == 0, oneHost.readAllStandardError().right(3000).constData());
+    const QMap<qint64, double> want = trainLosses(m_local.filePath("one-host/metrics.jsonl"));
+    const QMap<qint64, double> got = trainLosses(l.runDir + "/metrics.jsonl");
+    QCOMPARE(got.keys(), want.keys());
+    // Not bit for bit: a rank alone on its host computes with both cores, summing in another
+    // order (a wrong shard of the data or a missed all-reduce moves a loss by 1e-3 or more).
+    for (auto it = want.begin(); it != want.end(); ++it)
+      QVERIFY2(std::abs(got.value(it.key()) - it.value()) <= 1e-5 * std::abs(it.value()),
+               qPrintable(QString("step %1: %2 vs %3").arg(it.key()).arg(got.value(it.key())).arg(it.value())));
+
+    // The app closed while both nodes train, and opened again (--attach follows every node);
+    // then node 1 is killed on its host (its supervisor, whose ranks die with it).
+    Launched first = launch(onBoth({"schedule.max_steps=1000000", "checkpoint.every=0"}));
+    QVERIFY(!first.runDir.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(trainSteps(first.runDir + "/metrics.jsonl").size() >= 3, 120000);
+    first.process->kill();
+    first.process->waitForFinished(5000);
+    Launched k = launch({"--attach", first.runDir, "--batch", "--known-hosts", knownHosts});
+    QCOMPARE(k.runDir, first.runDir);
+    const qint64 stepsBefore = trainSteps(k.runDir + "/metrics.jsonl").size();
+    QTRY_VERIFY_WITH_TIMEOUT(trainSteps(k.runDir + "/metrics.jsonl").size() > stepsBefore + 2, 60000);
+    const auto rank1Device = [&] {  // node 1's device, in the run's own records (every 5 s)
+      QFile metrics(k.runDir + "/metrics.jsonl");
+      return metrics.open(QIODevice::ReadOnly) && metrics.readAll().contains("\"rank\":1,\"device\":\"cpu\"");
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(rank1Device(), 30000);
+    RemoteRecord killed;
+    QVERIFY(readRemoteRecord(k.runDir + "/nodes/node-1", &killed) && killed.pid > 0);
+    const QString remoteRuns = work() + "/runs/" + QFileInfo(k.runDir).fileName();  // both nodes' folders
+    const auto processesLeft = [&] {
+      QProcess pgrep;
+      pgrep.start("pgrep", {"-f", "traindeck-train (run|worker) .*" + remoteRuns});  // supervisors and ranks
+      pgrep.waitForFinished(5000);
+      return QString::fromUtf8(pgrep.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts).size();
+    };
+    QVERIFY(processesLeft() >= 4);  // two supervisors, two ranks
+    QElapsedTimer since;
+    ::kill(static_cast<pid_t>(killed.pid), SIGKILL);
+    since.start();
+    while (processesLeft() > 0 && since.elapsed() < 30000) QTest::qWait(50);
+    const qint64 downMs = since.elapsed();
+    err = finish(k, 60000, &code);
+    const qint64 saidMs = since.elapsed();
+    qInfo("node 1 killed: both hosts' processes gone after %lld ms, the run said failed after %lld ms", downMs, saidMs);
+    QCOMPARE(processesLeft(), 0);
+    QVERIFY2(downMs <= 5000, qPrintable(QString::number(downMs)));
+    QCOMPARE(code, 1);
+    const RunInfo info = readRunInfo(RunPaths{k.runDir.toStdString()}).info;
+    QCOMPARE(toString(info.status), std::string("failed"));
+    const QString reason = QString::fromStdString(info.exitReason);
+    QVERIFY2(reason.contains("node 1 on " + other.spec()) && reason.contains("rank 1") && reason.contains("killed"),
+             qPrintable(reason));
+    QCOMPARE(info.failedRank, 1);
+    QVERIFY2(saidMs <= 5000 + 1000, qPrintable(err.right(3000)));  // the launcher's own exit after the verdict
   }
 
   // The runtime goes while the run trains: unreachable past --gone-after (the proxy refuses

@@ -418,6 +418,30 @@ class SshdTest : public QObject {
     QVERIFY(!QFile::exists(SftpTransfer::partName(up)));
   }
 
+  // Two uploaders of one file (two apps, or two hosts on one shared file system): each writes
+  // its own tagged .part, and the rename replaces the target whole.
+  void uploadersOfOneFileDoNotShareAPart() {
+    SshConnection c;
+    c.connect(target(), acceptOnce());
+    SftpTransfer mine(c, "mine");
+    const QString source = m_server.path("shared_src"), dest = m_server.path("shared_dst");
+    const QByteArray sha = test::writeRandomFile(source, 3 << 20, 23);
+    QFile theirs(SftpTransfer::partName(dest, "theirs"));  // another upload, under way
+    QVERIFY(theirs.open(QIODevice::WriteOnly));
+    theirs.write("half of their upload");
+    theirs.close();
+    QFile old(dest);  // and an earlier copy in place
+    QVERIFY(old.open(QIODevice::WriteOnly));
+    old.write("old");
+    old.close();
+    const TransferResult r = mine.upload(source, dest);
+    QCOMPARE(r.resumedFrom, qint64(0));  // not their bytes
+    QCOMPARE(mine.remoteSha256(dest), sha);
+    QVERIFY(!QFile::exists(SftpTransfer::partName(dest, "mine")));
+    QVERIFY(theirs.open(QIODevice::ReadOnly));
+    QCOMPARE(theirs.readAll(), QByteArray("half of their upload"));
+  }
+
   void otherThreadIsStopped() {
     QProcess probe;
     probe.start(OWNER_CHECK_PROBE, {m_server.spec(), m_server.clientKey(), m_server.path("kh_probe")});

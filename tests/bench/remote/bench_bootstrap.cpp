@@ -4,7 +4,9 @@
 // nothing uploaded). Each step's time comes from the "[step] ... (t s)" lines --launch prints,
 // up to "[following]" (the run started there). Then `traindeck --continue` of a stopped run onto
 // the same host wiped (a fresh runtime), with the trainer brought home and with a cold build,
-// timed to its first new step. Last, checkpoint sync: MB/s and how far the copy here lags.
+// timed to its first new step. One job on two hosts: its cached launch, and how fast a node
+// killed on one host takes the job down on both. Last, checkpoint sync: MB/s and how far the
+// copy here lags.
 // Prints figures; asserts nothing. Takes the cold build's minutes (5-7 on 2 cores).
 #include <algorithm>
 
@@ -12,10 +14,15 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTcpServer>
 #include <QTemporaryDir>
+#include <QThread>
+#include <csignal>
 #include <cstdio>
 
 #include "sshd_server.h"
@@ -159,6 +166,96 @@ void checkpointSync(QStringList args, const QString& work) {
       lags.isEmpty() ? -1.0 : *std::max_element(lags.begin(), lags.end()), skipped);
 }
 
+int freePort() {
+  QTcpServer probe;
+  return probe.listen(QHostAddress::LocalHost, 0) ? static_cast<int>(probe.serverPort()) : 0;
+}
+
+int trainRecords(const QString& runDir) {
+  QFile f(runDir + "/metrics.jsonl");
+  return f.open(QIODevice::ReadOnly) ? static_cast<int>(f.readAll().count("\"kind\":\"train\"")) : 0;
+}
+
+int trainerProcesses(const QString& remoteRuns) {
+  QProcess pgrep;
+  pgrep.start("pgrep", {"-f", "traindeck-train (run|worker) .*" + remoteRuns});
+  pgrep.waitForFinished(5000);
+  return static_cast<int>(QString::fromUtf8(pgrep.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts).size());
+}
+
+// One job on two hosts (a second sshd sharing the work folder, so nothing is built): the cached
+// launch to its first step, beside one host's; then node 1's supervisor killed on its host,
+// three times: how long until no trainer process is left on either host, and until the
+// launcher has said the run failed.
+void twoHosts(QStringList args, const SshdServer& first, const QString& work, const QString& localDir) {
+  SshdServer second;
+  if (const QString error = second.start(); !error.isEmpty()) {
+    std::printf("two hosts: cannot run a second sshd: %s\n", qPrintable(error));
+    return;
+  }
+  QFile key(first.clientKey() + ".pub"), authorized(second.path("authorized_keys"));
+  key.open(QIODevice::ReadOnly);
+  authorized.open(QIODevice::Append);
+  authorized.write(key.readAll());
+  authorized.close();
+  const QString knownHosts = localDir + "/known_hosts_two";
+  first.writeKnownHosts(knownHosts + ".a");
+  second.writeKnownHosts(knownHosts + ".b");
+  QFile a(knownHosts + ".a"), b(knownHosts + ".b"), both(knownHosts);
+  a.open(QIODevice::ReadOnly);
+  b.open(QIODevice::ReadOnly);
+  both.open(QIODevice::WriteOnly);
+  both.write(a.readAll() + b.readAll());
+  both.close();
+  args[1] = first.spec() + "," + second.spec();
+  args[args.indexOf("--known-hosts") + 1] = knownHosts;
+  args.remove(args.indexOf("--proxy-command"), 2);
+  args << "--node-address"
+       << "127.0.0.1"
+       << "--set"
+       << "strategy.kind=ddp"
+       << "--set"
+       << "strategy.master_port=" + QString::number(freePort());
+  report("cached launch on two hosts", launch(args));
+
+  QVector<double> down, said;
+  for (int round = 0; round < 3; ++round) {
+    QStringList longer = args;
+    longer << "--set"
+           << "schedule.max_steps=1000000"
+           << "--set"
+           << "strategy.master_port=" + QString::number(freePort());
+    QProcess p;
+    p.start(TRAINDECK_BIN, longer);
+    p.waitForReadyRead(60000);
+    const QString runDir = QString::fromUtf8(p.readLine()).trimmed();
+    QElapsedTimer wait;
+    wait.start();
+    while (trainRecords(runDir) < 3 && wait.elapsed() < 120000) p.waitForFinished(200);
+    QFile record(runDir + "/nodes/node-1/remote.json");
+    record.open(QIODevice::ReadOnly);
+    const qint64 pid = QJsonDocument::fromJson(record.readAll()).object().value("pid").toInteger();
+    const QString remoteRuns = work + "/runs/" + QFileInfo(runDir).fileName();
+    if (pid <= 0 || trainerProcesses(remoteRuns) < 4) {
+      std::printf("two hosts: the run did not train on both (%s)\n", p.readAllStandardError().right(2000).constData());
+      p.kill();
+      return;
+    }
+    QElapsedTimer since;
+    ::kill(static_cast<pid_t>(pid), SIGKILL);
+    since.start();
+    while (trainerProcesses(remoteRuns) > 0 && since.elapsed() < 60000) QThread::msleep(20);
+    down << static_cast<double>(since.elapsed());
+    p.waitForFinished(60000);
+    said << static_cast<double>(since.elapsed());
+  }
+  std::printf(
+      "node 1 killed on its host (3 times): no trainer process left on either host after median %.0f ms (max %.0f); "
+      "the launcher said the run failed after median %.0f ms (max %.0f)\n",
+      median(down), *std::max_element(down.begin(), down.end()), median(said),
+      *std::max_element(said.begin(), said.end()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -203,6 +300,7 @@ int main(int argc, char** argv) {
   qputenv("XDG_CACHE_HOME", local.filePath("cache").toUtf8());  // where built trainers come home
   report("cold launch", launch(args));
   report("cached launch", launch(args));
+  twoHosts(args, server, remote.filePath("work"), local.path());
 
   // Continue on another host: a run stopped at step 10 (its checkpoint is here), its host then
   // wiped (a fresh runtime), continued there: once with the trainer brought home (uploaded, not
