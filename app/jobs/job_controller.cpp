@@ -1,5 +1,7 @@
 #include "job_controller.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -67,7 +69,12 @@ JobController::Started JobController::start(const RunConfig& jobConfig, const QS
     if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly) || out.write(yamlText.toUtf8()) < 0 || !out.flush())
       return {{}, tr("Could not write the job file %1: %2.").arg(configPath, out.errorString())};
   }
-  if (nodeHosts(config.target).size() > 1) return startOnHosts(config, runDir, configPath, extraArgs);
+  const std::vector<std::string> hosts = nodeHosts(config.target);
+  if (hosts.size() > 1) return startOnHosts(config, runDir, configPath, extraArgs);
+  if (hosts.size() == 1) {  // target.hosts naming one host: that host, as target.host
+    config.target.host = hosts.front();
+    config.target.hosts.clear();
+  }
   if (config.target.kind == TargetKind::Ssh) return startRemote(config, runDir, configPath, extraArgs);
   auto job = std::make_unique<LocalJob>();
   LocalJob* local = job.get();
@@ -128,6 +135,13 @@ JobController::Started JobController::startOnHosts(const RunConfig& config, cons
                                                    const QString& configPath, const QStringList& extraArgs) {
   const std::vector<std::string> hosts = nodeHosts(config.target);
   const auto count = static_cast<std::int64_t>(hosts.size());
+  for (std::size_t i = 1; i < hosts.size(); ++i)
+    if (std::find(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(i), hosts[i]) !=
+        hosts.begin() + static_cast<std::ptrdiff_t>(i))
+      return {{},
+              tr("target.hosts names %1 twice: each host is one node (more ranks on one host: "
+                 "strategy.nproc_per_node).")
+                  .arg(QString::fromStdString(hosts[i]))};
   if (config.strategy.nnodes != count)
     return {{},
             tr("target.hosts names %1 hosts, one node each, but strategy.nnodes is %2: set strategy.nnodes: %1.")

@@ -112,6 +112,8 @@ void MultiHostJob::nodeEnded(int r, int exitCode) {
   n.endOrder = ++m_ended;
   if (m_ended == nodeCount()) return finish();
   if (exitCode == 0 || m_takingDown) return;
+  // Stopping (every node saves a checkpoint): a node's own verdict does not cut the others' saves.
+  if (m_stopAsked && exitCode != -1) return;
   // Killed outright (no verdict of its own), or not started: nothing to wait for. A verdict may
   // be another node's loss reported first: the others get a moment to say theirs.
   if (exitCode == -1 || !n.startFailure.isEmpty() || !m_started)
@@ -173,9 +175,10 @@ void MultiHostJob::finish() {
         others == 1 ? tr("the other node was stopped") : tr("the other %1 nodes were stopped").arg(others);
     QString reason;
     int failedRank = bad * m_ranksPerNode;
-    if (!n.startFailure.isEmpty())
+    if (!n.startFailure.isEmpty()) {
       reason = tr("%1 could not start: %2; %3").arg(nodeName(bad), n.startFailure, rest);
-    else if (n.exitCode == -1 || !own.ok() || own.info.exitReason.empty())
+      failedRank = -1;  // no rank ran
+    } else if (n.exitCode == -1 || !own.ok() || own.info.exitReason.empty())
       reason =
           tr("%1 was killed (%2: its supervisor ended without a verdict); %3").arg(nodeName(bad), ranksOf(bad), rest);
     else {
@@ -196,7 +199,8 @@ void MultiHostJob::finish() {
   }
   const bool failedToStartNow = !m_started;
   setState(State::Finished);
-  if (failedToStartNow && bad >= 0) emit failedToStart(QString::fromStdString(runInfoOf(m_runDir).info.exitReason));
+  if (failedToStartNow && exitCode != 0)
+    emit failedToStart(QString::fromStdString(runInfoOf(m_runDir).info.exitReason));
   emit finished(exitCode);
 }
 
@@ -219,6 +223,7 @@ void MultiHostJob::setState(State state) {
 }
 
 void MultiHostJob::stop() {
+  if (m_started) m_stopAsked = true;
   for (Node& n : m_nodes) {
     if (n.ended) continue;
     if (n.job->state() == State::Starting) n.killedByUs = true;  // a cancelled start is nobody's failure
@@ -245,13 +250,18 @@ QStringList MultiHostJob::recentOutput() {
 }
 
 QString MultiHostJob::linkText() const {
-  QStringList texts;
-  for (const Node& n : m_nodes) texts << n.job->linkText();
+  QStringList texts;  // of the nodes still followed (one that had ended before an attach has none)
+  for (const Node& n : m_nodes)
+    if (!n.ended || n.job->state() != State::Idle) texts << n.job->linkText();
+  if (texts.isEmpty()) return {};
   QStringList distinct = texts;
   distinct.removeDuplicates();
   if (distinct.size() == 1) return distinct.front();
   QStringList parts;
-  for (int r = 0; r < texts.size(); ++r) parts << QStringLiteral("node %1: %2").arg(r).arg(texts[r]);
+  int i = 0;
+  for (int r = 0; r < nodeCount(); ++r)
+    if (!m_nodes[static_cast<std::size_t>(r)].ended || node(r)->state() != State::Idle)
+      parts << QStringLiteral("node %1: %2").arg(r).arg(texts[i++]);
   return parts.join(QStringLiteral(" · "));
 }
 

@@ -83,6 +83,7 @@ class MultiHostJob : public Job {
   bool m_started = false;  // every node reached Running once
   bool m_takingDown = false;
   bool m_killAsked = false;
+  bool m_stopAsked = false;  // Stop while running: every node saves a checkpoint
   int m_ended = 0;
   QTimer m_judge;
 };

@@ -2,9 +2,9 @@
 // thread. Data goes to "<target>.part" and is renamed over the target only after its SHA-256
 // matches the source, so a reader never sees half a file; a .part left by an interrupted
 // transfer is continued from its size (the final checksum covers the whole file). An upload's
-// .part carries the tag its maker gives ("<target>.part-<tag>": one per app connection), so two
-// apps, or two hosts sharing one file system, uploading one file at once do not write into one
-// .part; its rename over the target is rename(2) there (`mv -f`), which replaces atomically.
+// .part carries the tag its maker gives ("<target>.part-<tag>": SshWorker's names this machine
+// and the host), so two hosts sharing one file system, uploading one file at once, do not write
+// into one .part; its rename over the target is rename(2) there (`mv -f`), which replaces atomically.
 #pragma once
 
 #include <QByteArray>

@@ -2,15 +2,31 @@
 // to 15 s), and the operations queued by RemoteHost. Runs on its own thread only.
 #include "ssh_worker.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QRandomGenerator>
+#include <QSysInfo>
 #include <QTimer>
 
 #include "ssh_error.h"
 #include "ssh_tunnel.h"
 
 namespace traindeck {
+
+namespace {
+
+// This machine and the host it links to: stable across reconnects and restarts (a cut upload
+// resumes), and another for each host, so hosts sharing one file system never share a .part.
+QString partTagFor(const SshTarget& target) {
+  const QByteArray machine =
+      QSysInfo::machineUniqueId().isEmpty() ? QSysInfo::machineHostName().toUtf8() : QSysInfo::machineUniqueId();
+  return QString::fromLatin1(
+      QCryptographicHash::hash(machine + '\n' + target.display().toUtf8(), QCryptographicHash::Sha256)
+          .toHex()
+          .left(12));
+}
+
+}  // namespace
 
 namespace {
 constexpr int kFirstBackoffMs = 250;
@@ -22,7 +38,7 @@ SshWorker::SshWorker(const SshTarget& target, const ConnectCallbacks& callbacks,
       m_callbacks(callbacks),
       m_keepaliveMs(keepaliveMs),
       m_linkTimeoutMs(linkTimeoutMs),
-      m_partTag(QString::number(QRandomGenerator::global()->generate64(), 36)) {}
+      m_partTag(partTagFor(target)) {}
 
 SshWorker::~SshWorker() = default;
 

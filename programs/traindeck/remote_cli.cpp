@@ -222,14 +222,15 @@ int runRemoteCli(int argc, char** argv) {
       for (const Diagnostic& d : loaded.problems) say(QString::fromStdString(d.format(loaded.source)));
       return 1;
     }
-    // Several hosts ("a,b"): one node each, node 0 first (target.hosts).
-    const QStringList hosts = parser.value(launch).split(',', Qt::SkipEmptyParts);
-    if (hosts.isEmpty()) return usage("--launch needs a host");
-    aimAt(loaded.config.target, hosts.front().trimmed());
-    if (hosts.size() > 1) {
-      loaded.config.target.hosts = parser.value(launch).toStdString();
-      loaded.config.strategy.nnodes = hosts.size();
-    }
+    // Several hosts ("a,b"): one node each, node 0 first (target.hosts); one: that host alone.
+    TargetConfig named;
+    named.kind = TargetKind::Ssh;
+    named.hosts = parser.value(launch).toStdString();
+    const std::vector<std::string> hosts = nodeHosts(named);
+    if (hosts.empty()) return usage("--launch needs a host");
+    aimAt(loaded.config.target, QString::fromStdString(hosts.front()));
+    loaded.config.target.hosts = hosts.size() > 1 ? named.hosts : std::string();
+    if (hosts.size() > 1) loaded.config.strategy.nnodes = static_cast<std::int64_t>(hosts.size());
     if (parser.isSet(nodeAddress)) loaded.config.target.node_address = parser.value(nodeAddress).toStdString();
     QStringList trainerArgs;
     if (parser.isSet(stopAt)) {

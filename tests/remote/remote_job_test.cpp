@@ -681,6 +681,23 @@ class RemoteJobTest : public QObject {
       QVERIFY2(std::abs(got.value(it.key()) - it.value()) <= 1e-5 * std::abs(it.value()),
                qPrintable(QString("step %1: %2 vs %3").arg(it.key()).arg(got.value(it.key())).arg(it.value())));
 
+    // Stop from another process (--stop attaches to every node): both nodes save and stop.
+    Launched stopped = launch(onBoth({"schedule.max_steps=1000000", "checkpoint.every=0"}));
+    QVERIFY(!stopped.runDir.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(trainSteps(stopped.runDir + "/metrics.jsonl").size() >= 3, 120000);
+    stopped.process->kill();
+    stopped.process->waitForFinished(5000);
+    QProcess stop;
+    stop.start(TRAINDECK_BIN, {"--stop", stopped.runDir, "--batch", "--known-hosts", knownHosts});
+    QVERIFY(stop.waitForFinished(180000));
+    QVERIFY2(stop.exitCode() == 0, stop.readAllStandardError().right(4000).constData());
+    QCOMPARE(statusOf(stopped.runDir), std::string("stopped"));
+    QCOMPARE(statusOf(stopped.runDir + "/nodes/node-1"), std::string("stopped"));
+    const qint64 stopStep = readRunInfo(RunPaths{stopped.runDir.toStdString()}).info.step;
+    QVERIFY2(
+        CheckpointSync::newestCheckpoint(stopped.runDir) == QStringLiteral("step-%1").arg(stopStep, 8, 10, QChar('0')),
+        qPrintable(CheckpointSync::newestCheckpoint(stopped.runDir)));
+
     // The app closed while both nodes train, and opened again (--attach follows every node);
     // then node 1 is killed on its host (its supervisor, whose ranks die with it).
     Launched first = launch(onBoth({"schedule.max_steps=1000000", "checkpoint.every=0"}));
