@@ -1,7 +1,5 @@
 #include "job_controller.h"
 
-#include <algorithm>
-
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -133,25 +131,12 @@ RemoteJob* JobController::adoptRemote(const QString& runDir, const QString& spec
 
 JobController::Started JobController::startOnHosts(const RunConfig& config, const QString& runDir,
                                                    const QString& configPath, const QStringList& extraArgs) {
+  // The job's own rules for its hosts (one node each, nnodes their number, a fixed master
+  // port), as the Setup page checks them: the command line sets hosts after its load.
+  for (const Diagnostic& d : problemsIn(validateConfig(config, ValidationContext{}), {"target", "strategy"}))
+    if (d.severity == Severity::Error) return {{}, QString::fromStdString(d.format({}))};
   const std::vector<std::string> hosts = nodeHosts(config.target);
   const auto count = static_cast<std::int64_t>(hosts.size());
-  for (std::size_t i = 1; i < hosts.size(); ++i)
-    if (std::find(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(i), hosts[i]) !=
-        hosts.begin() + static_cast<std::ptrdiff_t>(i))
-      return {{},
-              tr("target.hosts names %1 twice: each host is one node (more ranks on one host: "
-                 "strategy.nproc_per_node).")
-                  .arg(QString::fromStdString(hosts[i]))};
-  if (config.strategy.nnodes != count)
-    return {{},
-            tr("target.hosts names %1 hosts, one node each, but strategy.nnodes is %2: set strategy.nnodes: %1.")
-                .arg(count)
-                .arg(config.strategy.nnodes)};
-  if (config.strategy.master_port == 0)
-    return {{},
-            tr("A job on %1 hosts needs a fixed strategy.master_port that node 0's host has free (for example "
-               "29500).")
-                .arg(count)};
   const QString id = QFileInfo(runDir).fileName();
   QVector<RemoteLaunch> launches;
   std::vector<std::unique_ptr<RemoteJob>> nodes;
@@ -258,12 +243,12 @@ JobController::Started JobController::continueOn(const QString& runDir, const Ta
             error.isEmpty() ? tr("%1 is not the mirror of a remote run: resume it here instead.").arg(name) : error};
   if (before.watchOnly)
     return {{}, tr("%1 was started outside TrainDeck: it cannot be continued from here.").arg(name)};
-  if (MultiHostJob::nodeCountOf(dir) > 1)
+  if (const int nodes = MultiHostJob::nodeCountOf(dir); nodes > 1)
     return {{},
             tr("%1 ran on %2 hosts: continuing a job of several hosts is not built yet. Its newest checkpoint is "
                "here (checkpoints/); start the job again with --resume on hosts of your choice.")
                 .arg(name)
-                .arg(MultiHostJob::nodeCountOf(dir))};
+                .arg(nodes)};
   const RunInfoReadResult read = readRunInfo(RunPaths{dir.toStdString()});
   if (read.ok() && isLive(read.info.status))
     return {{},

@@ -250,19 +250,15 @@ QStringList MultiHostJob::recentOutput() {
 }
 
 QString MultiHostJob::linkText() const {
-  QStringList texts;  // of the nodes still followed (one that had ended before an attach has none)
-  for (const Node& n : m_nodes)
-    if (!n.ended || n.job->state() != State::Idle) texts << n.job->linkText();
-  if (texts.isEmpty()) return {};
-  QStringList distinct = texts;
-  distinct.removeDuplicates();
-  if (distinct.size() == 1) return distinct.front();
-  QStringList parts;
-  int i = 0;
-  for (int r = 0; r < nodeCount(); ++r)
-    if (!m_nodes[static_cast<std::size_t>(r)].ended || node(r)->state() != State::Idle)
-      parts << QStringLiteral("node %1: %2").arg(r).arg(texts[i++]);
-  return parts.join(QStringLiteral(" · "));
+  // Of the nodes still followed (one that had ended before an attach has none).
+  QStringList texts, parts;
+  for (int r = 0; r < nodeCount(); ++r) {
+    if (m_nodes[static_cast<std::size_t>(r)].ended && node(r)->state() == State::Idle) continue;
+    texts << node(r)->linkText();
+    parts << QStringLiteral("node %1: %2").arg(r).arg(texts.back());
+  }
+  texts.removeDuplicates();
+  return texts.size() <= 1 ? texts.value(0) : parts.join(QStringLiteral(" · "));
 }
 
 }  // namespace traindeck

@@ -638,6 +638,15 @@ class RemoteJobTest : public QObject {
       return args << "--node-address"
                   << "127.0.0.1";
     };
+    // The job's own rules refuse a host named twice before anything is reached.
+    QStringList twice = onBoth({});
+    twice[1] = m_server.spec() + "," + m_server.spec();
+    Launched refused = launch(twice);
+    int refusedCode = -1;
+    const QString why = finish(refused, 30000, &refusedCode);
+    QCOMPARE(refusedCode, 1);
+    QVERIFY2(why.contains("is named twice") && !why.contains("[connect]"), qPrintable(why));
+
     Launched l = launch(onBoth({}));
     QVERIFY2(!l.runDir.isEmpty(), qPrintable(l.process->readAllStandardError()));
     int code = -1;
