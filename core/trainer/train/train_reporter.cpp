@@ -150,6 +150,13 @@ void TrainReporter::writeSystem(bool force) {
   }
 }
 
+void TrainReporter::writeLastSystem() {
+  const bool publishes = m_comm && !isRank0();
+  if (publishes) writeSystem(true);
+  if (m_comm) m_comm->barrier();
+  if (!publishes) writeSystem(true);
+}
+
 void TrainReporter::eval(std::int64_t step, std::int64_t tokens, double valLoss) {
   JsonWriter r = MetricsWriter::record(metrics_kind::kEval);
   r.field(key::kStep, step).field(key::kTokens, tokens).field(key::kValLoss, valLoss);

@@ -58,6 +58,9 @@ class TrainReporter {
   double lastLoss() const { return m_lastLoss; }  // of the newest applied step flushed
 
   void writeSystem(bool force);  // every 5 s, or now; collective-free
+  // The run's last sample, on every rank at the same point: each rank publishes before a
+  // barrier and rank 0 writes after it, so a run shorter than 5 s still has every rank's row.
+  void writeLastSystem();
   void eval(std::int64_t step, std::int64_t tokens, double valLoss);
   void event(const std::string& level, const std::string& message, std::optional<std::int64_t> step);
 

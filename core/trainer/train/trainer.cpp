@@ -62,7 +62,7 @@ TrainResult Trainer::run() {
     }
     if (m_step >= m_totalSteps && m_lastCheckpointStep != m_step) saveCheckpoint();  // resumed at the end
     flush();
-    m_reporter.writeSystem(true);
+    m_reporter.writeLastSystem();
     m_log.endProgress();
     result.status = stopped ? RunStatus::Stopped : RunStatus::Finished;
     result.reason = stopped ? "stopped at step " + std::to_string(m_step) + " on request; --resume continues"
