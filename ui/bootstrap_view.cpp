@@ -6,7 +6,6 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "multi_host_job.h"
 
 namespace traindeck {
 
@@ -60,30 +59,24 @@ BootstrapView::BootstrapView(QWidget* parent) : QFrame(parent) {
 void BootstrapView::follow(Job* job) {
   for (const QMetaObject::Connection& c : m_connections) disconnect(c);
   m_connections.clear();
-  m_job = job;
-  m_nodes.clear();
-  if (auto* remote = qobject_cast<RemoteJob*>(job)) m_nodes << remote;
-  if (auto* multi = qobject_cast<MultiHostJob*>(job))
-    for (int r = 0; r < multi->nodeCount(); ++r) m_nodes << multi->node(r);
-  if (m_nodes.isEmpty()) m_job = nullptr;
+  m_job = job && !job->hosts().isEmpty() ? job : nullptr;  // a run on this machine has no start to show
   m_bytes->hide();
   m_line->clear();
   m_cancel->setEnabled(true);
-  for (const QPointer<RemoteJob>& node : m_nodes) {
-    const QString who = m_nodes.size() > 1 ? node->spec() + ": " : QString();
-    m_connections.push_back(connect(node, &RemoteJob::stepStarted, this, [this] {
+  if (m_job) {
+    m_connections.push_back(connect(m_job, &Job::stepStarted, this, [this] {
       m_bytes->hide();
       refresh();
     }));
-    m_connections.push_back(connect(node, &RemoteJob::outputLine, this,
-                                    [this, who](const QString& line) { m_line->setText((who + line).left(300)); }));
-    m_connections.push_back(connect(node, &RemoteJob::transferProgress, this, [this](qint64 done, qint64 total) {
+    m_connections.push_back(connect(m_job, &Job::outputLine, this, [this](int node, const QString& line) {
+      const QStringList hosts = m_job ? m_job->hosts() : QStringList();
+      m_line->setText(((hosts.size() > 1 ? hosts.value(node) + ": " : QString()) + line).left(300));
+    }));
+    m_connections.push_back(connect(m_job, &Job::transferProgress, this, [this](int, qint64 done, qint64 total) {
       m_bytes->setVisible(total > 0);
       m_bytes->setRange(0, 1000);
       m_bytes->setValue(total > 0 ? static_cast<int>(done * 1000 / total) : 0);
     }));
-  }
-  if (m_job) {
     m_connections.push_back(connect(m_job, &Job::stateChanged, this, &BootstrapView::refresh));
     m_connections.push_back(connect(m_job, &QObject::destroyed, this, [this] { follow(nullptr); }));
     const QStringList recent = m_job->recentOutput();
@@ -105,19 +98,19 @@ void BootstrapView::refresh() {
   }
   if (!m_tick.isActive()) m_tick.start();
   QStringList hosts, lines;
-  for (int r = 0; r < m_nodes.size(); ++r) {
-    const RemoteJob* node = m_nodes[r];
-    if (node == nullptr) continue;
-    hosts << node->spec();
+  const QVector<HostStart> starts = m_job->startSteps();
+  for (int r = 0; r < starts.size(); ++r) {
+    const HostStart& node = starts[r];
+    hosts << node.host;
     QStringList parts;
-    for (const BootstrapStep& step : node->steps()) {
+    for (const BootstrapStep& step : node.steps) {
       const bool running = step.endedMs < 0;
-      const qint64 took = (running ? node->sinceStartMs() : step.endedMs) - step.startedMs;
+      const qint64 took = (running ? node.sinceStartMs : step.endedMs) - step.startedMs;
       parts << QStringLiteral("%1 %2 %3")
                    .arg(running ? QStringLiteral("▶") : QStringLiteral("✓"), step.name, duration(took));
     }
     const QString steps = parts.join(QStringLiteral("  ·  "));
-    lines << (m_nodes.size() > 1 ? tr("node %1: %2").arg(r).arg(steps) : steps);
+    lines << (starts.size() > 1 ? tr("node %1: %2").arg(r).arg(steps) : steps);
   }
   m_title->setText(tr("<b>Starting on %1</b>").arg(hosts.join(QStringLiteral(", ")).toHtmlEscaped()));
   m_steps->setText(lines.join('\n'));

@@ -1,8 +1,8 @@
 // BootstrapView: a remote run's start as it happens, above the pages while the shown run is
 // starting: every step with its time ("✓ probe 0.4 s · ✓ sources 1.2 s · ▶ build 2m05s"), the
 // running step's last output line (the compiler's progress) or its upload's bytes, and Cancel,
-// which stops the start at any step. It follows one job at a time, a RemoteJob or a job on
-// several hosts (MultiHostJob: one line of steps per node), and hides itself once that job no
+// which stops the start at any step. It follows one job at a time through the Job interface
+// alone (a job on several hosts: one line of steps per node), and hides itself once that job no
 // longer starts (running, failed, cancelled).
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <QTimer>
 #include <vector>
 
-#include "remote_job.h"
+#include "job.h"
 
 class QLabel;
 class QProgressBar;
@@ -32,7 +32,6 @@ class BootstrapView : public QFrame {
   void refresh();
 
   QPointer<Job> m_job;
-  QList<QPointer<RemoteJob>> m_nodes;  // the job itself, or each of its nodes
   QLabel* m_title = nullptr;
   QLabel* m_steps = nullptr;
   QLabel* m_line = nullptr;

@@ -38,9 +38,9 @@
 #include "hosts_dialog.h"
 #include "jobs/checkpoint_sync.h"
 #include "jobs/job_controller.h"
+#include "jobs/local_devices.h"
 #include "jobs/machine_room.h"
 #include "jobs/probed_devices.h"
-#include "jobs/remote_job.h"
 #include "logs_page.h"
 #include "monitor_page.h"
 #include "run_filter_model.h"
@@ -77,7 +77,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   auto* filterStatus = new QComboBox(left);
   filterStatus->setObjectName("statusFilter");
   filterStatus->addItem(tr("every status"), QString());
-  for (const char* status : {"running", "finished", "failed", "stopped", "starting"})
+  for (const char* status : {"running", "finished", "failed", "stopped", "killed", "starting"})
     filterStatus->addItem(QString::fromLatin1(status), QString::fromLatin1(status));
   filters->addWidget(filterText, 1);
   filters->addWidget(filterStatus);
@@ -123,6 +123,14 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_setup = new SetupPage(options.presetDirs, m_pages);
   m_setup->setRunsRoot(options.runsRoot);
   m_setup->setTrainBinary(options.trainBinary);
+  // This machine's devices as the trainer that runs local jobs sees them: the Setup page checks
+  // local jobs against them, as `traindeck-train validate` does.
+  auto* thisMachine = new LocalDevicesProbe(this);
+  connect(thisMachine, &LocalDevicesProbe::devicesAvailable, m_setup, &SetupPage::setThisMachine);
+  connect(thisMachine, &LocalDevicesProbe::devicesFailed, this, [this](const QString& why) {
+    statusBar()->showMessage(tr("This machine's devices are not known: %1").arg(why), 10000);
+  });
+  thisMachine->start(options.trainBinary);
   m_monitor = new MonitorPage(m_pages);
   m_logs = new LogsPage(m_pages);
   m_pages->addTab(m_setup, tr("&Setup"));
@@ -258,27 +266,26 @@ QMenu* MainWindow::runMenu(const QStringList& dirs) {
   const QString dir = dirs.front();
   const int row = m_runs->rowOfPath(dir);
   const RunSummary run = row >= 0 ? m_runs->runAt(row) : readRunSummary(dir);
-  const Job* job = m_jobs->jobFor(dir);
-  const bool live = (job && job->isActive()) || run.isLive();
+  const RunActions can = actionsFor(dir, run);
   const auto add = [&](const QString& name, const QString& text, bool enabled, auto slot) {
     QAction* a = menu->addAction(text, this, slot);
     a->setObjectName(name);
     a->setEnabled(enabled);
     return a;
   };
-  add("resumeRun", tr("Resume"), dirs.size() == 1 && !live && run.remoteSpec.isEmpty(), [this, dir] {
-    if (const QString why = m_jobs->resume(dir); !why.isEmpty())
-      return tellProblem(tr("Cannot resume"), tr("%1 cannot be resumed: %2.").arg(QFileInfo(dir).fileName(), why));
+  // One Continue… for every run: a run of this machine resumes in its folder, a remote one asks
+  // where it goes on.
+  add("continueRun", tr("Continue…"), dirs.size() == 1 && can.continueRun, [this, dir, can] {
+    if (can.continueAsksWhere) return continueElsewhere(dir);
+    const JobController::Started started = m_jobs->continueRun(dir);
+    if (!started.error.isEmpty()) return tellProblem(tr("Cannot continue"), started.error);
     m_runs->rescan();
     showRun(dir);
-  });
-  add("continueRun", tr("Continue on another host…"),
-      dirs.size() == 1 && !live && !run.remoteSpec.isEmpty() && !CheckpointSync::newestCheckpoint(dir).isEmpty(),
-      [this, dir] { continueElsewhere(dir); });
+  })->setStatusTip(can.whyNoContinue);
   add("compareRuns", tr("Compare"), dirs.size() >= 2 && dirs.size() <= Comparison::kMaxRuns,
       [this, dirs] { compareRuns(dirs); });
   menu->addSeparator();
-  add("renameRun", tr("Rename…"), dirs.size() == 1 && !live, [this, dir, run] {
+  add("renameRun", tr("Rename…"), dirs.size() == 1 && can.rename, [this, dir, run] {
     bool ok = false;
     const QString name =
         QInputDialog::getText(this, tr("Rename the run"), tr("Name:"), QLineEdit::Normal, run.name, &ok);
@@ -292,7 +299,7 @@ QMenu* MainWindow::runMenu(const QStringList& dirs) {
     statusBar()->showMessage(tr("The run's config.yaml is on the clipboard"), 3000);
   });
   menu->addSeparator();
-  add("deleteRuns", tr("Move to trash…"), !live, [this, dirs] { trashRuns(dirs); });
+  add("deleteRuns", tr("Move to trash…"), can.trash, [this, dirs] { trashRuns(dirs); });
   return menu;
 }
 
@@ -563,25 +570,29 @@ Job* MainWindow::shownJob() const {
 }
 
 void MainWindow::updateActions() {
-  const Job* job = shownJob();
-  const bool active = job && job->isActive();
   m_start->setEnabled(m_setup->isStartable());
   m_start->setStatusTip(m_setup->isStartable() ? QString() : tr("Fix the problems on the Setup page to start"));
-  m_stop->setEnabled(active && job->state() != Job::State::Stopping);
-  m_kill->setEnabled(active);
-  const QString noJob = job ? QString() : tr("The run shown has no live job in this app");
-  m_stop->setStatusTip(noJob);
-  m_kill->setStatusTip(noJob);
-  const bool remote = m_session && !shownSummary().remoteSpec.isEmpty();
+  const RunActions can = m_session ? actionsFor(m_session->runDir(), shownSummary()) : RunActions{};
+  m_stop->setEnabled(can.stop);
+  m_kill->setEnabled(can.kill);
+  m_stop->setStatusTip(can.whyNoStop);
+  m_kill->setStatusTip(can.whyNoStop);
   for (QAction* fetch : {m_fetchCheckpoint, m_fetchExport}) {
-    fetch->setEnabled(remote);
-    fetch->setStatusTip(remote ? QString() : tr("Only a remote run's files are elsewhere"));
+    fetch->setEnabled(can.fetch);
+    fetch->setStatusTip(can.fetch ? QString() : tr("Only a remote run's files are elsewhere"));
   }
   const qsizetype selected = selectedRunDirs().size();
   m_compareAction->setEnabled(selected >= 2 && selected <= Comparison::kMaxRuns);
   m_compareAction->setStatusTip(
       selected >= 2 ? QString()
                     : tr("Select 2 to %1 runs (Ctrl- or Shift-click) to compare them").arg(Comparison::kMaxRuns));
+}
+
+RunActions MainWindow::actionsFor(const QString& runDir, const RunSummary& run) const {
+  return runActions({.status = run.status,
+                     .remote = !run.remoteSpec.isEmpty(),
+                     .hasCheckpoint = !CheckpointSync::newestCheckpoint(runDir).isEmpty(),
+                     .job = m_jobs->jobFor(runDir)});
 }
 
 QStringList MainWindow::selectedRunDirs() const {
@@ -711,9 +722,11 @@ QString MainWindow::startRun(const QStringList& extraArgs) {
 }
 
 QString MainWindow::roomProblem(const RunConfig& config) const {
-  if (config.target.kind == TargetKind::Local)  // its GPUs are not known to the app: CPU runs only
+  if (config.target.kind == TargetKind::Local) {  // its GPUs as its trainer says them (none while not known)
+    const int gpus = m_setup->thisMachine() ? m_setup->thisMachine()->cudaDevices : 0;
     return machineRoomProblem(m_jobs->liveConfigs(), config,
-                              Machine{tr("this machine"), thisMachineCpu(), QThread::idealThreadCount(), 0});
+                              Machine{tr("this machine"), thisMachineCpu(), QThread::idealThreadCount(), gpus});
+  }
   // A host as last probed; one never probed is judged by its first start's probe alone.
   const QString spec = QString::fromStdString(config.target.host);
   QSettings settings;

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "jobs/remote_fetch.h"
+#include "jobs/run_actions.h"
 
 class QAction;
 class QLabel;
@@ -92,8 +93,9 @@ class MainWindow : public QMainWindow {
   void restoreSelection(QSettings& settings);
 
  public:
-  // The run list's context menu for these runs (the first is the one clicked): Resume, Continue
-  // on another host…, Compare, Rename…, Open folder, Copy config, Move to trash…; each action named for tests.
+  // The run list's context menu for these runs (the first is the one clicked): Continue… (a run
+  // of this machine resumes in its folder, a remote one asks for a host), Compare, Rename…, Open
+  // folder, Copy config, Move to trash…; each enabled as runActions() says and named for tests.
   QMenu* runMenu(const QStringList& runDirs);
   // An ended run's name in its run.json. Empty string, or why not.
   QString renameRun(const QString& runDir, const QString& name);
@@ -123,6 +125,7 @@ class MainWindow : public QMainWindow {
   void runSelected();
   void showSessionMetrics();
   QStringList selectedRunDirs() const;
+  RunActions actionsFor(const QString& runDir, const RunSummary& run) const;  // what can be done to it now
 
   MainWindowOptions m_options;
   std::unique_ptr<RunRegistry> m_registry;  // before everything holding its sessions

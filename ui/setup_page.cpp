@@ -54,6 +54,14 @@ bool unreadable(const Diagnostics& problems) {  // a problem with the file as a 
   return false;
 }
 
+// " · 2 CUDA devices", as this machine's trainer found them; nothing while not known.
+QString thisMachineGpus(const std::optional<HostDevices>& devices) {
+  if (!devices) return {};
+  if (devices->cudaDevices == 0) return SetupPage::tr(" · no CUDA device that LibTorch can use");
+  if (devices->cudaDevices == 1) return SetupPage::tr(" · 1 CUDA device");
+  return SetupPage::tr(" · %1 CUDA devices").arg(devices->cudaDevices);
+}
+
 QLabel* heading(const QString& text, QWidget* parent) {
   auto* label = new QLabel("<b>" + text + "</b>", parent);
   return label;
@@ -355,7 +363,11 @@ void SetupPage::reparse(const QString& editedField) {
   } else {
     m_loaded = std::move(loaded);
     m_goodText = text;
-    ValidationContext context;  // a host's devices as last probed; this machine's are not known here
+    // This machine's devices as its trainer says them, a host's as last probed: what the trainer's
+    // own `validate` checks there. The rules pick the one the target names (an ssh target is
+    // never checked against this machine); one not known skips them.
+    ValidationContext context;
+    context.host = m_thisMachine;
     const auto probe = m_probes.constFind(QString::fromStdString(m_loaded.config.target.host));
     if (probe != m_probes.constEnd()) context.remoteHost = probedDevices(probe->probe).forValidation();
     problems = checkConfig(m_loaded, context);
@@ -383,6 +395,11 @@ void SetupPage::setHosts(const QList<HostEntry>& hosts, const QMap<QString, Host
   reparse();  // validated against what the target host has
 }
 
+void SetupPage::setThisMachine(const std::optional<HostDevices>& devices) {
+  m_thisMachine = devices;
+  reparse();  // validated against what this machine has
+}
+
 void SetupPage::showTarget() {
   const TargetConfig& t = m_loaded.config.target;
   const bool remote = t.kind == TargetKind::Ssh;
@@ -403,7 +420,7 @@ void SetupPage::showTarget() {
   const auto probe = m_probes.constFind(spec);
   std::optional<ProbedDevices> devices;
   if (!remote)
-    m_targetInfo->setText(QString::fromStdString(thisMachineCpu().description));
+    m_targetInfo->setText(QString::fromStdString(thisMachineCpu().description) + thisMachineGpus(m_thisMachine));
   else if (probe == m_probes.constEnd())
     m_targetInfo->setText(tr("not probed yet: Test it under Hosts…, or Start probes it"));
   else {

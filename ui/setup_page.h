@@ -12,6 +12,7 @@
 
 #include "config/config_io.h"
 #include "config/diagnostic.h"
+#include "config/validate.h"
 #include "host_store.h"
 
 class QComboBox;
@@ -60,6 +61,11 @@ class SetupPage : public QWidget {
   QList<QPair<QString, QString>> runChoices() const;
   // The saved hosts for "Where to run", and what each was last found to have (by spec).
   void setHosts(const QList<HostEntry>& hosts, const QMap<QString, HostStore::StoredProbe>& probes);
+  // What this machine has, as its traindeck-train says (LocalDevicesProbe): local jobs are
+  // checked against it as `traindeck-train validate` checks them. Until it is set (or where the
+  // trainer cannot tell), the rules about this machine's devices are skipped.
+  void setThisMachine(const std::optional<HostDevices>& devices);
+  const std::optional<HostDevices>& thisMachine() const { return m_thisMachine; }
 
  public slots:
   // Each takes a path, or asks for one with a file dialog when it is empty.
@@ -109,6 +115,7 @@ class SetupPage : public QWidget {
 
   QList<HostEntry> m_hosts;
   QMap<QString, HostStore::StoredProbe> m_probes;
+  std::optional<HostDevices> m_thisMachine;  // unknown until setThisMachine
   QComboBox* m_target = nullptr;
   QLabel* m_targetInfo = nullptr;
   QComboBox* m_presets = nullptr;

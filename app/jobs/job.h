@@ -7,14 +7,32 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QVector>
 
 namespace traindeck {
+
+// One step of a start, as it went: times in ms since the start began; endedMs -1 while it runs.
+struct BootstrapStep {
+  QString name, detail;
+  qint64 startedMs = 0, endedMs = -1;
+};
+
+// A start's steps on one host, so far (a job on several hosts has one per node, node 0 first).
+struct HostStart {
+  QString host;  // [user@]host[:port], as the target named it
+  QVector<BootstrapStep> steps;
+  qint64 sinceStartMs = 0;  // the clock the steps' times are on, now
+};
 
 class Job : public QObject {
   Q_OBJECT
  public:
   enum class State { Idle, Starting, Running, Stopping, Finished };
   Q_ENUM(State)
+  // How the run is reached. Here: on this machine, no link. Following: every host's link is up
+  // and the run is mirrored. Ended: nothing is followed any more.
+  enum class Link { Here, Connecting, Following, Reconnecting, Unreachable, Ended };
+  Q_ENUM(Link)
 
   using QObject::QObject;
 
@@ -24,11 +42,20 @@ class Job : public QObject {
   virtual void stop() = 0;
   // Ends the run at once, without a checkpoint; nothing when it has ended.
   virtual void kill() = 0;
+  // Why stop() and kill() do nothing for this run whatever its state (a run started outside
+  // TrainDeck and only watched is not ours to stop), or empty.
+  virtual QString stopRefusal() const { return {}; }
   // The last lines the run's launcher printed (not the ranks' logs), oldest first.
   virtual QStringList recentOutput() = 0;
-  // How the run is reached: empty for a run on this machine; for a remote one "following",
-  // "reconnecting (link lost at 10:42:07)", "host unreachable since 10:42: ...".
+  // How the run is reached, for decisions; linkText() says it for display only (translated):
+  // empty for a run on this machine; for a remote one "following", "reconnecting (link lost at
+  // 10:42:07)", "host unreachable since 10:42: ...".
+  virtual Link link() const { return Link::Here; }
   virtual QString linkText() const { return {}; }
+  // The hosts it runs on, node 0 first; empty: this machine.
+  virtual QStringList hosts() const { return {}; }
+  // Its start's steps, one entry per host; empty for a run on this machine.
+  virtual QVector<HostStart> startSteps() const { return {}; }
 
   // Starting, running or stopping: there is something to stop or kill.
   static bool isActive(State s) { return s == State::Starting || s == State::Running || s == State::Stopping; }
@@ -40,6 +67,11 @@ class Job : public QObject {
   void finished(int exitCode);
   void failedToStart(const QString& reason);
   void linkTextChanged(const QString& text);
+  // A start as it goes, on node `node` (0 for a job on one host): a step began, the step printed a
+  // line (the build's progress), its upload moved.
+  void stepStarted(int node, const QString& step, const QString& detail);
+  void outputLine(int node, const QString& line);
+  void transferProgress(int node, qint64 done, qint64 total);
 };
 
 }  // namespace traindeck

@@ -111,19 +111,20 @@ std::optional<RemoteLaunch> remoteLaunch(const RunConfig& config, const JobContr
 
 }  // namespace
 
-std::unique_ptr<RemoteJob> JobController::makeRemote(const QString& spec, bool keepsCheckpoints) {
+std::unique_ptr<RemoteJob> JobController::makeRemote(bool keepsCheckpoints) {
   auto job = std::make_unique<RemoteJob>();
   if (m_remote.hostKeyPrompt) job->setHostKeyPrompt(m_remote.hostKeyPrompt);
   if (m_remote.installPrompt) job->setInstallPrompt(m_remote.installPrompt);
   job->setCheckpointsKeptHere(keepsCheckpoints ? m_remote.checkpointsKeptHere : 0);
   job->setGoneAfter(m_remote.goneAfterSeconds);
   job->setTrainerCacheDir(m_remote.trainerCacheDir);
-  connect(job.get(), &RemoteJob::probed, this, [this, spec](const HostProbe& probe) { emit hostProbed(spec, probe); });
+  connect(job.get(), &RemoteJob::probed, this,
+          [this, remote = job.get()](const HostProbe& probe) { emit hostProbed(remote->spec(), probe); });
   return job;
 }
 
-RemoteJob* JobController::adoptRemote(const QString& runDir, const QString& spec) {
-  std::unique_ptr<RemoteJob> job = makeRemote(spec, true);
+RemoteJob* JobController::adoptRemote(const QString& runDir) {
+  std::unique_ptr<RemoteJob> job = makeRemote(true);
   RemoteJob* remote = job.get();
   adopt(runDir, std::move(job));
   return remote;
@@ -153,7 +154,7 @@ JobController::Started JobController::startOnHosts(const RunConfig& config, cons
     launch->localRunDir = r == 0 ? runDir : MultiHostJob::nodeDir(runDir, r);
     launch->remoteName = r == 0 ? id : QStringLiteral("%1.node-%2").arg(id).arg(r);
     launches << *launch;
-    nodes.push_back(makeRemote(launch->spec, r == 0));  // node 0 holds the checkpoints
+    nodes.push_back(makeRemote(r == 0));  // node 0 holds the checkpoints
   }
   for (int r = 0; r < launches.size(); ++r)
     launches[r].extraArgs = extraArgs + QStringList{"--nnodes",      QString::number(count),
@@ -175,7 +176,7 @@ JobController::Started JobController::startRemote(const RunConfig& config, const
   launch->configBaseDir = QFileInfo(configPath).absolutePath();
   launch->localRunDir = runDir;
   launch->extraArgs = extraArgs;
-  adoptRemote(runDir, launch->spec)->start(*launch);
+  adoptRemote(runDir)->start(*launch);
   return {runDir, {}};
 }
 
@@ -191,7 +192,7 @@ JobController::Started JobController::watchRemote(const TargetConfig& target, co
   if (name.isEmpty() || name.startsWith('.')) name = QStringLiteral("watched-run");
   const QString dir = freeRunDir(name);
   launch->localRunDir = dir;
-  adoptRemote(dir, launch->spec)->watch(*launch, remoteRunDir);
+  adoptRemote(dir)->watch(*launch, remoteRunDir);
   return {dir, {}};
 }
 
@@ -199,15 +200,23 @@ QList<RunConfig> JobController::liveConfigs(const QString& hostSpec) const {
   QList<RunConfig> out;
   for (const auto& [dir, job] : m_jobs) {
     if (!job->isActive()) continue;
-    QStringList specs;  // the hosts it runs on; none: this machine
-    if (const auto* remote = qobject_cast<const RemoteJob*>(job.get())) specs << remote->spec();
-    if (const auto* multi = qobject_cast<const MultiHostJob*>(job.get()))
-      for (int r = 0; r < multi->nodeCount(); ++r) specs << multi->node(r)->spec();
+    const QStringList specs = job->hosts();  // none: this machine
     if (hostSpec.isEmpty() ? !specs.isEmpty() : !specs.contains(hostSpec)) continue;
     const LoadedConfig loaded = loadConfigFile((dir + "/config.yaml").toStdString());
     if (!hasErrors(loaded.problems)) out << loaded.config;
   }
   return out;
+}
+
+JobController::Started JobController::continueRun(const QString& runDir, const std::optional<TargetConfig>& target) {
+  const QString dir = absolute(runDir);
+  const QString name = QFileInfo(dir).fileName();
+  if (QFileInfo::exists(dir + "/" + kRemoteRecordFile)) {
+    if (!target) return {{}, tr("%1 ran on another host: say which host it continues on.").arg(name)};
+    return continueOn(dir, *target);
+  }
+  if (const QString why = resume(dir); !why.isEmpty()) return {{}, tr("%1 cannot be continued: %2.").arg(name, why)};
+  return {dir, {}};
 }
 
 QString JobController::resume(const QString& runDir) {
@@ -249,11 +258,10 @@ JobController::Started JobController::continueOn(const QString& runDir, const Ta
                "here (checkpoints/); start the job again with --resume on hosts of your choice.")
                 .arg(name)
                 .arg(nodes)};
+  // Still going, says the mirror: nobody may have followed it as its runtime went; its host
+  // is asked first (RemoteJob::continueOnceGone).
   const RunInfoReadResult read = readRunInfo(RunPaths{dir.toStdString()});
-  if (read.ok() && isLive(read.info.status))
-    return {{},
-            tr("%1's run.json says it is still %2 on %3.")
-                .arg(name, QString::fromUtf8(toString(read.info.status)), before.spec)};
+  const bool saysLive = read.ok() && isLive(read.info.status);
   if (CheckpointSync::newestCheckpoint(dir).isEmpty())
     return {{}, tr("%1 has no complete checkpoint here to continue from.").arg(name)};
   LoadedConfig loaded = loadConfigFile((dir + "/config.yaml").toStdString());
@@ -272,7 +280,11 @@ JobController::Started JobController::continueOn(const QString& runDir, const Ta
   for (const QString& field : onTheHost)
     launch->notes << tr("%1 was on %2 already (remote:): %3 must have it at the same place.")
                          .arg(field, before.spec, launch->spec);
-  adoptRemote(dir, launch->spec)->continueOn(*launch);
+  RemoteJob* job = adoptRemote(dir);
+  if (saysLive)
+    job->continueOnceGone(*launch, before, m_remote.batch);
+  else
+    job->continueOn(*launch);
   return {dir, {}};
 }
 
@@ -311,7 +323,7 @@ QString JobController::attach(const QString& runDir) {
   if (Job* known = jobFor(dir); known && known->isActive()) return {};
   if (const int nodes = MultiHostJob::nodeCountOf(dir); nodes > 1) {  // a job on several hosts
     std::vector<std::unique_ptr<RemoteJob>> jobs;
-    for (int r = 0; r < nodes; ++r) jobs.push_back(makeRemote({}, r == 0));
+    for (int r = 0; r < nodes; ++r) jobs.push_back(makeRemote(r == 0));
     auto job = std::make_unique<MultiHostJob>(std::move(jobs));
     const QString why = job->attach(dir, m_remote.batch);
     if (!why.isEmpty()) return why;
@@ -319,8 +331,7 @@ QString JobController::attach(const QString& runDir) {
     return {};
   }
   if (QFileInfo::exists(dir + "/" + kRemoteRecordFile)) {  // the mirror of a run on a host
-    auto job = std::make_unique<RemoteJob>();
-    if (m_remote.hostKeyPrompt) job->setHostKeyPrompt(m_remote.hostKeyPrompt);
+    std::unique_ptr<RemoteJob> job = makeRemote(true);  // the options a start gives it
     const QString why = job->attach(dir, m_remote.batch);
     if (!why.isEmpty()) return why;
     adopt(dir, std::move(job));

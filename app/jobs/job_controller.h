@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "config/run_config.h"
 #include "host_probe.h"
@@ -55,13 +56,20 @@ class JobController : public QObject {
   // the runs root). `extraArgs` go to `traindeck-train run` after the config.
   Started start(const RunConfig& config, const QString& jobFile, const QString& yamlText,
                 const QStringList& extraArgs = {});
+  // Continues an ended run from its newest complete checkpoint, the one way the window and the
+  // command line offer it: a run of this machine resumes in its own folder (resume()); the
+  // mirror of a remote run continues on `target` (continueOn()), which it then needs.
+  Started continueRun(const QString& runDir, const std::optional<TargetConfig>& target = std::nullopt);
   // Continues an ended run of this machine in its own folder from its newest complete
   // checkpoint (`traindeck-train run --resume`): the same run, one curve. Empty string, or why not.
   QString resume(const QString& runDir);
   // Continues an ended remote run (its mirror `runDir`) on the host `target` names, from the
   // newest complete checkpoint in the mirror: that host is bootstrapped, the job's local data
   // and the checkpoint are uploaded, and the run resumes there in the same mirror, one curve
-  // (RemoteJob::continueOn). A fresh runtime of the same host is another host here too.
+  // (RemoteJob::continueOn). A fresh runtime of the same host is another host here too. A mirror
+  // that still says "running" (nobody followed the run as it died) asks its host first: gone,
+  // it is marked so and continues; alive, the start is refused (failedToStart) saying how to
+  // stop it there.
   Started continueOn(const QString& runDir, const TargetConfig& target);
   // Mirrors, under the runs root, a run folder that something else writes on the host `target`
   // names (an exported script started there): nothing is built or launched (RemoteJob::watch).
@@ -97,9 +105,11 @@ class JobController : public QObject {
   void adopt(const QString& runDir, std::unique_ptr<Job> job);
   Started startRemote(const RunConfig& config, const QString& runDir, const QString& configPath,
                       const QStringList& extraArgs);
-  // A RemoteJob set up with the remote options; nodes other than node 0 keep no checkpoints here.
-  std::unique_ptr<RemoteJob> makeRemote(const QString& spec, bool keepsCheckpoints);
-  RemoteJob* adoptRemote(const QString& runDir, const QString& spec);
+  // A RemoteJob set up with the remote options, the one way every remote job is made (start,
+  // attach, continue, watch, each node of several hosts); nodes other than node 0 keep no
+  // checkpoints here.
+  std::unique_ptr<RemoteJob> makeRemote(bool keepsCheckpoints);
+  RemoteJob* adoptRemote(const QString& runDir);
   // target.hosts: one node per host, a MultiHostJob.
   Started startOnHosts(const RunConfig& config, const QString& runDir, const QString& configPath,
                        const QStringList& extraArgs);

@@ -7,10 +7,12 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTimer>
 
 #include "runlog/run_directory.h"
+#include "runlog/run_verdict.h"
 #include "supervisor_log.h"
 #include "trainer_process.h"
 
@@ -84,7 +86,10 @@ QString LocalJob::attach(const QString& runDir) {
     return tr("the run executes on %1, not on this machine (%2): its pid means nothing here")
         .arg(QString::fromStdString(read.info.host), QString::fromStdString(hostName()));
   const int pid = read.info.supervisorPid;
-  if (!isTrainerProcess(pid)) return tr("the run's supervisor (pid %1) is no longer running").arg(pid);
+  if (!isTrainerProcess(pid)) {  // found dead: it says so from now on, everywhere
+    markRunKilled(RunPaths{runDir.toStdString()}, diedWithoutVerdict(pid).toStdString());
+    return tr("the run's supervisor (pid %1) is no longer running; the run is marked killed").arg(pid);
+  }
   m_runDir = runDir;
   m_attachedPid = pid;
   watchPid();
@@ -97,12 +102,29 @@ void LocalJob::pollAttached() {
   const bool young = m_started.isValid() && m_started.elapsed() < 3000;
   if (isTrainerProcess(m_attachedPid) || (young && ::kill(m_attachedPid, 0) == 0)) return;
   m_attachTimer->stop();
-  // How it ended, as the supervisor wrote it: finished or stopped 0, failed 1.
-  const RunInfoReadResult read = readRunInfo(RunPaths{m_runDir.toStdString()});
+  const RunPaths paths{m_runDir.toStdString()};
+  // One gone before it wrote any run.json (it could not load, or crashed at once) failed with the
+  // last line it printed, so the run list has it and says why.
+  if (!QFileInfo::exists(QString::fromStdString(paths.runJson()))) {
+    const QString said = supervisorLogTail(m_runDir, 1).value(0, tr("it printed nothing"));
+    markRunFailed(paths, tr("traindeck-train ended before it started the run: %1").arg(said).toStdString(),
+                  RunIdentity{QFileInfo(m_runDir).fileName().toStdString(), {}, hostName()});
+  }
+  // How it ended, as the supervisor wrote it: finished or stopped 0, failed 1. One that says it
+  // is still going is dead without a verdict: killed, from here or from outside.
+  const RunInfoReadResult read = readRunInfo(paths);
+  if (read.ok() && isLive(read.info.status))
+    markRunKilled(paths, m_killRequested
+                             ? tr("killed from TrainDeck (no checkpoint; --resume continues from the last one)")
+                                   .toStdString()
+                             : diedWithoutVerdict(m_attachedPid).toStdString());
   const bool ended = read.ok() && !isLive(read.info.status);
   const int exitCode = !ended ? -1 : read.info.status == RunStatus::Failed ? 1 : 0;
   readOutput();
   setState(State::Finished);
+  // Refused by its trainer before any rank started (an invalid config): the start failed.
+  if (ended && read.info.status == RunStatus::Failed && read.info.rankPids.empty() && m_started.isValid())
+    emit failedToStart(QString::fromStdString(read.info.exitReason));
   emit finished(exitCode);
 }
 
@@ -114,7 +136,13 @@ void LocalJob::stop() {
 
 void LocalJob::kill() {
   if (m_state == State::Idle || m_state == State::Finished) return;
-  signalTrainerProcess(m_attachedPid, SIGKILL);
+  m_killRequested = signalTrainerProcess(m_attachedPid, SIGKILL);
+}
+
+QString LocalJob::diedWithoutVerdict(int pid) {
+  return tr("killed: its supervisor (pid %1) ended without saying how (a kill from outside, or out of memory); "
+            "--resume continues from the last checkpoint")
+      .arg(pid);
 }
 
 void LocalJob::readOutput() {

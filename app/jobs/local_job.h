@@ -1,6 +1,7 @@
 // Runs `traindeck-train run` on this machine and controls it: stop() asks for a graceful stop
 // (SIGTERM: every rank checkpoints, status "stopped"), kill() ends it at once (SIGKILL; the
-// ranks die with the supervisor through PR_SET_PDEATHSIG). The supervisor is started detached:
+// ranks die with the supervisor through PR_SET_PDEATHSIG; run.json then says "killed", as it
+// does for any run found dead without a verdict, here or by attach()). The supervisor is started detached:
 // it outlives the app, and attach() follows it again (or any run started earlier) by its pid.
 // Lives in the GUI thread. The supervisor's own output goes to <run>/supervisor.log (its last
 // kOutputLines lines: recentOutput()); each rank's output is in the run's logs/.
@@ -46,11 +47,13 @@ class LocalJob : public Job {
   void readOutput();
   void watchPid();
   void pollAttached();
+  static QString diedWithoutVerdict(int pid);  // run.json's reason for a run found dead
 
   State m_state = State::Idle;
   QString m_runDir;
   QElapsedTimer m_started;  // since start(); invalid for attached runs
   int m_attachedPid = 0;
+  bool m_killRequested = false;  // kill() signalled it: the verdict says it was killed from here
   QTimer* m_attachTimer = nullptr;
   std::deque<QString> m_output;
 };

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "runlog/run_directory.h"
+#include "runlog/run_verdict.h"
 
 namespace traindeck {
 
@@ -42,9 +43,11 @@ void MultiHostJob::follow(int r) {
   RemoteJob* job = node(r);
   connect(job, &Job::stateChanged, this, &MultiHostJob::updateState);
   connect(job, &Job::linkTextChanged, this, [this] { emit linkTextChanged(linkText()); });
-  connect(job, &RemoteJob::stepStarted, this,
-          [this, r](const QString& step, const QString& detail) { emit nodeStepStarted(r, step, detail); });
-  connect(job, &RemoteJob::outputLine, this, [this, r](const QString& line) { emit nodeOutputLine(r, line); });
+  connect(job, &Job::stepStarted, this,
+          [this, r](int, const QString& step, const QString& detail) { emit stepStarted(r, step, detail); });
+  connect(job, &Job::outputLine, this, [this, r](int, const QString& line) { emit outputLine(r, line); });
+  connect(job, &Job::transferProgress, this,
+          [this, r](int, qint64 done, qint64 total) { emit transferProgress(r, done, total); });
   connect(job, &RemoteJob::readyToLaunch, this, [this, r] {
     m_nodes[static_cast<std::size_t>(r)].ready = true;
     releaseWhenAllReady();
@@ -188,13 +191,8 @@ void MultiHostJob::finish() {
               .arg(nodeName(bad), tr("rank %1").arg(failedRank), QString::fromStdString(own.info.exitReason), rest);
     }
     // The run's own record (node 0's mirror, no longer written by anyone) says why it ended.
-    RunInfo info;
-    if (const RunInfoReadResult read = runInfoOf(m_runDir); !read.info.id.empty()) info = read.info;
-    if (info.id.empty()) info.id = QFileInfo(m_runDir).fileName().toStdString();
-    info.status = RunStatus::Failed;
-    info.exitReason = reason.toStdString();
-    info.failedRank = failedRank;
-    writeRunInfo(RunPaths{m_runDir.toStdString()}, info);
+    markRunFailed(RunPaths{m_runDir.toStdString()}, reason.toStdString(),
+                  {.id = QFileInfo(m_runDir).fileName().toStdString(), .name = {}, .host = {}}, failedRank);
     exitCode = 1;
   }
   const bool failedToStartNow = !m_started;
@@ -259,6 +257,28 @@ QString MultiHostJob::linkText() const {
   }
   texts.removeDuplicates();
   return texts.size() <= 1 ? texts.value(0) : parts.join(QStringLiteral(" · "));
+}
+
+Job::Link MultiHostJob::link() const {
+  // Of the nodes still followed, as linkText() says it.
+  QList<Link> links;
+  for (int r = 0; r < nodeCount(); ++r)
+    if (!(m_nodes[static_cast<std::size_t>(r)].ended && node(r)->state() == State::Idle)) links << node(r)->link();
+  for (const Link worst : {Link::Unreachable, Link::Reconnecting, Link::Connecting, Link::Following})
+    if (links.contains(worst)) return worst;
+  return Link::Ended;
+}
+
+QStringList MultiHostJob::hosts() const {
+  QStringList specs;
+  for (int r = 0; r < nodeCount(); ++r) specs << node(r)->spec();
+  return specs;
+}
+
+QVector<HostStart> MultiHostJob::startSteps() const {
+  QVector<HostStart> starts;
+  for (int r = 0; r < nodeCount(); ++r) starts += node(r)->startSteps();
+  return starts;
 }
 
 }  // namespace traindeck

@@ -47,13 +47,15 @@ class MultiHostJob : public Job {
   void kill() override;
   QStringList recentOutput() override;
   QString linkText() const override;
+  // Following once every node followed is; else the worst of theirs (unreachable first).
+  Link link() const override;
+  QStringList hosts() const override;
+  QVector<HostStart> startSteps() const override;
 
   int nodeCount() const { return static_cast<int>(m_nodes.size()); }
   RemoteJob* node(int r) const { return m_nodes[static_cast<std::size_t>(r)].job.get(); }
 
  signals:
-  void nodeStepStarted(int node, const QString& step, const QString& detail);
-  void nodeOutputLine(int node, const QString& line);
 
  private:
   struct Node {

@@ -23,48 +23,6 @@ RemoteFetch::RemoteFetch(const QString& runDir, const RemoteRecord& record, Fetc
     if (prompt) m_ownHost->setHostKeyPrompt(std::move(prompt));
     m_host = m_ownHost.get();
   }
-  connect(m_host, &RemoteHost::execOutputAvailable, this, [this](int id, const QByteArray& data, bool isStderr) {
-    if (m_ids.count(id) > 0 && !isStderr) m_listing += data;
-  });
-  connect(m_host, &RemoteHost::execFinished, this, [this](int id, int status) {
-    if (m_ids.erase(id) == 0) return;
-    const QByteArray answer = m_listing;
-    QString error;
-    m_files.clear();
-    for (const QByteArray& raw : answer.split('\n')) {
-      const QList<QByteArray> words = raw.split(' ');
-      if (words.value(0) == "dir" && words.size() == 2) m_name = QString::fromUtf8(words[1]);
-      if (words.value(0) == "file" && words.size() == 3)
-        m_files.push_back({QString::fromUtf8(words[1]), words[2].toLongLong()});
-    }
-    if (status != 0 || !answer.contains("\nend"))
-      return finish(tr("The host has nothing to fetch: %1")
-                        .arg(parseKeyValues(answer).value("error", tr("its answer was cut short; try again"))));
-    if (!kSafeName.match(m_name).hasMatch())
-      return finish(tr("The host named an unexpected folder \"%1\".").arg(m_name));
-    for (const File& f : m_files)
-      if (!kSafePath.match(f.name).hasMatch() || f.name.split('/').contains(".."))
-        return finish(tr("The host named an unexpected file \"%1\".").arg(f.name));
-    // COMPLETE last: until it is here the folder is not a checkpoint.
-    std::stable_partition(m_files.begin(), m_files.end(), [](const File& f) { return f.name != "COMPLETE"; });
-    const QString sub = m_kind == FetchKind::Checkpoint ? QStringLiteral("checkpoints") : QStringLiteral("exports");
-    m_localDir = QDir(m_runDir).filePath(sub + "/" + m_name);
-    m_partialDir = m_localDir + ".partial";
-    for (const File& f : m_files) m_totalBytes += f.size;
-    if (QFileInfo::exists(m_localDir)) return finish({});  // fetched before
-    next();
-  });
-  connect(m_host, &RemoteHost::transferProgressChanged, this, [this](int id, qint64 done, qint64) {
-    if (m_ids.count(id) > 0) emit progress(m_files.value(m_next - 1).name, m_doneBytes + done, m_totalBytes);
-  });
-  connect(m_host, &RemoteHost::transferFinished, this, [this](int id, const TransferResult& result) {
-    if (m_ids.erase(id) == 0) return;
-    m_doneBytes += result.bytes;
-    next();
-  });
-  connect(m_host, &RemoteHost::operationFailed, this, [this](int id, const QString& message) {
-    if (m_ids.erase(id) > 0) finish(message);
-  });
   connect(m_host, &RemoteHost::connectionFailed, this, [this](const QString& message) { finish(message); });
   // The run's connection goes when its job ends.
   connect(m_host, &QObject::destroyed, this,
@@ -73,10 +31,35 @@ RemoteFetch::RemoteFetch(const QString& runDir, const RemoteRecord& record, Fetc
 
 RemoteFetch::~RemoteFetch() = default;
 
+void RemoteFetch::listed(int status, const QByteArray& answer) {
+  m_files.clear();
+  for (const QByteArray& raw : answer.split('\n')) {
+    const QList<QByteArray> words = raw.split(' ');
+    if (words.value(0) == "dir" && words.size() == 2) m_name = QString::fromUtf8(words[1]);
+    if (words.value(0) == "file" && words.size() == 3)
+      m_files.push_back({QString::fromUtf8(words[1]), words[2].toLongLong()});
+  }
+  if (status != 0 || !answer.contains("\nend"))
+    return finish(tr("The host has nothing to fetch: %1")
+                      .arg(parseKeyValues(answer).value("error", tr("its answer was cut short; try again"))));
+  if (!kSafeName.match(m_name).hasMatch()) return finish(tr("The host named an unexpected folder \"%1\".").arg(m_name));
+  for (const File& f : m_files)
+    if (!kSafePath.match(f.name).hasMatch() || f.name.split('/').contains(".."))
+      return finish(tr("The host named an unexpected file \"%1\".").arg(f.name));
+  // COMPLETE last: until it is here the folder is not a checkpoint.
+  std::stable_partition(m_files.begin(), m_files.end(), [](const File& f) { return f.name != "COMPLETE"; });
+  const QString sub = m_kind == FetchKind::Checkpoint ? QStringLiteral("checkpoints") : QStringLiteral("exports");
+  m_localDir = QDir(m_runDir).filePath(sub + "/" + m_name);
+  m_partialDir = m_localDir + ".partial";
+  for (const File& f : m_files) m_totalBytes += f.size;
+  if (QFileInfo::exists(m_localDir)) return finish({});  // fetched before
+  next();
+}
+
 void RemoteFetch::start() {
   if (m_host->isReady()) return list();
   connect(m_host, &RemoteHost::readyChanged, this, [this](bool ready) {
-    if (ready && m_ids.empty() && m_name.isEmpty()) list();
+    if (ready && !m_asked) list();
   });
   if (m_ownHost) m_ownHost->connectToHost();
 }
@@ -87,7 +70,11 @@ void RemoteFetch::list() {
     argv << "checkpoint" << m_record.remoteRunDir;
   else
     argv << "export" << m_record.trainBinary << m_record.remoteRunDir;
-  m_ids.insert(m_host->exec(shellJoin(argv)));
+  m_asked = true;
+  m_host->exec(shellJoin(argv), this, [this](const RemoteHost::ExecResult& r) {
+    if (!r.failure.isEmpty()) return finish(r.failure);
+    listed(r.status, r.out);
+  });
 }
 
 void RemoteFetch::next() {
@@ -104,13 +91,19 @@ void RemoteFetch::next() {
     return finish(tr("Could not make %1.").arg(QFileInfo(local).path()));
   const QString remoteDir = m_kind == FetchKind::Checkpoint ? m_record.remoteRunDir + "/checkpoints/" + m_name
                                                             : m_record.remoteRunDir + "/exports/" + m_name;
-  m_ids.insert(m_host->download(remoteDir + "/" + f.name, local));
+  m_host->download(
+      remoteDir + "/" + f.name, local, this,
+      [this](const TransferResult& result, const QString& failure) {
+        if (!failure.isEmpty()) return finish(failure);
+        m_doneBytes += result.bytes;
+        next();
+      },
+      [this, name = f.name](qint64 done, qint64) { emit progress(name, m_doneBytes + done, m_totalBytes); });
 }
 
 void RemoteFetch::finish(const QString& error) {
   if (m_finished) return;
   m_finished = true;
-  m_ids.clear();
   emit finished(error.isEmpty() ? m_localDir : QString(), error);
 }
 

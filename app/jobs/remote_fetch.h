@@ -12,7 +12,6 @@
 #include <QStringList>
 #include <QVector>
 #include <memory>
-#include <set>
 
 #include "remote_host.h"
 #include "remote_record.h"
@@ -42,6 +41,7 @@ class RemoteFetch : public QObject {
     qint64 size = 0;
   };
   void list();
+  void listed(int status, const QByteArray& answer);  // the helper said what there is
   void next();
   void finish(const QString& error);
 
@@ -54,8 +54,7 @@ class RemoteFetch : public QObject {
   QVector<File> m_files;
   int m_next = 0;
   qint64 m_doneBytes = 0, m_totalBytes = 0;
-  std::set<int> m_ids;  // this fetch's operations on the host
-  QByteArray m_listing;
+  bool m_asked = false;  // the host was asked what there is to fetch
   bool m_finished = false;
 };
 

@@ -3,6 +3,7 @@
 
 #include <QElapsedTimer>
 
+#include "sftp_transfer.h"
 #include "shell_quote.h"
 #include "ssh_config.h"
 #include "ssh_error.h"
@@ -36,8 +37,19 @@ CheckSshResult checkSsh(const CheckSshOptions& options, const ConnectCallbacks& 
                   .arg(status)
                   .arg(QString::fromUtf8(err).trimmed()),
               {}};
+    // Transfers need SFTP, which minimal images may lack: the test finds that out now, not the
+    // first upload of a start.
+    try {
+      SftpTransfer(connection).open();
+    } catch (const SshError& e) {
+      if (e.kind() != SshError::Kind::NoSftp) throw;
+      return {false,
+              QString("failed: %1: connected (%2, auth %3) and ran `true`, but %4")
+                  .arg(target.display(), keyText, connection.authDescription(), e.message()),
+              {}};
+    }
     CheckSshResult result{true,
-                          QString("ok: %1: %2, authenticated by %3, ran `true` (exit 0) in %4 s")
+                          QString("ok: %1: %2, authenticated by %3, ran `true` (exit 0), opened SFTP in %4 s")
                               .arg(target.display(), keyText, connection.authDescription())
                               .arg(timer.elapsed() / 1000.0, 0, 'f', 2),
                           {}};

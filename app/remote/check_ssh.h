@@ -1,6 +1,6 @@
 // checkSsh: the connection test behind `traindeck --check-ssh` and the Hosts dialog's Test
-// button: resolve the host, connect, verify the host key, authenticate, run `true`, and say
-// in one line what happened.
+// button: resolve the host, connect, verify the host key, authenticate, run `true`, open SFTP
+// (which transfers need), and say in one line what happened.
 #pragma once
 
 #include <QString>

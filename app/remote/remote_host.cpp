@@ -15,6 +15,77 @@ RemoteHost::RemoteHost(const SshTarget& target, QObject* parent) : QObject(paren
   qRegisterMetaType<traindeck::TransferResult>();
   qRegisterMetaType<traindeck::HostKeyInfo>();
   m_thread.setObjectName("ssh:" + target.display());
+  answerCallbacks();
+}
+
+void RemoteHost::answerCallbacks() {
+  // Each answer is taken out of the map before its callback runs: a callback may start the next
+  // operation, or forget them all.
+  connect(this, &RemoteHost::execOutputAvailable, this, [this](int id, const QByteArray& data, bool isStderr) {
+    auto it = m_pending.find(id);
+    if (it == m_pending.end()) return;
+    Pending& p = it->second;
+    (isStderr ? p.err : p.out) += data;
+    if (isStderr || !p.onLine) return;
+    QStringList lines;  // all split first: a callback may forget p
+    p.lines.feed(std::string_view(data.constData(), static_cast<std::size_t>(data.size())),
+                 [&lines](std::string_view line, bool) {
+                   lines << QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size()));
+                 });
+    const LineHandler onLine = p.onLine;
+    const QPointer<QObject> context = p.context;
+    for (const QString& line : lines) {
+      if (context.isNull() || m_pending.count(id) == 0) return;
+      onLine(line);
+    }
+  });
+  connect(this, &RemoteHost::execFinished, this, [this](int id, int status) {
+    auto node = m_pending.extract(id);
+    if (node.empty() || !node.mapped().execDone || node.mapped().context.isNull()) return;
+    Pending& p = node.mapped();
+    if (const std::string rest = p.lines.takePartial(); p.onLine && !rest.empty()) p.onLine(QString::fromStdString(rest));
+    p.execDone(ExecResult{status, p.out, p.err, {}});
+  });
+  connect(this, &RemoteHost::transferProgressChanged, this, [this](int id, qint64 done, qint64 total) {
+    auto it = m_pending.find(id);
+    if (it != m_pending.end() && it->second.progress && !it->second.context.isNull()) it->second.progress(done, total);
+  });
+  connect(this, &RemoteHost::transferFinished, this, [this](int id, const TransferResult& result) {
+    auto node = m_pending.extract(id);
+    if (node.empty() || !node.mapped().transferDone || node.mapped().context.isNull()) return;
+    node.mapped().transferDone(result, {});
+  });
+  connect(this, &RemoteHost::operationFailed, this, [this](int id, const QString& message) {
+    auto node = m_pending.extract(id);
+    if (node.empty() || node.mapped().context.isNull()) return;
+    Pending& p = node.mapped();
+    if (p.execDone) p.execDone(ExecResult{-1, p.out, p.err, message});
+    if (p.transferDone) p.transferDone(TransferResult{}, message);
+  });
+}
+
+int RemoteHost::exec(const QString& command, QObject* context, ExecDone done, LineHandler onLine) {
+  const int id = exec(command);  // its answer is queued: the callback is in place before it comes
+  m_pending[id] = Pending{.context = context, .execDone = std::move(done), .onLine = std::move(onLine)};
+  return id;
+}
+
+int RemoteHost::upload(const QString& localPath, const QString& remotePath, QObject* context, TransferDone done,
+                       Progress progress) {
+  const int id = upload(localPath, remotePath);
+  m_pending[id] = Pending{.context = context, .transferDone = std::move(done), .progress = std::move(progress)};
+  return id;
+}
+
+int RemoteHost::download(const QString& remotePath, const QString& localPath, QObject* context, TransferDone done,
+                         Progress progress) {
+  const int id = download(remotePath, localPath);
+  m_pending[id] = Pending{.context = context, .transferDone = std::move(done), .progress = std::move(progress)};
+  return id;
+}
+
+void RemoteHost::forgetCallbacks() {
+  m_pending.clear();
 }
 
 RemoteHost::~RemoteHost() {

@@ -4,6 +4,11 @@
 // false, the worker reconnects with backoff, and `reconnected` tells how long it took.
 #pragma once
 
+#include <QPointer>
+#include <map>
+
+#include "runlog/line_splitter.h"
+
 #include <QObject>
 #include <QThread>
 #include <functional>
@@ -46,6 +51,27 @@ class RemoteHost : public QObject {
   int exec(const QString& command);  // quote words with shellQuote
   int upload(const QString& localPath, const QString& remotePath);
   int download(const QString& remotePath, const QString& localPath);
+
+  // The same with the answer handed to `done` on this object's thread, so that no caller keeps
+  // an id -> callback map. `failure`, when not empty, says why the operation did not complete
+  // (the link went, not connected); an exec's `status` then means nothing. A `context` that is
+  // gone by then, or forgetCallbacks(), drops the answer.
+  struct ExecResult {
+    int status = -1;
+    QByteArray out, err;
+    QString failure;
+  };
+  using ExecDone = std::function<void(const ExecResult& result)>;
+  using LineHandler = std::function<void(const QString& line)>;  // each whole line of stdout, as it comes
+  using TransferDone = std::function<void(const TransferResult& result, const QString& failure)>;
+  using Progress = std::function<void(qint64 done, qint64 total)>;
+  int exec(const QString& command, QObject* context, ExecDone done, LineHandler onLine = {});
+  int upload(const QString& localPath, const QString& remotePath, QObject* context, TransferDone done,
+             Progress progress = {});
+  int download(const QString& remotePath, const QString& localPath, QObject* context, TransferDone done,
+               Progress progress = {});
+  void forgetCallbacks();  // answers still on their way are dropped
+  static constexpr std::size_t kMaxLineBytes = 16u << 10;  // onLine's longest (a compiler's lines)
   int openTunnel(quint16 remotePort, quint16 localPort = 0, const QString& remoteHost = "127.0.0.1");
   void closeTunnel(int id);
 
@@ -71,6 +97,18 @@ class RemoteHost : public QObject {
   // Gives the operation an id and queues it on the worker thread (or fails it, unconnected).
   int post(const std::function<void(SshWorker*, int)>& call);
   void onStateChanged(LinkState state);
+  void answerCallbacks();  // connects the result signals to the callbacks below, once
+
+  struct Pending {
+    QPointer<QObject> context;
+    ExecDone execDone;
+    LineHandler onLine;
+    TransferDone transferDone;
+    Progress progress;
+    QByteArray out, err;
+    LineSplitter lines{kMaxLineBytes};  // stdout, for onLine
+  };
+  std::map<int, Pending> m_pending;
 
   SshTarget m_target;
   HostKeyPrompt m_hostKeyPrompt;

@@ -47,17 +47,34 @@ SftpTransfer::~SftpTransfer() {
   if (m_sftp != nullptr) sftp_free(m_sftp);
 }
 
+QString SftpTransfer::noSftpMessage(const QString& host, const QString& detail) {
+  return QString(
+             "%1 has no SFTP service (%2): install openssh-sftp-server there, or add `Subsystem sftp "
+             "internal-sftp` to its sshd_config and restart sshd.")
+      .arg(host, detail);
+}
+
 sftp_session SftpTransfer::sftp() {
   m_connection.checkOwner();
   if (m_sftp != nullptr) return m_sftp;
-  m_sftp = sftp_new(m_connection.session());
-  if (m_sftp == nullptr) m_connection.throwLinkLost("opening SFTP");
+  ssh_session session = m_connection.session();
+  m_sftp = sftp_new(session);
+  if (m_sftp == nullptr) {
+    // sshd answers a subsystem it does not have with a refusal on a live link ("Channel request
+    // subsystem failed"): that is the host's setup, not the link, and a reconnect would only
+    // be refused again.
+    if (ssh_get_error_code(session) == SSH_REQUEST_DENIED &&
+        QString::fromUtf8(ssh_get_error(session)).contains("subsystem"))
+      throw SshError(SshError::Kind::NoSftp,
+                     noSftpMessage(m_connection.target().display(), "its sshd refused the sftp subsystem"));
+    m_connection.throwLinkLost("opening SFTP");
+  }
   if (sftp_init(m_sftp) != SSH_OK) {
     sftp_free(m_sftp);
     m_sftp = nullptr;
-    throw SshError(SshError::Kind::Remote,
-                   QString("%1 has no SFTP service: %2. Enable the sftp Subsystem in its sshd_config.")
-                       .arg(m_connection.target().display(), m_connection.errorDetail()));
+    throw SshError(SshError::Kind::NoSftp,
+                   noSftpMessage(m_connection.target().display(),
+                                 "its sftp subsystem does not answer: " + m_connection.errorDetail()));
   }
   return m_sftp;
 }

@@ -35,7 +35,8 @@ class SftpTransfer {
   SftpTransfer(const SftpTransfer&) = delete;
   SftpTransfer& operator=(const SftpTransfer&) = delete;
 
-  // Both throw SshError: LinkLost (retry after reconnecting: it resumes), Remote, Checksum.
+  // Both throw SshError: LinkLost (retry after reconnecting: it resumes), NoSftp (the server has
+  // no SFTP: retrying never helps), Remote, Checksum.
   TransferResult upload(const QString& localPath, const QString& remotePath, const ProgressFn& progress = {});
   TransferResult download(const QString& remotePath, const QString& localPath, const ProgressFn& progress = {});
 
@@ -44,6 +45,12 @@ class SftpTransfer {
   }
   // sha256sum on the remote side (hex), or throws SshError(Remote).
   QByteArray remoteSha256(const QString& remotePath);
+  // Opens the SFTP channel now (the connection test), as a transfer would: throws SshError
+  // (NoSftp, LinkLost).
+  void open() { sftp(); }
+  // What a host without SFTP lacks and how to fix it (minimal images ship sshd without
+  // sftp-server, or without the `Subsystem sftp` line): said by transfers and checkSsh alike.
+  static QString noSftpMessage(const QString& host, const QString& detail);
 
  private:
   sftp_session sftp();

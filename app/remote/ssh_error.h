@@ -18,6 +18,7 @@ class SshError : public std::runtime_error {
     Auth,            // every authentication method failed
     LinkLost,        // an established link died (EOF, timeout)
     Remote,          // a remote operation failed (sftp error, command failed to start)
+    NoSftp,          // the server offers no SFTP (no `Subsystem sftp`): never retried, the host needs fixing
     Checksum,        // a transfer arrived but its checksum differs
     Cancelled,
   };

@@ -120,12 +120,15 @@ void SshWorker::onLinkLost(const QString& reason) {
   if (m_state != LinkState::Ready) return;
   m_lostAtMs = QDateTime::currentMSecsSinceEpoch();
   m_keepalive->stop();
-  // Channels first: tunnels hold the old session's and its socket notifier, commands theirs.
+  // The state first: a caller told that its command failed must find the link reconnecting
+  // already (a failure on a live link is final, one on a lost link is retried), and these
+  // signals arrive in the order they are sent. Then the channels: tunnels hold the old
+  // session's and its socket notifier, commands theirs.
+  setState(LinkState::Reconnecting);
   for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(nullptr);
   dropCommands(reason);
   m_sftp.reset();
   m_connection.reset();
-  setState(LinkState::Reconnecting);
   emit linkLost(reason);
   m_attempt = 0;
   scheduleReconnect();
@@ -175,8 +178,8 @@ void SshWorker::startQueuedCommands() {
     try {
       m_commands[id] = m_connection->startExec(command);
     } catch (const SshError& e) {
+      if (e.kind() == SshError::Kind::LinkLost) linkLostWhileBusy(e.message());  // the state before the failure
       emit operationFailed(id, e.message());
-      if (e.kind() == SshError::Kind::LinkLost) linkLostWhileBusy(e.message());
     }
   }
   if (!m_commands.empty() && !m_pump->isActive()) m_pump->start();

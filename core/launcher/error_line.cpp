@@ -10,6 +10,8 @@
 #include <cctype>
 #include <cerrno>
 
+#include "runlog/utf8.h"
+
 namespace traindeck {
 
 namespace {
@@ -70,7 +72,8 @@ std::string lastErrorLine(const std::string& logPath, std::int64_t fromOffset) {
     const std::string_view line = rest.substr(start);
     if (containsError(line)) {
       std::string out(withoutTimestamp(line));
-      if (out.size() > kMaxReasonLine) out = out.substr(0, kMaxReasonLine) + "...";
+      // Cut between characters: a reason cut inside one (a Chinese path) is not UTF-8.
+      if (out.size() > kMaxReasonLine) out = std::string(cutAtCharBoundary(out, kMaxReasonLine)) + "...";
       return out;
     }
     rest = rest.substr(0, start);

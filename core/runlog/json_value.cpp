@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <system_error>
 
+#include "runlog/utf8.h"
+
 namespace traindeck {
 
 JsonValue JsonValue::makeBool(bool flag) {
@@ -95,41 +97,6 @@ int hexValue(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-void appendUtf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-// The length of the well-formed UTF-8 sequence at the start of `s` (Unicode table 3-7), or 0.
-std::size_t utf8SequenceLength(std::string_view s) {
-  const auto byte = [&](std::size_t i) { return i < s.size() ? static_cast<unsigned char>(s[i]) : 0u; };
-  const unsigned lead = byte(0);
-  const auto cont = [&](std::size_t i, unsigned lo = 0x80, unsigned hi = 0xBF) {
-    return byte(i) >= lo && byte(i) <= hi;
-  };
-  if (lead >= 0xC2 && lead <= 0xDF) return cont(1) ? 2 : 0;
-  if (lead == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
-  if ((lead >= 0xE1 && lead <= 0xEC) || lead == 0xEE || lead == 0xEF) return cont(1) && cont(2) ? 3 : 0;
-  if (lead == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;  // no UTF-16 surrogates
-  if (lead == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-  if (lead >= 0xF1 && lead <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (lead == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;  // up to U+10FFFF
-  return 0;
 }
 
 class Parser {
@@ -382,10 +349,10 @@ class Parser {
         out += static_cast<char>(c);
         ++m_pos;
       } else {
-        const std::size_t length = utf8SequenceLength(m_text.substr(m_pos));
-        if (length == 0) return fail(m_pos, "a string holds bytes that are not valid UTF-8");
-        out.append(m_text.substr(m_pos, length));
-        m_pos += length;
+        const Utf8Sequence sequence = decodeUtf8(m_text.substr(m_pos));
+        if (!sequence.valid) return fail(m_pos, "a string holds bytes that are not valid UTF-8");
+        out.append(m_text.substr(m_pos, sequence.length));
+        m_pos += sequence.length;
       }
     }
   }

@@ -1,9 +1,12 @@
-// Numbers use the shortest text that reads back to the same double (std::to_chars).
+// Numbers use the shortest text that reads back to the same double (std::to_chars); strings
+// are always valid UTF-8, each ill-formed byte sequence written as U+FFFD.
 #include "json_writer.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+
+#include "runlog/utf8.h"
 
 namespace traindeck {
 
@@ -11,7 +14,16 @@ std::string jsonEscape(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 2);
   out += '"';
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      // Whatever the bytes, the text written is UTF-8 that parseJson accepts: a reason line
+      // cut inside a character must not make run.json unreadable.
+      const Utf8Sequence sequence = decodeUtf8(text.substr(i));
+      out += sequence.valid ? text.substr(i, sequence.length) : kUtf8Replacement;
+      i += sequence.length - 1;
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;

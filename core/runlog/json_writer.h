@@ -1,5 +1,5 @@
 // A small streaming JSON writer for metrics records, run.json and `--json` output: objects,
-// arrays, strings escaped per RFC 8259, and numbers that read back exactly.
+// arrays, strings escaped per RFC 8259 (and made valid UTF-8), and numbers that read back exactly.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +41,8 @@ class JsonWriter {
   bool m_afterKey = false;
 };
 
+// `text` as a JSON string literal, quotes included. Text that is not valid UTF-8 has each
+// ill-formed sequence replaced by U+FFFD (runlog/utf8.h), so the result always parses.
 std::string jsonEscape(std::string_view text);
 
 }  // namespace traindeck

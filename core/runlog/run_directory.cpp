@@ -25,13 +25,16 @@ const char* toString(RunStatus status) {
       return "failed";
     case RunStatus::Stopped:
       return "stopped";
+    case RunStatus::Killed:
+      return "killed";
   }
   return "unknown";
 }
 
 std::optional<RunStatus> runStatusFromString(std::string_view text) {
   for (const RunStatus s :
-       {RunStatus::Starting, RunStatus::Running, RunStatus::Finished, RunStatus::Failed, RunStatus::Stopped})
+       {RunStatus::Starting, RunStatus::Running, RunStatus::Finished, RunStatus::Failed, RunStatus::Stopped,
+        RunStatus::Killed})
     if (text == toString(s)) return s;
   return std::nullopt;
 }

@@ -12,7 +12,9 @@
 
 namespace traindeck {
 
-enum class RunStatus { Starting, Running, Finished, Failed, Stopped };
+// Killed: its processes ended without a verdict of their own (SIGKILL, a crash of the
+// supervisor); written once, by the job that killed it or by whoever finds it dead (run_verdict.h).
+enum class RunStatus { Starting, Running, Finished, Failed, Stopped, Killed };
 const char* toString(RunStatus status);
 // "running" -> Running; nothing for any other text.
 std::optional<RunStatus> runStatusFromString(std::string_view text);

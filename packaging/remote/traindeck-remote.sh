@@ -184,6 +184,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
   alive)
     pid=$1 start=$2
     still_runs "$pid" "$start" && echo "alive=yes" || echo "alive=no"
+    echo "boot_id=$(boot_id)"
     ;;
   signal)
     sig=$1 pid=$2 start=$3

@@ -1,7 +1,8 @@
 // `traindeck-train run --config FILE [--run-dir DIR] [--resume] [--nnodes N --node-rank R
 // --master-addr A --master-port P]`: validates everything, makes the run directory (config.yaml
 // with paths resolved, run.json), then supervises this node's ranks (`traindeck-train worker`)
-// to the end. Exits 0 when the run finished or was stopped on request, 1 when it failed.
+// to the end. Exits 0 when the run finished or was stopped on request, 1 when it failed. A run
+// that fails before its ranks start (an invalid config) says why in --run-dir's run.json too.
 #include <unistd.h>
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "launcher/supervisor.h"
+#include "runlog/run_directory.h"
 
 namespace traindeck {
 
@@ -32,6 +34,43 @@ std::string selfExecutable() {
   std::error_code ec;
   const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::string("traindeck-train") : path.string();
+}
+
+// run.json for a run that ended before its ranks started: failed, and why, so that the app lists
+// it with its reason. A resumed run keeps what its run.json said of it; a resume of a folder that
+// is not there makes none.
+void recordFailedStart(const std::string& runDir, bool resume, const std::string& name, const std::string& reason) {
+  namespace fs = std::filesystem;
+  const RunPaths paths{fs::absolute(runDir).lexically_normal().string()};
+  std::error_code ec;
+  if (resume && !fs::is_directory(paths.root, ec)) return;
+  fs::create_directories(paths.root, ec);  // a failure shows as writeRunInfo's
+  RunInfo info = readRunInfo(paths).info;
+  if (info.id.empty()) info.id = fs::path(paths.root).filename().string();
+  if (info.name.empty()) info.name = name;
+  if (info.created.empty()) info.created = isoTimeUtc(std::chrono::system_clock::now());
+  info.host = hostName();
+  info.trainerVersion = TRAINDECK_VERSION;
+  info.status = RunStatus::Failed;
+  info.exitReason = reason;
+  info.failedRank = -1;
+  info.supervisorPid = 0;
+  info.rankPids.clear();
+  writeRunInfo(paths, info);  // best effort: stderr has said it already
+}
+
+// "the config has errors; nothing was started: KEY: sentence (hint)", the first error named.
+std::string configErrorsReason(const Diagnostics& problems) {
+  std::string first;
+  int errors = 0;
+  for (const Diagnostic& d : problems) {
+    if (d.severity != Severity::Error) continue;
+    if (errors++ == 0)
+      first = (d.path.empty() ? "" : d.path + ": ") + d.message + (d.hint.empty() ? "" : " (" + d.hint + ")");
+  }
+  std::string reason = "the config has errors; nothing was started: " + first;
+  if (errors > 1) reason += " (and " + std::to_string(errors - 1) + " more; traindeck-train validate lists them)";
+  return reason;
 }
 
 }  // namespace
@@ -74,11 +113,15 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
   }
 
   const auto checked = checkConfigArgument(*configArg, context, overrides);
-  if (!checked) return kExitFailed;
+  if (!checked) {
+    if (runDir) recordFailedStart(*runDir, resume, {}, *configArg + " is neither a config file nor a preset");
+    return kExitFailed;
+  }
   const LoadedConfig* loaded = &checked->loaded;
   for (const Diagnostic& d : checked->problems) context.err << d.format(loaded->source) << "\n";
   if (hasErrors(checked->problems)) {
     context.err << "traindeck-train run: the config has errors; nothing was started\n";
+    if (runDir) recordFailedStart(*runDir, resume, loaded->config.name, configErrorsReason(checked->problems));
     return kExitFailed;
   }
   const RunConfig config = withExpandedPaths(loaded->config, loaded->baseDir, processEnvironment());
@@ -88,7 +131,9 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
     return kExitUsage;
   }
   if (config.target.kind != TargetKind::Local) {
-    context.err << "traindeck-train run: target.kind is ssh; remote jobs are launched from the app\n";
+    const std::string reason = "target.kind is ssh; remote jobs are launched from the app";
+    context.err << "traindeck-train run: " << reason << "\n";
+    if (runDir) recordFailedStart(*runDir, resume, config.name, reason);
     return kExitFailed;
   }
 

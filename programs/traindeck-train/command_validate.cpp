@@ -1,8 +1,11 @@
 // `traindeck-train validate --config FILE`: every problem, one per line, compiler style.
+// `validate --machine`: the facts about this machine that the rules use, for the app, which
+// checks its local jobs with them (config/machine_facts.h).
 #include <ostream>
 
 #include "cli_args.h"
 #include "commands.h"
+#include "config/machine_facts.h"
 #include "config/preset_files.h"
 
 namespace traindeck {
@@ -31,12 +34,18 @@ std::optional<CheckedConfig> checkConfigArgument(const std::string& nameOrPath, 
 }
 
 int commandValidate(const std::vector<std::string>& args, const CliContext& context) {
-  const ParsedArgs parsed = parseArgs(args, {{"--config"}, {}, {"--set"}});
+  const ParsedArgs parsed = parseArgs(args, {{"--config"}, {"--machine"}, {"--set"}});
   const auto config = parsed.option("--config");
-  if (!parsed.error.empty() || !config || !parsed.positionals.empty()) {
+  const bool machine = parsed.flag("--machine");
+  if (!parsed.error.empty() || config.has_value() == machine || !parsed.positionals.empty()) {
     context.err << "traindeck-train validate: "
-                << (parsed.error.empty() ? "usage: traindeck-train validate --config FILE" : parsed.error) << "\n";
+                << (parsed.error.empty() ? "usage: traindeck-train validate --config FILE | --machine" : parsed.error)
+                << "\n";
     return kExitUsage;
+  }
+  if (machine) {
+    context.out << machineFactsJson(context.host);
+    return kExitOk;
   }
   const auto checked = checkConfigArgument(*config, context, parsed.list("--set"));
   if (!checked) return kExitFailed;

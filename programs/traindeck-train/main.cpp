@@ -34,6 +34,7 @@ commands:
           [--doc-separator LINE] files...
                                   text files to token shards (a dataset folder for data.train)
   validate --config FILE          print every problem in a job config; exit 1 if any is an error
+  validate --machine              what validation knows of this machine, as JSON (for the app)
   plan --config FILE [--device NAME] [--utilization F] [--json]
                                   parameters, memory per device, tokens per step, step time
   presets                         list the bundled job presets (usable wherever FILE is)

@@ -10,7 +10,7 @@ namespace traindeck {
 // Shared by every headless command that connects.
 HostKeyDecision askHostKeyOnTerminal(const HostKeyInfo& key);
 
-// Returns the exit code: 0 connected and ran `true`, 1 failed or refused, 2 bad arguments.
+// Returns the exit code: 0 connected, ran `true` and opened SFTP, 1 failed or refused, 2 bad arguments.
 int runCheckSshCli(int argc, char** argv);
 
 }  // namespace traindeck

@@ -18,8 +18,6 @@
 #include "check_ssh_cli.h"
 #include "config/config_io.h"
 #include "job_controller.h"
-#include "multi_host_job.h"
-#include "remote_job.h"
 #include "runs/run_summary.h"
 #include "runs_root.h"
 #include "ssh_cli_options.h"
@@ -60,20 +58,15 @@ int follow(Job* job) {
     say(node + (detail.isEmpty() ? QStringLiteral("[%1] (%2 s)").arg(step, at)
                                  : QStringLiteral("[%1] %2 (%3 s)").arg(step, detail, at)));
   };
-  if (auto* remote = qobject_cast<RemoteJob*>(job)) {
-    QObject::connect(remote, &RemoteJob::stepStarted, remote,
-                     [sayStep](const QString& step, const QString& detail) { sayStep({}, step, detail); });
-    QObject::connect(remote, &RemoteJob::outputLine, remote, [](const QString& line) { say("  " + line); });
-  }
-  if (auto* multi = qobject_cast<MultiHostJob*>(job)) {
-    QObject::connect(multi, &MultiHostJob::nodeStepStarted, multi,
-                     [sayStep](int node, const QString& step, const QString& detail) {
-                       sayStep(QStringLiteral("node %1 ").arg(node), step, detail);
-                     });
-    QObject::connect(multi, &MultiHostJob::nodeOutputLine, multi,
-                     [](int node, const QString& line) { say(QStringLiteral("  node %1: %2").arg(node).arg(line)); });
-  }
-  if (qobject_cast<RemoteJob*>(job) || qobject_cast<MultiHostJob*>(job)) {
+  if (!job->hosts().isEmpty()) {
+    const bool several = job->hosts().size() > 1;
+    const auto node = [several](int r) { return several ? QStringLiteral("node %1").arg(r) : QString(); };
+    QObject::connect(job, &Job::stepStarted, job, [sayStep, node](int r, const QString& step, const QString& detail) {
+      sayStep(node(r).isEmpty() ? QString() : node(r) + " ", step, detail);
+    });
+    QObject::connect(job, &Job::outputLine, job, [node](int r, const QString& line) {
+      say("  " + (node(r).isEmpty() ? QString() : node(r) + ": ") + line);
+    });
     // The end of the start: the run goes on there and is followed from here.
     QObject::connect(job, &Job::stateChanged, job, [clock, once = std::make_shared<bool>(false)](Job::State state) {
       if (state != Job::State::Running || *once) return;
@@ -83,7 +76,14 @@ int follow(Job* job) {
     QObject::connect(job, &Job::linkTextChanged, job, [](const QString& text) { say("link: " + text); });
   }
   int exitCode = 1;
-  QObject::connect(job, &Job::finished, qApp, [&exitCode, runDir] {
+  bool refused = false;  // the start ended before it changed anything: its reason is all there is to say
+  QObject::connect(job, &Job::failedToStart, qApp, [&refused, runDir](const QString& reason) {
+    if (reason == readRunSummary(runDir).exitReason) return;  // said with the run's status below
+    say(QStringLiteral("Not started: %1").arg(reason));
+    refused = true;
+  });
+  QObject::connect(job, &Job::finished, qApp, [&exitCode, &refused, runDir] {
+    if (refused) return QCoreApplication::exit(exitCode = 1);
     const RunSummary summary = readRunSummary(runDir);
     say(QStringLiteral("run %1: %2%3")
             .arg(summary.id, summary.statusName(),
@@ -296,17 +296,16 @@ int runRemoteCli(int argc, char** argv) {
   Job* job = jobs.jobFor(runDir);
   std::printf("%s\n", qPrintable(runDir));
   std::fflush(stdout);
-  if (auto* remote = qobject_cast<RemoteJob*>(job); parser.isSet(stop) && remote && remote->record().watchOnly) {
-    say(QStringLiteral("%1 is a run started on %2 outside TrainDeck (watched): stop it there.")
-            .arg(runDir, remote->spec()));
+
+  if (const QString why = job->stopRefusal(); parser.isSet(stop) && !why.isEmpty()) {
+    say(QStringLiteral("%1: %2").arg(runDir, why));
     return 1;
   }
   if (parser.isSet(stop)) {
     // Once the link is up (the job reads the run), ask for the stop.
     auto* asked = new QTimer(job);
     QObject::connect(asked, &QTimer::timeout, job, [job, asked] {
-      if (qobject_cast<RemoteJob*>(job) || qobject_cast<MultiHostJob*>(job))
-        if (job->linkText() != QLatin1String("following")) return;  // every node's link
+      if (job->link() != Job::Link::Here && job->link() != Job::Link::Following) return;  // every node's link
       say(QStringLiteral("stopping (every rank saves a checkpoint)"));
       job->stop();
       asked->stop();

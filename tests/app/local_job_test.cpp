@@ -122,6 +122,53 @@ class LocalJobTest : public QObject {
     QCOMPARE(job.state(), Job::State::Idle);
   }
 
+  void aKilledRunSaysKilledAndLeavesNoProcess() {
+    // Kill: no process left, and run.json says "killed" (it said "running" for ever before).
+    QTemporaryDir dir;
+    QVERIFY(makeTinyJob(dir.path()));
+    const QString runDir = dir.filePath("run");
+    LocalJob job;
+    QSignalSpy finished(&job, &LocalJob::finished);
+    job.start(QStringLiteral(TRAINDECK_TRAIN_BIN), dir.filePath("job.yaml"), runDir,
+              {"--set", "schedule.max_steps=100000", "--set", "strategy.kind=ddp", "--set", "strategy.nproc_per_node=2",
+               "--set", "checkpoint.every=0"});
+    QTRY_COMPARE_WITH_TIMEOUT(runStatus(runDir), std::string("running"), 60000);
+    const RunInfo before = readRunInfo(RunPaths{runDir.toStdString()}).info;
+    QCOMPARE(before.rankPids.size(), std::size_t{2});
+    job.kill();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
+    QCOMPARE(finished.at(0).at(0).toInt(), -1);
+    QCOMPARE(runStatus(runDir), std::string("killed"));
+    const RunInfo after = readRunInfo(RunPaths{runDir.toStdString()}).info;
+    QVERIFY2(QString::fromStdString(after.exitReason).contains("killed from TrainDeck"), after.exitReason.c_str());
+    for (const int pid : before.rankPids) QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(QString("/proc/%1").arg(pid)), 5000);
+    // Nothing follows a killed run again.
+    LocalJob again;
+    QVERIFY(again.attach(runDir).contains("killed"));
+  }
+
+  void aRunFoundDeadIsMarkedKilledOnce() {
+    // run.json of this machine says running, its supervisor is gone (killed while no app watched).
+    QTemporaryDir dir;
+    RunInfo info;
+    info.id = "20261203-101500-dead";
+    info.host = hostName();
+    info.status = RunStatus::Running;
+    info.supervisorPid = 999999999;
+    QCOMPARE(writeRunInfo(RunPaths{dir.path().toStdString()}, info), std::string());
+    LocalJob job;
+    const QString why = job.attach(dir.path());
+    QVERIFY2(why.contains("marked killed"), qPrintable(why));
+    QCOMPARE(job.state(), Job::State::Idle);
+    QCOMPARE(runStatus(dir.path()), std::string("killed"));
+    QVERIFY(readRunSummary(dir.path()).exitReason.contains("999999999"));
+    // A run that ended with its own verdict is left as it said.
+    info.status = RunStatus::Finished;
+    QCOMPARE(writeRunInfo(RunPaths{dir.path().toStdString()}, info), std::string());
+    QVERIFY(!LocalJob().attach(dir.path()).isEmpty());
+    QCOMPARE(runStatus(dir.path()), std::string("finished"));
+  }
+
   void trainsAndStopsGracefully() {
     QTemporaryDir dir;
     const QString train = QStringLiteral(TRAINDECK_TRAIN_BIN);

@@ -14,6 +14,8 @@
 #include "launcher/step_follower.h"
 #include "launcher/supervisor.h"
 #include "launcher_test_util.h"
+#include "runlog/run_directory.h"
+#include "runlog/utf8.h"
 
 namespace traindeck {
 namespace {
@@ -94,6 +96,38 @@ TEST(ErrorLine, FindsTheLastErrorLineOfThisRun) {
   EXPECT_EQ(lastErrorLine(path, static_cast<std::int64_t>(earlier.size())), "");
   EXPECT_EQ(lastErrorLine(path, 0), "error: earlier attempt");
   EXPECT_EQ(lastErrorLine(dir.path() + "/missing.log", 0), "");
+}
+
+// A long error line in Chinese is cut at 300 bytes between characters, never inside one, and
+// the failed run's run.json, which carries it as the reason, reads back with status and reason.
+TEST(ErrorLine, CutsALongLineBetweenCharactersAndRunJsonReadsBack) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/rank-0.log";
+  const std::string shu = "\xE6\x95\xB0";  // 数, three bytes
+  const std::string head = "FileNotFoundError: /data/";
+  std::string line = head;
+  while (line.size() < 400) line += shu;
+  ASSERT_NE((300 - head.size()) % shu.size(), 0u) << "byte 300 must fall inside a character";
+  writeFile(path, "2024-05-01T12:00:00Z info: step 1\n2024-05-01T12:00:01Z " + line + "\n");
+
+  const std::string reason = lastErrorLine(path, 0);
+  const std::size_t kept = head.size() + (300 - head.size()) / shu.size() * shu.size();
+  EXPECT_EQ(reason, line.substr(0, kept) + "...");
+  EXPECT_TRUE(isValidUtf8(reason));
+
+  RunInfo info;
+  info.name = "\xE4\xB8\xAD\xE6\x96\x87";  // 中文
+  info.status = RunStatus::Failed;
+  info.exitReason = "rank 0 exited with code 1: " + reason;
+  info.failedRank = 0;
+  const RunPaths paths{dir.path()};
+  ASSERT_EQ(writeRunInfo(paths, info), "");
+  const RunInfoReadResult read = readRunInfo(paths);
+  ASSERT_TRUE(read.ok()) << read.error;
+  EXPECT_EQ(read.info.status, RunStatus::Failed);
+  EXPECT_EQ(read.info.exitReason, info.exitReason);
+  EXPECT_EQ(read.info.name, info.name);
+  EXPECT_EQ(read.info.failedRank, 0);
 }
 
 TEST(ErrorLine, RemovesOnlyATimestampPrefix) {

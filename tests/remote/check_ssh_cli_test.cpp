@@ -1,7 +1,8 @@
 // `traindeck --check-ssh` as scripts use it, against the test sshd: unknown key refused in
 // --batch (exit 1, fingerprint printed), accepted at the prompt and written, then success in
 // --batch through an alias from ~/.ssh/config with a ProxyCommand; a changed key refused
-// naming the known_hosts line; a wrong key refused. HOME is a temporary directory.
+// naming the known_hosts line; a wrong key refused; a server without SFTP failed, naming the
+// fix. HOME is a temporary directory.
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -91,6 +92,21 @@ class CheckSshCliTest : public QObject {
                              m_server.path("cli_known_hosts"), "--batch"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.out.startsWith("failed: Authentication failed"), qPrintable(r.out));
+  }
+
+  // A server without `Subsystem sftp` (a minimal image's): exit 1, one line naming the fix.
+  void aHostWithoutSftpFailsNamingTheFix() {
+    SshdServer bare;
+    bare.setSftp(false);
+    QCOMPARE(bare.start(), QString());
+    const QString kh = bare.path("cli_known_hosts");
+    QVERIFY(bare.writeKnownHosts(kh));
+    const Run r = traindeck({bare.spec(), "--identity", bare.clientKey(), "--known-hosts", kh, "--batch"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.out.startsWith("failed: ") && r.out.contains("no SFTP") && r.out.contains("openssh-sftp-server") &&
+                 r.out.contains("`Subsystem sftp internal-sftp`"),
+             qPrintable(r.out + r.err));
+    QCOMPARE(r.out.count('\n'), 1);
   }
 
   void badArguments() {

@@ -2,8 +2,9 @@
 // and the Test button against the test sshd, answering the host-key prompt by clicking
 // "Accept and remember" (the key lands in $HOME/.ssh/known_hosts, a temporary directory); the
 // test also probes the host and keeps what it has. And BootstrapView, the steps of a remote
-// start, with its Cancel, against the same kind of server. The Colab runtime dialog: terms first,
-// a host only once the way in it shows is complete.
+// start, with its Cancel, against the same kind of server; the Test button on a server without
+// SFTP says what it lacks. The Colab runtime dialog: terms first, a host only once the way in it
+// shows is complete.
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -148,6 +149,31 @@ class HostsDialogTest : public QObject {
     QVERIFY(dialog.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("hosts-dialog-probed.png")));
   }
 
+  // A host whose sshd has no `Subsystem sftp`: the Test button says so, with the fix, at once.
+  void testButtonSaysWhatAHostWithoutSftpLacks() {
+    if (const QString missing = SshdServer::missingPackage(); !missing.isEmpty())
+      QSKIP(qPrintable("install " + missing + " to run the SSH tests"));
+    SshdServer server;
+    server.setSftp(false);
+    if (const QString error = server.start(); !error.isEmpty()) QSKIP(qPrintable("cannot run sshd here: " + error));
+    const QDir home(m_dir.filePath("home-nosftp"));  // whose known_hosts knows this server: no prompt
+    qputenv("HOME", home.path().toUtf8());
+    qunsetenv("SSH_AUTH_SOCK");
+    QVERIFY(QDir().mkpath(home.filePath(".ssh")));
+    QVERIFY(server.writeKnownHosts(home.filePath(".ssh/known_hosts")));
+    QSettings settings(home.filePath("hosts.ini"), QSettings::IniFormat);
+    HostStore::save(settings, {{"bare", server.spec(), server.clientKey(), QString()}});
+    HostsDialog dialog(settings);
+    QSignalSpy finished(&dialog, &HostsDialog::testFinished);
+    QTest::mouseClick(dialog.findChild<QPushButton*>("testHost"), Qt::LeftButton);
+    QVERIFY(finished.wait(20000));
+    QVERIFY(!finished.first().at(0).toBool());
+    const QString shown = dialog.findChild<QLabel*>("testResult")->text();
+    QVERIFY2(shown.startsWith("failed: ") && shown.contains("no SFTP") && shown.contains("openssh-sftp-server") &&
+                 shown.contains("`Subsystem sftp internal-sftp`"),
+             qPrintable(shown));
+  }
+
   void bootstrapViewShowsTheStepsAndCancels() {
     if (const QString missing = SshdServer::missingPackage(); !missing.isEmpty())
       QSKIP(qPrintable("install " + missing + " to run the SSH tests"));
@@ -172,7 +198,7 @@ class HostsDialogTest : public QObject {
     QVERIFY(view.isHidden());  // not starting yet
     QString shownAtProbe;
     // Cancel as the probe begins: before anything is built there.
-    connect(&job, &RemoteJob::stepStarted, this, [&](const QString& step) {
+    connect(&job, &Job::stepStarted, this, [&](int, const QString& step) {
       if (step != "probe" || !shownAtProbe.isEmpty()) return;
       shownAtProbe = view.stepsText();
       QVERIFY(view.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("bootstrap-view.png")));
@@ -227,7 +253,7 @@ class HostsDialogTest : public QObject {
     view.follow(&job);
     QVERIFY(view.isHidden());
     QString shown;
-    connect(job.node(1), &RemoteJob::stepStarted, this, [&](const QString& step) {
+    connect(job.node(1), &Job::stepStarted, this, [&](int, const QString& step) {
       if (step != "probe" || !shown.isEmpty()) return;
       shown = view.stepsText();
       QVERIFY(view.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("bootstrap-view-two-hosts.png")));

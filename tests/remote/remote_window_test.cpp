@@ -87,7 +87,7 @@ class RemoteWindowTest : public QObject {
       MainWindow window(options);
       Job* job = window.jobs()->jobFor(mirror);
       QVERIFY(job && job->isActive());
-      QTRY_VERIFY_WITH_TIMEOUT(job->linkText() == "following", 20000);
+      QTRY_VERIFY_WITH_TIMEOUT(job->link() == Job::Link::Following, 20000);
       QTRY_VERIFY_WITH_TIMEOUT(trainSteps(mirror + "/metrics.jsonl").size() >= 5, 20000);
       QCOMPARE(statusOf(mirror), std::string("running"));
       window.showRun(mirror);

@@ -62,12 +62,12 @@ QString SshdServer::start() {
   if (!config.open(QIODevice::WriteOnly)) return "cannot write sshd_config";
   config.write(QString("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nPidFile %3\nAuthorizedKeysFile %4\n"
                        "StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                       "PermitRootLogin prohibit-password\nSubsystem sftp internal-sftp\nAllowTcpForwarding yes\n"
+                       "PermitRootLogin prohibit-password\nAllowTcpForwarding yes\n"
                        "MaxSessions 100\nMaxStartups 100\nUseDNS no\nPrintMotd no\nLogLevel VERBOSE\n")
                    .arg(m_port)
                    .arg(path("host_key"), path("sshd.pid"), path("authorized_keys"))
                    .toUtf8() +
-               m_extraConfig.toUtf8());
+               (m_sftp ? "Subsystem sftp internal-sftp\n" : "") + m_extraConfig.toUtf8());
   config.close();
   m_sshd.setProcessChannelMode(QProcess::MergedChannels);
   m_sshd.setStandardOutputFile(path("sshd.log"), QIODevice::Append);

@@ -19,6 +19,8 @@ class SshdServer {
   static QString missingPackage();
   // Lines added to sshd_config (e.g. "SetEnv PATH=..." for a host that lacks a tool). Before start().
   void setExtraConfig(const QString& lines) { m_extraConfig = lines; }
+  // Without the `Subsystem sftp` line: a minimal image's sshd, which refuses SFTP. Before start().
+  void setSftp(bool offered) { m_sftp = offered; }
   // Starts sshd; returns an error text (empty on success).
   QString start();
   void stop();
@@ -47,6 +49,7 @@ class SshdServer {
   QProcess m_sshd;
   quint16 m_port = 0;
   QString m_extraConfig;
+  bool m_sftp = true;
 };
 
 }  // namespace traindeck::test

@@ -3,7 +3,12 @@
 // ones keep their defaults, and bad input is an error that says what was wrong.
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
+#include <filesystem>
+
 #include "runlog/run_directory.h"
+#include "runlog/utf8.h"
 
 namespace traindeck {
 namespace {
@@ -48,7 +53,8 @@ TEST(RunInfo, EveryFieldComesBackAsWritten) {
 
 TEST(RunInfo, EveryStatusRoundTrips) {
   for (const RunStatus s :
-       {RunStatus::Starting, RunStatus::Running, RunStatus::Finished, RunStatus::Failed, RunStatus::Stopped}) {
+       {RunStatus::Starting, RunStatus::Running, RunStatus::Finished, RunStatus::Failed, RunStatus::Stopped,
+        RunStatus::Killed}) {
     RunInfo info = sampleRun();
     info.status = s;
     const RunInfoReadResult read = parseRunInfo(runInfoJson(info));
@@ -58,7 +64,8 @@ TEST(RunInfo, EveryStatusRoundTrips) {
   }
   EXPECT_FALSE(runStatusFromString("Running").has_value());
   EXPECT_TRUE(isLive(RunStatus::Starting) && isLive(RunStatus::Running));
-  EXPECT_FALSE(isLive(RunStatus::Stopped) || isLive(RunStatus::Finished) || isLive(RunStatus::Failed));
+  EXPECT_FALSE(isLive(RunStatus::Stopped) || isLive(RunStatus::Finished) || isLive(RunStatus::Failed) ||
+               isLive(RunStatus::Killed));
 }
 
 TEST(RunInfo, NoFailedRankIsWrittenWhenNoRankFailed) {
@@ -87,6 +94,37 @@ TEST(RunInfo, BadInputIsAnErrorThatSaysWhat) {
   EXPECT_NE(odd.error.find("unknown status 'exploded'"), std::string::npos) << odd.error;
   EXPECT_EQ(odd.info.id, "y");  // what could be read is still there
   EXPECT_FALSE(readRunInfo(RunPaths{"/nonexistent/run"}).ok());
+}
+
+// A failed run keeps its status and reason whatever bytes the reason holds: a Chinese path cut
+// at a byte limit inside a character (as the launcher's error line once was) used to make
+// run.json unreadable. Valid text comes back as written, a split character as U+FFFD.
+TEST(RunInfo, AReasonCutInsideACharacterStillReadsBack) {
+  std::string root = (std::filesystem::temp_directory_path() / "traindeck-runinfo-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(root.data()), nullptr);
+  const RunPaths paths{root};
+  const std::string path = "/home/\xE7\x94\xA8\xE6\x88\xB7/\xE6\x95\xB0\xE6\x8D\xAE\xE9\x9B\x86";  // /home/用户/数据集
+  const std::string reason = "rank 0 failed: FileNotFoundError: " + path;
+
+  RunInfo info = sampleRun();
+  info.name = "\xE4\xB8\xAD\xE6\x96\x87\xE5\x90\x8D";  // 中文名
+  info.exitReason = reason;
+  ASSERT_EQ(writeRunInfo(paths, info), "");
+  RunInfoReadResult read = readRunInfo(paths);
+  ASSERT_TRUE(read.ok()) << read.error;
+  EXPECT_EQ(read.info.name, info.name);
+  EXPECT_EQ(read.info.exitReason, reason);
+
+  const std::string split = reason.substr(0, reason.size() - 1);  // 集 loses its last byte
+  info.exitReason = split;
+  ASSERT_EQ(writeRunInfo(paths, info), "");
+  read = readRunInfo(paths);
+  ASSERT_TRUE(read.ok()) << read.error;
+  EXPECT_EQ(read.info.status, RunStatus::Failed);
+  EXPECT_EQ(read.info.failedRank, 1);
+  EXPECT_EQ(read.info.exitReason, reason.substr(0, reason.size() - 3) + std::string(kUtf8Replacement));
+  EXPECT_EQ(read.info.name, info.name);
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@
 
 #include "compare_chart.h"
 #include "compare_page.h"
+#include "jobs/checkpoint_sync.h"
 #include "jobs/job_controller.h"
 #include "logs_page.h"
 #include "main_window.h"
@@ -429,16 +430,15 @@ class MainWindowTest : public QObject {
       menu->deleteLater();
       return menu->findChild<QAction*>(name);
     };
-    QVERIFY(!menuAction("resumeRun")->isEnabled());  // it is going
+    QVERIFY(!menuAction("continueRun")->isEnabled());  // it is going
     QVERIFY(!menuAction("deleteRuns")->isEnabled());
     window.findChild<QAction*>("stopAction")->trigger();  // every rank saves a checkpoint
     QTRY_COMPARE_WITH_TIMEOUT(runStatus(run), std::string("stopped"), 60000);
-    QTRY_VERIFY(menuAction("resumeRun")->isEnabled());
-    QVERIFY(!menuAction("continueRun")->isEnabled());  // a run of this machine: Resume is its way
+    QTRY_VERIFY(menuAction("continueRun")->isEnabled());  // a run of this machine: it resumes here
     const qint64 stoppedAt = trainSteps(run).back();
 
     // Resume: the same folder goes on from its checkpoint, one curve, no step twice.
-    menuAction("resumeRun")->trigger();
+    menuAction("continueRun")->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(runStatus(run), std::string("running"), 60000);
     QTRY_VERIFY_WITH_TIMEOUT(trainSteps(run).back() > stoppedAt + 2, 60000);
     const QVector<qint64> steps = trainSteps(run);
@@ -461,6 +461,46 @@ class MainWindowTest : public QObject {
     QVERIFY(!QFileInfo::exists(run));
     QVERIFY(QFileInfo::exists(home.filePath("Trash/files/" + QFileInfo(run).fileName() + "/metrics.jsonl")));
     QTRY_COMPARE(list->rowOfPath(run), -1);
+  }
+
+  void aKilledRunSaysKilledEverywhereAndCanBeUsedAgain() {
+    // Kill (Ctrl+Shift+K): run.json, the list, the header and the progress say "killed" at once,
+    // here and after a restart; the run can be resumed, renamed and trashed.
+    QTemporaryDir data, runs;
+    QVERIFY(makeDemoData(data));
+    QString run;
+    {
+      MainWindow window(options(runs));
+      QTRY_VERIFY(window.setupPage()->isStartable());
+      run = window.startRun({"--set", "schedule.max_steps=100000", "--set", "model.n_layer=1", "--set",
+                             "model.n_embd=32", "--set", "strategy.nproc_per_node=1", "--set", "checkpoint.every=2"});
+      QTRY_VERIFY_WITH_TIMEOUT(!CheckpointSync::newestCheckpoint(run).isEmpty(), 180000);  // a complete one
+      QAction* kill = window.findChild<QAction*>("killAction");
+      QCOMPARE(kill->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+      QVERIFY(kill->isEnabled());
+      kill->trigger();
+      QTRY_COMPARE_WITH_TIMEOUT(runStatus(run), std::string("killed"), 10000);
+      auto* header = window.findChild<QLabel*>("runLabel");
+      auto* eta = window.findChild<QLabel*>("eta");
+      RunListModel* list = window.runList();
+      QTRY_COMPARE(list->data(list->index(list->rowOfPath(run), RunListModel::StatusColumn)).toString(),
+                   QString("killed"));
+      QTRY_VERIFY2(header->text().contains(" · killed · "), qPrintable(header->text()));
+      QTRY_VERIFY2(eta->text().endsWith("· killed") && !eta->text().contains("left"), qPrintable(eta->text()));
+      QTRY_VERIFY(!kill->isEnabled() && !window.findChild<QAction*>("stopAction")->isEnabled());
+      QMenu* menu = window.runMenu({run});
+      for (const char* name : {"continueRun", "renameRun", "deleteRuns"})
+        QVERIFY2(menu->findChild<QAction*>(name)->isEnabled(), name);
+      delete menu;
+    }
+    MainWindow reopened(options(runs));  // after a restart: the same verdict, nothing followed
+    QVERIFY(!reopened.jobs()->jobFor(run));
+    QCOMPARE(runStatus(run), std::string("killed"));
+    QCOMPARE(reopened.renameRun(run, "killed once"), QString());
+    QCOMPARE(reopened.jobs()->continueRun(run).error, QString());  // from its newest checkpoint
+    QTRY_COMPARE_WITH_TIMEOUT(runStatus(run), std::string("running"), 60000);
+    reopened.jobs()->jobFor(run)->stop();
+    QTRY_COMPARE_WITH_TIMEOUT(runStatus(run), std::string("stopped"), 60000);
   }
 
   void anUnreachableSshTargetSaysWhy() {

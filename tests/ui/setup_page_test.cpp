@@ -159,6 +159,38 @@ class SetupPageTest : public QObject {
     QCOMPARE(page.findChild<QWidget*>("field:model.n_embd")->property("problem").toString(), QString());
   }
 
+  // A local CUDA job is checked against this machine's devices as its trainer reports them (the
+  // facts `traindeck-train validate` uses): none, and the device field says so and Start is off.
+  // An ssh target is checked against its host's probe, never against this machine.
+  void aLocalCudaJobNeedsAGpuOnThisMachine() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    QString job = validJob();
+    job.replace("device: cpu", "device: cuda");
+    page.setYamlText(job);
+    QVERIFY2(page.isStartable(), qPrintable(problemText(page)));  // this machine not known yet: not checked
+    QSignalSpy validity(&page, &SetupPage::validityChanged);
+    page.setThisMachine(HostDevices{0, false, false});
+    QVERIFY(!page.isStartable());
+    QCOMPARE(validity.count(), 1);
+    auto* device = page.findChild<QWidget*>("field:strategy.device");
+    QVERIFY(device);
+    QCOMPARE(device->property("problem").toString(), QString("error"));
+    QVERIFY2(device->toolTip().contains("this machine has no CUDA device"), qPrintable(device->toolTip()));
+    QVERIFY2(problemText(page).contains("strategy.device"), qPrintable(problemText(page)));
+    QVERIFY2(page.findChild<QLabel*>("targetProbe")->text().contains("no CUDA device"),
+             qPrintable(page.findChild<QLabel*>("targetProbe")->text()));
+
+    page.setThisMachine(HostDevices{1, true, false});  // a GPU machine
+    QVERIFY2(page.isStartable(), qPrintable(problemText(page)));
+    QCOMPARE(device->property("problem").toString(), QString());
+    page.setThisMachine(HostDevices{0, false, false});
+    QVERIFY(!page.isStartable());
+
+    // The same job for a host not probed yet: its devices are not known, this machine's do not count.
+    page.setYamlText(job + "target:\n  kind: ssh\n  host: gpu-box\n");
+    QVERIFY2(page.isStartable(), qPrintable(problemText(page)));
+  }
+
   void everyFieldHasAnEditorWithItsDoc() {
     SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
     auto* micro = page.findChild<QWidget*>("field:strategy.micro_batch");

@@ -1,5 +1,5 @@
-// The header is built with JsonWriter and read back by parseJson before anything is written,
-// so a name that is not UTF-8 fails here instead of producing a file no reader accepts.
+// Names and metadata are checked to be UTF-8 before the header is built: JsonWriter would write
+// an invalid sequence as U+FFFD, silently renaming the tensor.
 #include "trainer/safetensors/safetensors_writer.h"
 
 #include <fcntl.h>
@@ -13,8 +13,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "runlog/json_value.h"
 #include "runlog/json_writer.h"
+#include "runlog/utf8.h"
 #include "trainer/safetensors/safetensors_error.h"
 
 namespace traindeck {
@@ -86,6 +86,12 @@ void writeSafetensors(const std::string& path, const std::vector<TensorView>& te
     return rankA != rankB ? rankA > rankB : a->name < b->name;
   });
 
+  const bool allUtf8 =
+      std::all_of(tensors.begin(), tensors.end(), [](const TensorView& t) { return isValidUtf8(t.name); }) &&
+      std::all_of(metadata.begin(), metadata.end(),
+                  [](const auto& kv) { return isValidUtf8(kv.first) && isValidUtf8(kv.second); });
+  if (!allUtf8) fail(path, "a tensor name or metadata string is not valid UTF-8");
+
   JsonWriter json;
   json.beginObject();
   if (!metadata.empty()) {
@@ -104,7 +110,6 @@ void writeSafetensors(const std::string& path, const std::vector<TensorView>& te
   }
   json.endObject();
   std::string header = json.str();
-  if (!parseJson(header).ok()) fail(path, "a tensor name or metadata string is not valid UTF-8");
   header.append((8 - header.size() % 8) % 8, ' ');
   const std::uint64_t headerSize = header.size();
 

@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
     std::printf("bench_mirror: %s\n", qPrintable(why));
     return 1;
   }
-  spin([&] { return job.linkText() == "following"; }, 20000);
+  spin([&] { return job.link() == Job::Link::Following; }, 20000);
   const QString mirrored = mirrorDir + "/metrics.jsonl", source = runDir + "/metrics.jsonl";
 
   QElapsedTimer clock;
@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
     std::printf(
         "latency, a record written there -> in the mirror here (%zu records, poll every %d ms): p50 %.0f ms, "
         "p99 %.0f ms, max %.0f ms\n",
-        latencies.size(), RemoteJob::kPollMs, percentile(latencies, 0.5), percentile(latencies, 0.99),
+        latencies.size(), RemoteFollower::kPollMs, percentile(latencies, 0.5), percentile(latencies, 0.99),
         percentile(latencies, 1.0));
   }
   spin([&] { return fileSize(mirrored) == fileSize(source); }, 20000);
@@ -228,9 +228,9 @@ int main(int argc, char** argv) {
     spin([] { return false; }, 1000);
     const qint64 killedAt = clock.elapsed();
     ::kill(static_cast<pid_t>(SshdServer::readPid(pidFile)), SIGKILL);
-    spin([&] { return job.linkText() != "following"; }, 20000);
+    spin([&] { return job.link() != Job::Link::Following; }, 20000);
     const qint64 noticed = clock.elapsed();
-    spin([&] { return job.linkText() == "following"; }, 60000);
+    spin([&] { return job.link() == Job::Link::Following; }, 60000);
     const qint64 back = clock.elapsed();
     w.stop();
     spin([&] { return fileSize(mirrored) == fileSize(source); }, 60000);

@@ -1,0 +1,575 @@
+// Remote paths: the work folder is made absolute by the first step, and everything after it
+// lives there: traindeck-remote-<hash>.sh, src/<hash>/, build/<hash>-<libtorch>/, data/<sha256>/
+// and runs/<run-id>/. A continued run's folder there is seeded with the mirror's growing files
+// (so that the mirror's offsets hold there too) and its newest checkpoint, COMPLETE last.
+#include "remote_bootstrap.h"
+
+#include <algorithm>
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTemporaryFile>
+#include <QTimer>
+
+#include "checkpoint_sync.h"
+#include "config/config_io.h"
+#include "remote_answers.h"
+#include "runlog/metrics_writer.h"
+#include "shell_quote.h"
+#include "trainer_cache.h"
+
+namespace traindeck {
+
+namespace {
+
+// The work folder as a shell word: "~/x" becomes "$HOME"/'x' (the remote shell expands it).
+QString shellPath(const QString& path) {
+  if (path == "~") return QStringLiteral("\"$HOME\"");
+  if (path.startsWith("~/")) return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
+  return shellQuote(path);
+}
+
+QString readText(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).trimmed() : QString();
+}
+
+// A build folder name for this LibTorch: "pip-2.6.0-cu124", "system".
+QString libtorchKey(const HostProbe& probe) {
+  QString key = probe.libtorchChoice();
+  if (key == "pip") key += "-" + probe.torch + (probe.torchCuda.isEmpty() ? "" : "-cu" + probe.torchCuda);
+  return key.replace(QRegularExpression("[^A-Za-z0-9._+-]"), "_");
+}
+
+}  // namespace
+
+RemoteBootstrap::RemoteBootstrap(RemoteHost* host, RemoteLaunch* launch, RemoteRecord* record, RunMirror* mirror,
+                                 Options options, QObject* parent)
+    : QObject(parent), m_host(host), m_launch(launch), m_record(record), m_mirror(mirror), m_options(std::move(options)) {
+  connect(m_host, &RemoteHost::readyChanged, this, [this](bool ready) {
+    if (!ready || !m_active) return;
+    if (m_retryStep && m_currentStep) {
+      m_retryStep = false;
+      m_stepRun.start();  // stepFailed counts from here
+      m_currentStep();
+    }
+  });
+}
+
+QString RemoteBootstrap::prepare() {
+  m_sourcesHash = readText(QDir(m_launch->payloadDir).filePath("trainer-sources.sha256")).left(64);
+  if (m_sourcesHash.size() != 64 || !QFileInfo::exists(QDir(m_launch->payloadDir).filePath("trainer-sources.tar")))
+    return tr("The trainer's sources for remote builds are not in %1: this app was built without them.")
+        .arg(m_launch->payloadDir);
+  return {};
+}
+
+void RemoteBootstrap::start() {
+  const auto first = [this] { runStep([this] { stepWorkFolder(); }); };
+  if (m_host->isReady()) return first();
+  connect(
+      m_host, &RemoteHost::readyChanged, this, [this, first](bool ready) {
+        if (ready && m_active && !m_currentStep) first();
+      });
+}
+
+void RemoteBootstrap::findLaunched() {
+  m_currentStepName = QStringLiteral("launch");
+  const auto ask = [this] { runStep([this] { stepLaunched(); }); };
+  if (m_host->isReady()) return ask();
+  connect(m_host, &RemoteHost::readyChanged, this, [this, ask](bool ready) {
+    if (ready && m_active && !m_currentStep) ask();
+  });
+}
+
+QString RemoteBootstrap::cancel() {
+  if (m_currentStepName == QLatin1String("launch")) {
+    m_stopRequested = true;  // the trainer may be starting there: stopped as soon as its pid is known
+    return {};
+  }
+  m_active = false;
+  // What runs there now (a build, an upload) ends by itself; its result stays cached for next time.
+  return tr("Stopped before the run started (during the %1 step).").arg(m_currentStepName);
+}
+
+QString RemoteBootstrap::helper() const {
+  return shellQuote(m_record->helper);
+}
+
+QString RemoteBootstrap::remoteName() const {
+  return m_launch->remoteName.isEmpty() ? QFileInfo(m_launch->localRunDir).fileName() : m_launch->remoteName;
+}
+
+void RemoteBootstrap::exec(const QString& command, ExecDone done, bool streamOutput) {
+  if (!m_active) return;
+  m_host->exec(
+      command, this,
+      [this, done = std::move(done)](const RemoteHost::ExecResult& r) {
+        if (!m_active) return;
+        if (!r.failure.isEmpty()) return stepFailed(r.failure);  // again once the link is back
+        done(r.status, r.out, r.err);
+      },
+      streamOutput ? RemoteHost::LineHandler([this](const QString& line) { addOutput(line); })
+                   : RemoteHost::LineHandler());
+}
+
+void RemoteBootstrap::upload(const QString& local, const QString& remote, UploadDone done) {
+  if (!m_active) return;
+  m_host->upload(
+      local, remote, this,
+      [this, done = std::move(done)](const TransferResult&, const QString& failure) {
+        if (!m_active) return;
+        if (!failure.isEmpty()) return stepFailed(failure);
+        done();
+      },
+      [this](qint64 sent, qint64 total) { emit transferProgress(sent, total); });
+}
+
+void RemoteBootstrap::beginStep(const QString& name, const QString& detail) {
+  m_currentStepName = name;
+  emit stepStarted(name, detail);
+}
+
+void RemoteBootstrap::runStep(std::function<void()> step) {
+  m_currentStep = std::move(step);
+  m_lastFailure.clear();  // a new step: its failures are counted afresh
+  m_sameFailures = 0;
+  m_stepRun.start();
+  m_currentStep();
+}
+
+void RemoteBootstrap::stepFailed(const QString& message) {
+  // The state change that follows a lost link is queued right behind this failure: look once it
+  // has arrived. A step cut by the link runs again when the link is back (every step can: the
+  // launch answers what it started the first time); any other failure ends the start. A step
+  // that fails again at once, the same way, each time it is run again is failing whatever the
+  // link does (the host drops the connection at that point): kSameFailureLimit of those in a row
+  // end the start too, instead of a retry every backoff for ever. One that had run a while before
+  // the link went was cut by the network, and starts the count again.
+  QTimer::singleShot(0, this, [this, message] {
+    if (!m_active) return;
+    if (m_host->state() == LinkState::Reconnecting) {
+      const bool again = message == m_lastFailure && m_stepRun.isValid() && m_stepRun.elapsed() < kSameFailureMs;
+      m_sameFailures = again ? m_sameFailures + 1 : 1;
+      m_lastFailure = message;
+      if (m_sameFailures >= kSameFailureLimit)
+        return fail(tr("%1 failed %2 times: %3").arg(m_currentStepName).arg(m_sameFailures).arg(message));
+      addOutput(tr("The link to %1 was lost; the step runs again once it is back.").arg(m_launch->spec));
+      m_retryStep = true;
+      return;
+    }
+    fail(message);
+  });
+}
+
+void RemoteBootstrap::fail(const QString& sentence) {
+  if (!m_active) return;
+  m_active = false;
+  emit failed(sentence);
+}
+
+void RemoteBootstrap::finish() {
+  m_active = false;
+  emit launched(m_stopRequested);
+}
+
+void RemoteBootstrap::stepWorkFolder() {
+  beginStep(QStringLiteral("work folder"), m_launch->workDir);
+  const QString dir = shellPath(m_launch->workDir);
+  exec(QStringLiteral("umask 077 && mkdir -p -- %1 && chmod 700 -- %1 && cd -- %1 && pwd").arg(dir),
+       [this](int status, const QByteArray& out, const QByteArray& err) {
+         const QString work = QString::fromUtf8(out).trimmed();
+         if (status != 0 || !work.startsWith('/'))
+           return fail(tr("Could not make the work folder %1 on %2: %3")
+                           .arg(m_launch->workDir, m_launch->spec, QString::fromUtf8(err).trimmed()));
+         m_record->workDir = work;
+         m_record->helper = work + "/traindeck-remote-" + m_sourcesHash.left(12) + ".sh";
+         runStep([this] { stepHelper(); });
+       });
+}
+
+void RemoteBootstrap::stepHelper() {
+  upload(QDir(m_launch->payloadDir).filePath("traindeck-remote.sh"), m_record->helper, [this] {
+    if (m_options.watchDir.isEmpty())
+      runStep([this] { stepProbe(); });
+    else
+      runStep([this] { stepWatchFolder(); });
+  });
+}
+
+void RemoteBootstrap::stepWatchFolder() {
+  beginStep(QStringLiteral("watch"), m_options.watchDir);
+  const QString dir = shellPath(m_options.watchDir);
+  exec(QStringLiteral("cd -- %1 && test -f run.json -o -f metrics.jsonl && pwd").arg(dir), [this](int status,
+                                                                                                  const QByteArray& out,
+                                                                                                  const QByteArray&) {
+    const QString absolute = QString::fromUtf8(out).trimmed();
+    if (status != 0 || !absolute.startsWith('/'))
+      return fail(
+          tr("%1 on %2 is not a run folder (no run.json or metrics.jsonl there yet).").arg(m_options.watchDir, m_launch->spec));
+    m_record->remoteRunDir = absolute;
+    m_record->watchOnly = true;
+    if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+    addOutput(tr("Watching %1 on %2 (started there, not by TrainDeck)").arg(absolute, m_launch->spec));
+    finish();
+  });
+}
+
+void RemoteBootstrap::stepProbe() {
+  beginStep(QStringLiteral("probe"), QString());
+  exec("sh " + helper() + " probe " + shellQuote(m_record->workDir),
+       [this](int status, const QByteArray& out, const QByteArray& err) {
+         m_probe = parseHostProbe(out);
+         if (status != 0 || !m_probe.complete)
+           return fail(tr("Could not learn what %1 has: %2").arg(m_launch->spec, QString::fromUtf8(err).trimmed()));
+         m_record->bootId = m_probe.bootId;
+         addOutput(tr("%1: %2").arg(m_launch->spec, m_probe.summary()));
+         emit probed(m_probe);
+         const QStringList missing = m_probe.missingForBuild();
+         if (missing.isEmpty()) return runStep([this] { stepSources(); });
+         const QStringList packages = m_probe.packagesToInstall();
+         if (packages.isEmpty() || m_installTried) return fail(missing.join(' '));
+         const QString question = tr("%1 lacks what building the trainer needs: %2\n\nInstall %3 there now, as "
+                                     "root, with apt-get?")
+                                      .arg(m_launch->spec, missing.join(' '), packages.join(' '));
+         // Asked outside this answer's handler: a dialog runs its own event loop.
+         QTimer::singleShot(0, this, [this, missing, packages, question] {
+           if (!m_active) return;
+           if (!m_options.installPrompt || !m_options.installPrompt(question))
+             return fail(missing.join(' ') + tr(" (The account there is root: TrainDeck can install %1 for you "
+                                                "when asked, or with traindeck --launch … --install-missing.)")
+                                                 .arg(packages.join(' ')));
+           runStep([this, packages] { stepInstall(packages); });
+         });
+       });
+}
+
+void RemoteBootstrap::stepInstall(const QStringList& packages) {
+  beginStep(QStringLiteral("install"), packages.join(' '));
+  m_installTried = true;
+  exec(
+      shellJoin(QStringList{"sh", m_record->helper, "install"} + packages),
+      [this](int status, const QByteArray& out, const QByteArray&) {
+        const QMap<QString, QString> answer = parseKeyValues(out);
+        if (status != 0 || !answer.contains("installed"))
+          return fail(
+              tr("Installing on %1 failed: %2").arg(m_launch->spec, answer.value("error", tr("see the output"))));
+        addOutput(tr("Installed %1 on %2.").arg(answer.value("installed"), m_launch->spec));
+        runStep([this] { stepProbe(); });  // once more, to see what it has now
+      },
+      true);
+}
+
+void RemoteBootstrap::stepSources() {
+  beginStep(QStringLiteral("sources"), m_sourcesHash.left(12));
+  const QString src = m_record->workDir + "/src/" + m_sourcesHash;
+  exec("test -f " + shellQuote(src + "/.done"), [this, src](int status, const QByteArray&, const QByteArray&) {
+    if (status == 0) {
+      addOutput(tr("The trainer's sources %1 are there already.").arg(m_sourcesHash.left(12)));
+      return runStep([this] { stepBuild(); });
+    }
+    const QString tarball = src + "." + remoteName() + ".tar";  // this start's: another may unpack and remove its own
+    exec("mkdir -p -- " + shellQuote(m_record->workDir + "/src"),
+         [this, src, tarball](int, const QByteArray&, const QByteArray&) {
+           upload(QDir(m_launch->payloadDir).filePath("trainer-sources.tar"), tarball, [this, src, tarball] {
+             exec("sh " + helper() + " unpack " + shellQuote(tarball) + " " + shellQuote(src),
+                  [this, tarball](int status, const QByteArray& out, const QByteArray& err) {
+                    if (status != 0) return fail(parseKeyValues(out).value("error", QString::fromUtf8(err).trimmed()));
+                    exec("rm -f -- " + shellQuote(tarball),
+                         [this](int, const QByteArray&, const QByteArray&) { runStep([this] { stepBuild(); }); });
+                  });
+           });
+         });
+  });
+}
+
+void RemoteBootstrap::stepBuild() {
+  const QString key = m_sourcesHash.left(16) + "-" + libtorchKey(m_probe);
+  const QString build = m_record->workDir + "/build/" + key;
+  beginStep(QStringLiteral("build"), key);
+  m_record->trainBinary = build + "/bin/traindeck-train";
+  exec("test -f " + shellQuote(build + "/.done") + " && test -x " + shellQuote(m_record->trainBinary),
+       [this, build](int status, const QByteArray&, const QByteArray&) {
+         if (status == 0) {
+           addOutput(tr("The trainer for this LibTorch is built there already."));
+           return afterBuild();
+         }
+         const QString home = TrainerCache(m_options.trainerCacheDir).binaryFor(trainerSignature(m_probe, m_sourcesHash));
+         if (!home.isEmpty()) return runStep([this, home, build] { stepUploadTrainer(home, build); });
+         runStep([this, build] { stepCompile(build); });
+       });
+}
+
+void RemoteBootstrap::stepUploadTrainer(const QString& binary, const QString& build) {
+  addOutput(tr("A trainer built on a host like this one is kept here: uploading it instead of building."));
+  exec("mkdir -p -- " + shellQuote(build + "/bin"), [this, binary, build](int, const QByteArray&, const QByteArray&) {
+    upload(binary, m_record->trainBinary + ".partial", [this, build] {
+      exec(shellJoin({"sh", m_record->helper, "install-trainer", build}),
+           [this, build](int status, const QByteArray& out, const QByteArray& err) {
+             const QMap<QString, QString> answer = parseKeyValues(out);
+             if (status == 0 && answer.contains("installed")) {
+               addOutput(tr("The trainer brought here runs on %1 (%2): nothing to build.")
+                             .arg(m_launch->spec, answer.value("version", tr("its version"))));
+               return afterBuild();
+             }
+             addOutput(tr("The trainer brought here does not run on %1 (%2): building it there.")
+                           .arg(m_launch->spec, answer.value("error", QString::fromUtf8(err).trimmed())));
+             runStep([this, build] { stepCompile(build); });
+           });
+    });
+  });
+}
+
+void RemoteBootstrap::stepCompile(const QString& build) {
+  exec(
+      "sh " + helper() + " build " + shellQuote(m_record->workDir + "/src/" + m_sourcesHash) + " " + shellQuote(build) +
+          " " + shellQuote(m_probe.libtorchChoice()),
+      [this](int status, const QByteArray& out, const QByteArray&) {
+        const QMap<QString, QString> answer = parseKeyValues(out);
+        if (status != 0 || !answer.contains("built"))
+          return fail(tr("Building the trainer on %1 failed: %2")
+                          .arg(m_launch->spec, answer.value("error", tr("see the build output"))));
+        if (answer.value("built") == "cached") addOutput(tr("The trainer for this LibTorch is built there already."));
+        afterBuild();
+      },
+      true);
+}
+
+void RemoteBootstrap::afterBuild() {
+  bringTrainerHome();
+  RunConfig config = m_launch->config;
+  const UploadPlan plan = planUploads(config, m_launch->configBaseDir, m_record->workDir);
+  if (!plan.error.isEmpty()) return fail(plan.error);
+  m_launch->config = config;
+  m_uploads = plan.uploads;
+  m_record->localPaths = plan.localPaths;
+  runStep([this] { stepData(0); });
+}
+
+void RemoteBootstrap::bringTrainerHome() {
+  // In the background, over the same connection: the run does not wait for it, its end does.
+  const TrainerSignature signature = trainerSignature(m_probe, m_sourcesHash);
+  const TrainerCache cache(m_options.trainerCacheDir);
+  if (m_trainerDownloadId >= 0 || !cache.binaryFor(signature).isEmpty()) return;
+  m_trainerDownloadId = m_host->download(
+      m_record->trainBinary, cache.partialFor(signature, remoteName()), this,
+      [this](const TransferResult& result, const QString& failure) {
+        m_trainerDownloadId = -1;
+        if (!failure.isEmpty())  // not needed for this run: tried again by the next start
+          addOutput(tr("The trainer built on %1 was not brought here: %2").arg(m_launch->spec, failure));
+        else if (const QString why =
+                     TrainerCache(m_options.trainerCacheDir).keep(trainerSignature(m_probe, m_sourcesHash), remoteName());
+                 why.isEmpty())
+          addOutput(tr("The trainer built on %1 is kept here (%2 MB) for hosts like it: they get it uploaded "
+                       "instead of building it.")
+                        .arg(m_launch->spec)
+                        .arg(static_cast<double>(result.bytes) / 1e6, 0, 'f', 1));
+        else
+          addOutput(tr("The trainer built on %1 could not be kept here: %2").arg(m_launch->spec, why));
+        emit trainerHome();
+      });
+}
+
+void RemoteBootstrap::stepData(int index) {
+  if (index >= m_uploads.size()) {
+    if (m_options.continuing) return runStep([this] { stepSeed(); });
+    return runStep([this] { stepHold(); });
+  }
+  const PlannedUpload& up = m_uploads[index];
+  beginStep(QStringLiteral("data"), up.field);
+  exec("test -f " + shellQuote(up.remoteDir + "/.done"),
+       [this, index](int status, const QByteArray&, const QByteArray&) {
+         const PlannedUpload& up = m_uploads[index];
+         if (status == 0) {
+           addOutput(tr("%1 is on the host already (%2).").arg(up.field, up.key.left(12)));
+           return runStep([this, index] { stepData(index + 1); });
+         }
+         QStringList dirs;
+         for (const QString& file : up.files) dirs << shellQuote(QFileInfo(partialDataDir(up) + "/" + file).path());
+         dirs.removeDuplicates();
+         exec("mkdir -p -- " + dirs.join(' '), [this, index](int status, const QByteArray&, const QByteArray& err) {
+           if (status != 0)
+             return fail(tr("Could not make %1 on the host: %2")
+                             .arg(partialDataDir(m_uploads[index]), QString::fromUtf8(err).trimmed()));
+           stepDataFile(index, 0);
+         });
+       });
+}
+
+QString RemoteBootstrap::partialDataDir(const PlannedUpload& up) const {
+  // This run's own, then renamed: a cut upload is never taken for a complete one, and two starts
+  // uploading the same data at once do not write into one folder.
+  return up.remoteDir + ".partial-" + remoteName();
+}
+
+void RemoteBootstrap::stepDataFile(int index, int file) {
+  const PlannedUpload& up = m_uploads[index];
+  if (file < up.files.size()) {
+    const QString local = QDir(QFileInfo(up.localPath).absolutePath()).filePath(up.files[file]);
+    addOutput(tr("uploading %1").arg(up.files[file]));
+    upload(local, partialDataDir(up) + "/" + up.files[file], [this, index, file] { stepDataFile(index, file + 1); });
+    return;
+  }
+  // Complete (.done inside it first), then renamed into place in one rename(2), unless another
+  // start (another node on a shared file system) got there first; a folder there without .done
+  // is an older version's leftover.
+  const QString done = shellQuote(up.remoteDir), partial = shellQuote(partialDataDir(up));
+  exec(QStringLiteral("if [ -f %1/.done ]; then rm -rf -- %2; else : > %2/.done && { [ ! -e %1 ] || [ -f %1/.done ] "
+                      "|| rm -rf -- %1; } && { mv -T -- %2 %1 || { [ -f %1/.done ] && rm -rf -- %2; }; }; "
+                      "fi")
+           .arg(done, partial),
+       [this, index](int status, const QByteArray&, const QByteArray& err) {
+         if (status != 0) return fail(QString::fromUtf8(err).trimmed());
+         runStep([this, index] { stepData(index + 1); });
+       });
+}
+
+void RemoteBootstrap::stepSeed() {
+  const QString checkpoint = CheckpointSync::newestCheckpoint(runDir());
+  if (checkpoint.isEmpty())
+    return fail(tr("%1 has no complete checkpoint here to continue from.").arg(QFileInfo(runDir()).fileName()));
+  beginStep(QStringLiteral("seed"), checkpoint);
+  m_record->remoteRunDir = m_record->workDir + "/runs/" + remoteName();
+  exec(shellJoin({"sh", m_record->helper, "seed", m_record->remoteRunDir}),
+       [this, checkpoint](int status, const QByteArray& out, const QByteArray& err) {
+         const QMap<QString, QString> answer = parseKeyValues(out);
+         if (status != 0 || !answer.contains("seeded"))
+           return fail(tr("Could not prepare the run's folder on %1: %2")
+                           .arg(m_launch->spec, answer.value("error", QString::fromUtf8(err).trimmed())));
+         if (answer.contains("moved_aside"))
+           addOutput(tr("An earlier folder of this run on %1 was moved aside to %2.")
+                         .arg(m_launch->spec, answer.value("moved_aside")));
+         markMove(checkpoint);
+         for (const QString& note : m_launch->notes) addOutput(note);
+         // The growing files as the mirror has them (its offsets then hold there), then the checkpoint.
+         const QDir dir(runDir());
+         m_seedFiles = m_mirror->growingFiles();
+         m_seedFiles.erase(std::remove_if(m_seedFiles.begin(), m_seedFiles.end(),
+                                          [&dir](const QString& f) { return !QFileInfo::exists(dir.filePath(f)); }),
+                           m_seedFiles.end());
+         const QString folder = "checkpoints/" + checkpoint;
+         QStringList subdirs{shellQuote(m_record->remoteRunDir + "/" + folder)};
+         QDirIterator it(dir.filePath(folder), QDir::Files, QDirIterator::Subdirectories);
+         QStringList files;
+         while (it.hasNext()) {
+           const QString relative = dir.relativeFilePath(it.next());
+           if (QFileInfo(relative).fileName() != QLatin1String("COMPLETE")) files << relative;
+           subdirs << shellQuote(m_record->remoteRunDir + "/" + QFileInfo(relative).path());
+         }
+         files.sort();
+         m_seedFiles << files << folder + "/COMPLETE";
+         subdirs.removeDuplicates();
+         exec("mkdir -p -- " + subdirs.join(' '), [this](int status, const QByteArray&, const QByteArray& err) {
+           if (status != 0) return fail(tr("Could not make the run's folders on %1: %2").arg(m_launch->spec, err));
+           stepSeedFile(0);
+         });
+       });
+}
+
+void RemoteBootstrap::stepSeedFile(int index) {
+  if (index >= m_seedFiles.size()) return runStep([this] { stepHold(); });
+  const QString& name = m_seedFiles[index];
+  upload(QDir(runDir()).filePath(name), m_record->remoteRunDir + "/" + name, [this, index] { stepSeedFile(index + 1); });
+}
+
+void RemoteBootstrap::markMove(const QString& checkpoint) {
+  // In the run's own record, before it is uploaded, so that the copy there and the mirror agree:
+  // an event where the curve moved from one host to the next.
+  const qint64 step = CheckpointSync::stepOf(checkpoint);
+  const QString message =
+      m_options.continuedFrom.isEmpty() || m_options.continuedFrom == m_launch->spec
+          ? tr("continued on %1 from checkpoint step %2").arg(m_launch->spec).arg(step)
+          : tr("moved from %1 to %2: continued from checkpoint step %3").arg(m_options.continuedFrom, m_launch->spec).arg(step);
+  const QString metrics = QDir(runDir()).filePath("metrics.jsonl");
+  QFile existing(metrics);
+  if (existing.open(QIODevice::ReadOnly) && existing.size() > 4096) existing.seek(existing.size() - 4096);
+  if (existing.isOpen() && existing.readAll().contains(message.toUtf8())) return;  // this start said it already
+  try {
+    MetricsWriter writer(metrics.toStdString());
+    JsonWriter record = MetricsWriter::record(metrics_kind::kEvent);
+    record.field(metrics_key::kLevel, std::string("info"))
+        .field(metrics_key::kRank, 0)
+        .field(metrics_key::kMsg, message.toStdString())
+        .field(metrics_key::kStep, static_cast<std::int64_t>(step));
+    writer.write(record);
+  } catch (const std::exception& e) {
+    addOutput(tr("The move could not be marked in metrics.jsonl: %1").arg(QString::fromUtf8(e.what())));
+  }
+  addOutput(message);
+}
+
+void RemoteBootstrap::stepHold() {
+  if (!m_options.holdBeforeLaunch) return runStep([this] { stepLaunch(); });
+  beginStep(QStringLiteral("waiting"), tr("for the other hosts"));
+  emit readyToLaunch();
+}
+
+void RemoteBootstrap::releaseLaunch() {
+  if (!m_active || m_currentStepName != QLatin1String("waiting")) return;
+  runStep([this] { stepLaunch(); });
+}
+
+void RemoteBootstrap::stepLaunch() {
+  beginStep(QStringLiteral("launch"), m_options.continuing ? tr("resumed") : QString());
+  const QString id = remoteName();
+  m_record->remoteRunDir = m_record->workDir + "/runs/" + id;
+  // The remote copy of the job: every key resolved, paths rewritten for the host, which is where
+  // it runs (its target is that machine itself).
+  RunConfig hostConfig = m_launch->config;
+  hostConfig.target = TargetConfig{};
+  QTemporaryFile config;
+  const QByteArray yaml = QByteArray::fromStdString(saveConfigText(hostConfig));
+  if (!config.open() || config.write(yaml) != yaml.size() || !config.flush())
+    return fail(tr("Could not write the job's remote copy: %1").arg(config.errorString()));
+  const QString remoteConfig = m_record->workDir + "/runs/" + id + ".job.yaml";
+  const QString localConfig = config.fileName();
+  config.setAutoRemove(false);
+  // Recorded before it is launched (pid 0: launching): an app closed before the answer came
+  // back finds the run again by asking the host what it started (attach).
+  if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+  exec("mkdir -p -- " + shellQuote(m_record->workDir + "/runs"), [this, localConfig, remoteConfig](
+                                                                    int, const QByteArray&, const QByteArray&) {
+    upload(localConfig, remoteConfig, [this, localConfig, remoteConfig] {
+      QFile::remove(localConfig);
+      QStringList argv{"sh", m_record->helper, "launch", m_record->trainBinary, remoteConfig, m_record->remoteRunDir};
+      argv += m_launch->extraArgs;
+      exec(shellJoin(argv), [this](int status, const QByteArray& out, const QByteArray& err) {
+        const QMap<QString, QString> answer = parseKeyValues(out);
+        if (status != 0 || answer.value("pid").toLongLong() <= 0)
+          return fail(tr("The trainer did not start on %1: %2")
+                          .arg(m_launch->spec, answer.value("error", QString::fromUtf8(err).trimmed())));
+        m_record->pid = answer.value("pid").toLongLong();
+        m_record->startTime = answer.value("start_time");
+        m_record->bootId = answer.value("boot_id");
+        if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+        addOutput(tr("Started on %1 as pid %2 in %3").arg(m_launch->spec).arg(m_record->pid).arg(m_record->remoteRunDir));
+        finish();
+      });
+    });
+  });
+}
+
+void RemoteBootstrap::stepLaunched() {
+  beginStep(QStringLiteral("launch"), tr("asking what was started"));
+  exec(shellJoin({"sh", m_record->helper, "launched", m_record->remoteRunDir}),
+       [this](int status, const QByteArray& out, const QByteArray& err) {
+         const QMap<QString, QString> answer = parseKeyValues(out);
+         if (status != 0)
+           return fail(tr("Could not ask %1 about the run: %2").arg(m_launch->spec, QString::fromUtf8(err)));
+         if (answer.value("pid").toLongLong() <= 0)
+           return fail(tr("The run was never started on %1: TrainDeck closed before the launch reached it. Start it "
+                          "again (what was built or uploaded there is kept).")
+                           .arg(m_launch->spec));
+         m_record->pid = answer.value("pid").toLongLong();
+         m_record->startTime = answer.value("start_time");
+         m_record->bootId = answer.value("boot_id");
+         if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+         addOutput(tr("Found the run on %1 as pid %2").arg(m_launch->spec).arg(m_record->pid));
+         finish();
+       });
+}
+
+}  // namespace traindeck

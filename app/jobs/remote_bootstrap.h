@@ -1,0 +1,149 @@
+// A remote start's steps, in order: work folder, helper, probe (and install), sources, build (or a
+// trainer built on a host like it, brought home), data, seed (a continued run), waiting (one node
+// of several hosts), launch; or, after the helper, watch (a run started there by something else);
+// or, for an attach whose launch answer was lost, only asking the host what it started. Each step
+// is one small function that runs remote operations over the job's connection and starts the next
+// (runStep). A step cut by a lost link runs again once the link is back; one that fails the same
+// way kSameFailureLimit times in a row, or any other failure, ends the start with one sentence.
+// The launch is the last step, the one a start of another kind (a Slurm job) swaps. GUI thread.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <functional>
+
+#include "config/run_config.h"
+#include "host_probe.h"
+#include "remote_host.h"
+#include "remote_record.h"
+#include "remote_uploads.h"
+#include "run_mirror.h"
+
+namespace traindeck {
+
+struct RemoteLaunch {
+  QString spec;                            // [user@]host[:port], as shown
+  SshTarget target;                        // resolved (identity, proxy, known hosts, batch)
+  QString workDir = "~/.cache/traindeck";  // the remote work folder
+  RunConfig config;                        // the job; its paths are rewritten for the host
+  QString configBaseDir;                   // the folder its relative paths mean
+  QString localRunDir;                     // the mirror, under the runs root
+  QStringList extraArgs;                   // for `traindeck-train run` after --config
+  QString payloadDir;                      // trainer-sources.tar, trainer-sources.sha256, traindeck-remote.sh
+  QStringList notes;                       // said once the host is reached (continueOn's remote: fields)
+  QString remoteName;                      // the run's folder name there; empty: the mirror's name
+};
+
+class RemoteBootstrap : public QObject {
+  Q_OBJECT
+ public:
+  // A step cut by a lost link runs again once the link is back; one that fails the same way
+  // (the same message, within kSameFailureMs of being run) this many times in a row ends the start.
+  static constexpr int kSameFailureLimit = 3;
+  static constexpr int kSameFailureMs = 10000;
+
+  using InstallPrompt = std::function<bool(const QString& question)>;
+  struct Options {
+    InstallPrompt installPrompt;  // none: missing build tools are not installed
+    QString trainerCacheDir;      // empty: TrainerCache's default
+    bool holdBeforeLaunch = false;
+    bool continuing = false;  // continueOn(): seed the run folder there, then run --resume
+    QString continuedFrom;    // the host it ran on before
+    QString watchDir;         // watch(): the run folder there, as given; nothing built or launched
+  };
+
+  // `host`, `launch`, `record` and `mirror` are the job's, and outlive this object.
+  RemoteBootstrap(RemoteHost* host, RemoteLaunch* launch, RemoteRecord* record, RunMirror* mirror, Options options,
+                  QObject* parent = nullptr);
+
+  // Reads the trainer's sources' hash from the payload: empty, or why a start cannot be made.
+  QString prepare();
+  // From the work folder on, once the host is ready (and the cut step again after a reconnect).
+  void start();
+  // attach() of a mirror whose launch answer was lost: the host says what it started, if anything.
+  void findLaunched();
+  // setHoldBeforeLaunch: the waiting node goes on to its launch.
+  void releaseLaunch();
+  // Stop while starting: the sentence the start ends with now; empty during the launch, whose
+  // run is then stopped as soon as it is known (launched(true)).
+  QString cancel();
+  // The job ended the start (a connection that failed): nothing more runs.
+  void halt() { m_active = false; }
+
+  const HostProbe& probe() const { return m_probe; }
+  bool bringingTrainerHome() const { return m_trainerDownloadId >= 0; }
+
+ signals:
+  void stepStarted(const QString& step, const QString& detail);
+  void outputLine(const QString& line);
+  void transferProgress(qint64 done, qint64 total);
+  void probed(const traindeck::HostProbe& probe);
+  void readyToLaunch();  // holdBeforeLaunch: waiting for releaseLaunch()
+  // The run is there (the record holds its pid, or the folder watched): follow it, and stop it
+  // at once when `stopAsked` (Stop was pressed while the launch was on its way).
+  void launched(bool stopAsked);
+  void failed(const QString& sentence);
+  void trainerHome();  // the trainer's trip home ended, kept or not
+
+ private:
+  using ExecDone = std::function<void(int status, const QByteArray& out, const QByteArray& err)>;
+  using UploadDone = std::function<void()>;
+  QString runDir() const { return m_mirror->localDir(); }
+  QString helper() const;      // the helper script's remote path, quoted
+  QString remoteName() const;  // the run's folder name on the host (and of what it uploads)
+  void exec(const QString& command, ExecDone done, bool streamOutput = false);
+  void upload(const QString& local, const QString& remote, UploadDone done);
+  void addOutput(const QString& line) { emit outputLine(line); }
+  void runStep(std::function<void()> step);
+  void beginStep(const QString& name, const QString& detail);
+  void stepFailed(const QString& message);
+  void fail(const QString& sentence);
+  void finish();  // launched: the run is known
+
+  void stepWorkFolder();
+  void stepHelper();
+  void stepWatchFolder();
+  void stepProbe();
+  void stepInstall(const QStringList& packages);
+  void stepSources();
+  void stepBuild();
+  // BUILD is the build folder there: BUILD/bin/traindeck-train is the record's trainBinary.
+  void stepUploadTrainer(const QString& binary, const QString& build);  // a build brought home, for a host like it
+  void stepCompile(const QString& build);
+  void afterBuild();
+  void bringTrainerHome();
+  void stepData(int index);
+  void stepDataFile(int index, int file);
+  QString partialDataDir(const PlannedUpload& upload) const;
+  void stepSeed();  // continuing: the run's files and its checkpoint, into its folder there
+  void stepSeedFile(int index);
+  void markMove(const QString& checkpoint);
+  void stepHold();
+  void stepLaunch();
+  void stepLaunched();
+
+  RemoteHost* m_host;
+  RemoteLaunch* m_launch;
+  RemoteRecord* m_record;
+  RunMirror* m_mirror;
+  Options m_options;
+  bool m_active = true;
+  HostProbe m_probe;
+  QString m_sourcesHash;
+  QVector<PlannedUpload> m_uploads;
+  bool m_installTried = false;
+  std::function<void()> m_currentStep;
+  QString m_currentStepName;
+  bool m_retryStep = false;
+  QElapsedTimer m_stepRun;  // since the current step was last run (or run again)
+  QString m_lastFailure;    // the current step's last failure, and how many in a row were it
+  int m_sameFailures = 0;
+  bool m_stopRequested = false;
+  int m_trainerDownloadId = -1;  // the trainer on its way home
+  QStringList m_seedFiles;       // relative to the run folder, COMPLETE last
+};
+
+}  // namespace traindeck

@@ -1,0 +1,193 @@
+// One read in flight at a time; an answer cut by the link is dropped and the next read asks again
+// from the same offsets. The end waits for the last checkpoint copy and anything held (holdEnd).
+#include "remote_follower.h"
+
+#include "runlog/run_directory.h"
+#include "runlog/run_verdict.h"
+#include "shell_quote.h"
+#include "supervisor_log.h"
+
+namespace traindeck {
+
+namespace {
+constexpr const char* kWorkFolderGone = "work-folder-gone";
+}  // namespace
+
+RemoteFollower::RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror* mirror, const QString& spec,
+                               Options options, QObject* parent)
+    : QObject(parent), m_host(host), m_record(record), m_mirror(mirror), m_spec(spec), m_options(options) {
+  m_pollTimer.setInterval(kPollMs);
+  connect(&m_pollTimer, &QTimer::timeout, this, &RemoteFollower::pollNow);
+  m_goneTimer.setSingleShot(true);
+  connect(&m_goneTimer, &QTimer::timeout, this, [this] {
+    if (!m_following) return;
+    const int seconds = m_options.goneAfterMs / 1000;
+    emit gone(seconds >= 120 ? tr("%1 has been unreachable for %2 minutes").arg(m_spec).arg(seconds / 60)
+                             : tr("%1 has been unreachable for %2 s").arg(m_spec).arg(seconds));
+  });
+  connect(m_host, &RemoteHost::stateChanged, this, &RemoteFollower::onLinkState);
+  connect(m_host, &RemoteHost::connectionFailed, this, [this](const QString& message) {
+    if (!m_following) return;
+    // After a reconnect gave up, or attached while the host is away: it may come back, and a link
+    // never ends the run (only the gone timer does); try again now and then.
+    if (!m_unreachableSince.isValid()) m_unreachableSince = QDateTime::currentDateTime();
+    emit linkChanged(Job::Link::Unreachable,
+                     tr("host unreachable since %1: %2").arg(m_unreachableSince.toString("HH:mm"), message));
+    QTimer::singleShot(kRetryConnectMs, this, [this] {
+      if (m_following && !m_host->isReady()) m_host->connectToHost();
+    });
+  });
+}
+
+RemoteFollower::~RemoteFollower() = default;
+
+void RemoteFollower::start() {
+  m_following = true;
+  const bool ready = m_host->isReady();
+  emit linkChanged(ready ? Job::Link::Following : Job::Link::Connecting, ready ? tr("following") : tr("connecting"));
+  if (!ready && m_options.goneAfterMs > 0) m_goneTimer.start(m_options.goneAfterMs);
+  m_pollTimer.start();
+  pollNow();
+  if (!m_record->watchOnly && m_options.keepHere > 0) startSync();
+}
+
+void RemoteFollower::holdEnd(const QString& what) {
+  m_heldBy = what;
+  if (what.isEmpty() && m_following) pollNow();
+}
+
+void RemoteFollower::onLinkState(LinkState state) {
+  if (state != LinkState::Ready && !m_unreachableSince.isValid()) m_unreachableSince = QDateTime::currentDateTime();
+  if (state == LinkState::Ready) m_unreachableSince = {};
+  if (!m_following) return;
+  if (state == LinkState::Ready)
+    m_goneTimer.stop();
+  else if (m_options.goneAfterMs > 0 && !m_goneTimer.isActive())
+    m_goneTimer.start(m_options.goneAfterMs);
+  if (state == LinkState::Ready)
+    emit linkChanged(Job::Link::Following, tr("following"));
+  else if (state == LinkState::Reconnecting)
+    emit linkChanged(Job::Link::Reconnecting,
+                     tr("reconnecting (link lost at %1)").arg(m_unreachableSince.toString("HH:mm:ss")));
+}
+
+void RemoteFollower::startSync() {
+  m_sync = std::make_unique<CheckpointSync>(runDir(), *m_record, m_host, m_options.keepHere);
+  connect(m_sync.get(), &CheckpointSync::synced, this, [this](const QString& name, qint64 bytes, double seconds) {
+    const double mb = static_cast<double>(bytes) / 1e6;
+    emit outputLine(tr("Checkpoint %1 is here: %2 MB in %3 s (%4 MB/s); the newest %5 kept")
+                        .arg(name)
+                        .arg(mb, 0, 'f', 1)
+                        .arg(seconds, 0, 'f', 1)
+                        .arg(seconds > 0 ? mb / seconds : 0, 0, 'f', 1)
+                        .arg(m_options.keepHere));
+  });
+  connect(m_sync.get(), &CheckpointSync::syncFailed, this, [this](const QString& why) {
+    emit outputLine(tr("Copying the newest checkpoint here failed (tried again in %1 s): %2")
+                        .arg(CheckpointSync::kIntervalMs / 1000)
+                        .arg(why));
+  });
+  m_sync->start();
+}
+
+bool RemoteFollower::lastCheckpointCopied() {
+  if (!m_sync || m_lastCopy == LastCopy::Done) return true;
+  if (m_lastCopy == LastCopy::NotYet) {
+    m_lastCopy = LastCopy::Running;
+    emit linkChanged(Job::Link::Following, tr("copying the last checkpoint here"));
+    // A copy under way may be of an older one: the last copy starts after it.
+    const auto lastCopy = [this] {
+      connect(
+          m_sync.get(), &CheckpointSync::idle, this,
+          [this] {
+            m_lastCopy = LastCopy::Done;
+            pollNow();
+          },
+          Qt::SingleShotConnection);
+      m_sync->syncNow();
+    };
+    if (m_sync->isCopying())
+      connect(m_sync.get(), &CheckpointSync::idle, this, lastCopy, Qt::SingleShotConnection);
+    else
+      lastCopy();
+  }
+  return false;
+}
+
+void RemoteFollower::pollNow() {
+  if (!m_following || m_pollInFlight || !m_host->isReady()) return;
+  m_pollInFlight = true;
+  QStringList argv{"sh",
+                   m_record->helper,
+                   "read",
+                   m_record->remoteRunDir,
+                   QString::number(kMaxReadBytes),
+                   QString::number(m_record->pid),
+                   m_record->startTime};
+  argv += m_mirror->readArguments();
+  // No helper: the work folder went (a fresh runtime behind the same address).
+  const QString command =
+      "test -f " + shellQuote(m_record->helper) + " || { echo " + kWorkFolderGone + "; exit 0; }; " + shellJoin(argv);
+  m_host->exec(command, this, [this](const RemoteHost::ExecResult& r) {
+    m_pollInFlight = false;
+    if (!r.failure.isEmpty() || !m_following) return;  // the link went: the next read asks again
+    if (r.out.trimmed().endsWith(kWorkFolderGone))
+      return emit gone(tr("the work folder %1 is not on %2 any more").arg(m_record->workDir, m_spec));
+    RemoteReadAnswer answer = parseRemoteReadAnswer(r.out);
+    if (r.status != 0 && !answer.complete) answer.error = QString::fromUtf8(r.err).trimmed();
+    onAnswer(answer);
+  });
+}
+
+void RemoteFollower::end(int exitCode, Job::Link link, const QString& text) {
+  m_following = false;
+  m_pollTimer.stop();
+  m_goneTimer.stop();
+  m_sync.reset();
+  emit linkChanged(link, text);
+  emit ended(exitCode);
+}
+
+void RemoteFollower::onAnswer(const RemoteReadAnswer& answer) {
+  if (!answer.complete) return emit outputLine(tr("Reading the run on %1 failed: %2").arg(m_spec, answer.error));
+  if (m_record->watchOnly && m_record->bootId.isEmpty()) {  // from now on a reboot there is seen
+    m_record->bootId = answer.bootId;
+    writeRemoteRecord(runDir(), *m_record);
+  }
+  if (!m_record->bootId.isEmpty() && answer.bootId != m_record->bootId)
+    return emit gone(tr("%1 restarted (its boot id changed) while the run was going").arg(m_spec));
+  if (!answer.runDirExists)
+    return emit gone(tr("the run folder %1 is not on %2 any more").arg(m_record->remoteRunDir, m_spec));
+  if (const QString why = m_mirror->apply(answer); !why.isEmpty()) return emit outputLine(why);
+  const RunInfoReadResult read = readRunInfo(RunPaths{runDir().toStdString()});
+  const bool ended = read.ok() && !isLive(read.info.status);
+  // Ended, and its supervisor gone (it writes its last lines after run.json), all of it here.
+  // A watched run has no supervisor of ours: its run.json alone says when it is over.
+  const bool supervisorAlive = !m_record->watchOnly && answer.supervisorAlive;
+  if (ended && !m_endedSeen.isValid()) m_endedSeen.start();
+  if (ended && RunMirror::caughtUp(answer) && (!supervisorAlive || m_endedSeen.elapsed() > kSupervisorGraceMs)) {
+    if (!lastCheckpointCopied()) return;
+    if (!m_heldBy.isEmpty()) return emit linkChanged(Job::Link::Following, m_heldBy);
+    return end(read.info.status == RunStatus::Failed ? 1 : 0, Job::Link::Ended, tr("finished"));
+  }
+  if (m_record->watchOnly || answer.supervisorAlive || ended || !RunMirror::caughtUp(answer)) return;
+  // Once more, in case run.json was being replaced as the supervisor ended.
+  if (!m_supervisorGoneOnce) {
+    m_supervisorGoneOnce = true;
+    return;
+  }
+  if (!read.ok()) {  // it never wrote run.json: it refused the job, or died at once
+    m_following = false;
+    return emit failed(
+        tr("The trainer on %1 ended without starting the run: %2").arg(m_spec, supervisorLogTail(runDir(), 3).join(' ')));
+  }
+  // Killed (a Kill, a kill there, out of memory): the mirror says so from now on.
+  markRunKilled(RunPaths{runDir().toStdString()},
+                tr("killed: its supervisor on %1 ended without saying how (a Kill, a kill there, or out of memory); "
+                   "Continue… resumes from the newest checkpoint here")
+                    .arg(m_spec)
+                    .toStdString());
+  end(-1, Job::Link::Ended, tr("ended"));
+}
+
+}  // namespace traindeck
