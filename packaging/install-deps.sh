@@ -15,6 +15,10 @@ packages=(
   # server with socat as a ProxyCommand that the SSH tests can kill
   libgtest-dev libgmock-dev clang libclang-rt-dev xvfb xauth
   openssh-server openssh-client socat
+  # a Slurm cluster of one machine for the Slurm tests (tests/slurm): its daemons, clients, munge
+  slurmctld slurmd slurm-client munge
+  # shellcheck reads the remote helper script (remote.remote_helper)
+  shellcheck
   # the exports' tests: the PyTorch DDP script trains against the native trainer; every export
   # compiles, has no undefined names and every notebook validates as nbformat 4
   python3-torch python3-pyflakes python3-nbformat

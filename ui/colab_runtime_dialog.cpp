@@ -162,7 +162,7 @@ QString ColabRuntimeDialog::problem() const {
   if (trycloudflareHostname(m_hostname->text()).isEmpty())
     return m_hostname->text().isEmpty() ? tr("Run the cell in Colab, then paste the hostname it printed.")
                                         : tr("That is not a trycloudflare.com hostname.");
-  return {};
+  return cloudflaredProblem();  // the host is reached through it
 }
 
 HostEntry ColabRuntimeDialog::host() const {

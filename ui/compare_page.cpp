@@ -230,7 +230,9 @@ QWidget* ComparePage::buildControls() {
   row->addStretch(1);
   auto* hint = new QLabel(tr("Drag or wheel to zoom every chart; double-click to fit."), bar);
   hint->setEnabled(false);
-  row->addWidget(hint);
+  hint->setToolTip(hint->text());
+  hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a hint never widens the window
+  row->addWidget(hint, 1);
 
   connect(m_modeChooser, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this](int index) { setMode(static_cast<Mode>(index)); });

@@ -44,6 +44,7 @@
 #include "logs_page.h"
 #include "monitor_page.h"
 #include "run_filter_model.h"
+#include "run_menu.h"
 #include "runlog/run_directory.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
@@ -63,6 +64,13 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
       m_comparison(std::make_unique<Comparison>(*m_registry)),
       m_comparisonSets(std::make_unique<ComparisonSets>(options.runsRoot)) {
   setWindowTitle(tr("TrainDeck"));
+  m_runMenu = new RunMenu(m_jobs, m_runs, this,
+                          {.showRun = [this](const QString& dir) { showRun(dir); },
+                           .compare = [this](const QStringList& dirs) { compareRuns(dirs); },
+                           .tellProblem = [this](const QString& title, const QString& text) { tellProblem(title, text); },
+                           .note = [this](const QString& text) { statusBar()->showMessage(text, 3000); },
+                           .releaseRun = [this](const QString& dir) { releaseShownRun(dir); },
+                           .renamed = [this] { showShownRunStatus(); }});
   m_splitter = new QSplitter(Qt::Horizontal, this);
 
   auto* left = new QWidget(m_splitter);
@@ -116,6 +124,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   rightLayout->setContentsMargins(0, 0, 0, 0);
   m_runLabel = new QLabel(right);
   m_runLabel->setObjectName("runLabel");
+  // Its text (a run's id, its folder) never sets the window's width: cut at the window's edge.
+  m_runLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   rightLayout->addWidget(m_runLabel);
   m_pages = new QTabWidget(right);
   m_pages->setObjectName("pages");
@@ -165,8 +175,15 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(m_runTable->viewport()->mapToGlobal(at));
   });
-  connect(m_runs, &QAbstractItemModel::rowsInserted, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
-  connect(m_runs, &QAbstractItemModel::dataChanged, m_runTable, [this] { m_runTable->resizeColumnsToContents(); });
+  connect(m_runs, &QAbstractItemModel::rowsInserted, m_runTable, [this] { fitRunColumns(); });
+  connect(m_runs, &QAbstractItemModel::dataChanged, m_runTable, [this] { fitRunColumns(); });
+  // The run shown is the one highlighted, also when its row comes after it is shown (a start).
+  connect(m_runs, &QAbstractItemModel::rowsInserted, this, &MainWindow::selectShownRow);
+  m_linkStatus = new QLabel(this);
+  m_linkStatus->setObjectName("linkStatus");
+  m_linkStatus->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
+  m_linkStatus->hide();
+  statusBar()->addPermanentWidget(m_linkStatus);
 
   JobController::RemoteOptions remote;
   remote.payloadDir = options.remotePayloadDir.isEmpty()
@@ -181,6 +198,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   remote.checkpointsKeptHere = QSettings().value(kCheckpointsKeptHereKey, remote.checkpointsKeptHere).toInt();
   m_jobs->setRemoteOptions(remote);
   connect(m_jobs, &JobController::jobLinkChanged, m_runs, &RunListModel::setLinkNote);
+  connect(m_jobs, &JobController::jobLinkChanged, this, [this](const QString& runDir) { showLink(runDir); });
   connect(m_jobs, &JobController::hostProbed, this, [this](const QString& spec, const HostProbe& probe) {
     QSettings settings;
     HostStore::saveProbe(settings, spec, probe);
@@ -191,6 +209,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   connect(m_jobs, &JobController::jobStateChanged, this, &MainWindow::updateActions);
   connect(m_jobs, &JobController::jobStateChanged, this, [this](const QString& runDir, Job::State state) {
     m_runs->setJobActive(runDir, Job::isActive(state));
+    if (const Job* job = m_jobs->jobFor(runDir)) m_runs->setJobHosts(runDir, job->hosts());
     m_runs->rescan();
     showShownRunStatus();
   });
@@ -260,47 +279,26 @@ void MainWindow::fetchFromHost(FetchKind kind) {
   });
 }
 
-QMenu* MainWindow::runMenu(const QStringList& dirs) {
-  auto* menu = new QMenu(this);
-  menu->setObjectName("runMenu");
-  const QString dir = dirs.front();
-  const int row = m_runs->rowOfPath(dir);
-  const RunSummary run = row >= 0 ? m_runs->runAt(row) : readRunSummary(dir);
-  const RunActions can = actionsFor(dir, run);
-  const auto add = [&](const QString& name, const QString& text, bool enabled, auto slot) {
-    QAction* a = menu->addAction(text, this, slot);
-    a->setObjectName(name);
-    a->setEnabled(enabled);
-    return a;
-  };
-  // One Continue… for every run: a run of this machine resumes in its folder, a remote one asks
-  // where it goes on.
-  add("continueRun", tr("Continue…"), dirs.size() == 1 && can.continueRun, [this, dir, can] {
-    if (can.continueAsksWhere) return continueElsewhere(dir);
-    const JobController::Started started = m_jobs->continueRun(dir);
-    if (!started.error.isEmpty()) return tellProblem(tr("Cannot continue"), started.error);
-    m_runs->rescan();
-    showRun(dir);
-  })->setStatusTip(can.whyNoContinue);
-  add("compareRuns", tr("Compare"), dirs.size() >= 2 && dirs.size() <= Comparison::kMaxRuns,
-      [this, dirs] { compareRuns(dirs); });
-  menu->addSeparator();
-  add("renameRun", tr("Rename…"), dirs.size() == 1 && can.rename, [this, dir, run] {
-    bool ok = false;
-    const QString name =
-        QInputDialog::getText(this, tr("Rename the run"), tr("Name:"), QLineEdit::Normal, run.name, &ok);
-    if (ok) renameRun(dir, name);
-  });
-  add("openRunFolder", tr("Open folder"), true, [dir] { QDesktopServices::openUrl(QUrl::fromLocalFile(dir)); });
-  add("copyRunConfig", tr("Copy config"), QFileInfo::exists(dir + "/config.yaml"), [this, dir] {
-    QFile config(dir + "/config.yaml");
-    if (!config.open(QIODevice::ReadOnly)) return tellProblem(tr("Cannot copy"), config.errorString());
-    QGuiApplication::clipboard()->setText(QString::fromUtf8(config.readAll()));
-    statusBar()->showMessage(tr("The run's config.yaml is on the clipboard"), 3000);
-  });
-  menu->addSeparator();
-  add("deleteRuns", tr("Move to trash…"), can.trash, [this, dirs] { trashRuns(dirs); });
-  return menu;
+QMenu* MainWindow::runMenu(const QStringList& runDirs) {
+  return m_runMenu->menuFor(runDirs);
+}
+
+QString MainWindow::renameRun(const QString& runDir, const QString& name) {
+  return m_runMenu->rename(runDir, name);
+}
+
+void MainWindow::trashRuns(const QStringList& runDirs) {
+  m_runMenu->trash(runDirs);
+}
+
+void MainWindow::releaseShownRun(const QString& runDir) {
+  if (!m_session || m_session->runDir() != runDir) return;
+  m_monitor->clear();
+  m_logs->clear();
+  disconnect(m_session.get(), nullptr, this, nullptr);
+  m_session.reset();
+  m_shownStatus.clear();
+  m_runLabel->clear();
 }
 
 void MainWindow::setCheckpointsKeptHere(int keep) {
@@ -311,74 +309,6 @@ void MainWindow::setCheckpointsKeptHere(int keep) {
   statusBar()->showMessage(
       tr("Remote runs started from now on keep their newest %1 checkpoints here").arg(remote.checkpointsKeptHere),
       4000);
-}
-
-void MainWindow::continueElsewhere(const QString& runDir) {
-  QSettings settings;
-  const QList<HostEntry> hosts = HostStore::load(settings);
-  if (hosts.isEmpty())
-    return tellProblem(tr("No host to continue on"),
-                       tr("Add the host (or the new Colab runtime) in Hosts… first, then continue the run there."));
-  QStringList names;
-  for (const HostEntry& h : hosts) names << QStringLiteral("%1 (%2)").arg(h.name, h.spec);
-  bool ok = false;
-  const QString picked =
-      QInputDialog::getItem(this, tr("Continue on another host"),
-                            tr("%1 continues from its last checkpoint here, %2, on:")
-                                .arg(QFileInfo(runDir).fileName(), CheckpointSync::newestCheckpoint(runDir)),
-                            names, 0, false, &ok);
-  if (!ok) return;
-  const HostEntry& host = hosts[names.indexOf(picked)];
-  TargetConfig target;
-  target.kind = TargetKind::Ssh;
-  target.host = host.spec.toStdString();
-  target.identity = host.identityFile.toStdString();
-  target.proxy_command = host.proxyCommand.toStdString();
-  const JobController::Started started = m_jobs->continueOn(runDir, target);
-  if (!started.error.isEmpty()) return tellProblem(tr("Cannot continue"), started.error);
-  m_runs->rescan();
-  showRun(runDir);
-}
-
-QString MainWindow::renameRun(const QString& runDir, const QString& name) {
-  const QString trimmed = name.trimmed();
-  if (trimmed.isEmpty()) return tr("a run needs a name");
-  RunPaths paths{runDir.toStdString()};
-  RunInfoReadResult read = readRunInfo(paths);
-  if (!read.ok()) return QString::fromStdString(read.error);
-  if (isLive(read.info.status)) return tr("a run's name changes once it has ended");  // its trainer writes run.json
-  read.info.name = trimmed.toStdString();
-  writeRunInfo(paths, read.info);
-  m_runs->rescan();
-  showShownRunStatus();
-  return {};
-}
-
-void MainWindow::trashRuns(const QStringList& dirs) {
-  // Asked first when someone is there to answer; the runs go to the desktop's trash, not away.
-  if (isVisible() && QApplication::activeModalWidget() == nullptr &&
-      QMessageBox::question(this, tr("Move to trash?"),
-                            tr("Move %n run(s) to the trash? Their folders can be restored from there.", nullptr,
-                               static_cast<int>(dirs.size()))) != QMessageBox::Yes)
-    return;
-  QStringList failed;
-  for (const QString& dir : dirs) {
-    if (Job* job = m_jobs->jobFor(dir); job && job->isActive()) {
-      failed << tr("%1 (still going)").arg(QFileInfo(dir).fileName());
-      continue;
-    }
-    if (m_session && m_session->runDir() == QFileInfo(dir).absoluteFilePath()) {
-      m_monitor->clear();
-      m_logs->clear();
-      disconnect(m_session.get(), nullptr, this, nullptr);
-      m_session.reset();
-      m_shownStatus.clear();
-      m_runLabel->clear();
-    }
-    if (!QFile::moveToTrash(dir)) failed << QFileInfo(dir).fileName();
-  }
-  m_runs->rescan();
-  if (!failed.isEmpty()) tellProblem(tr("Not moved"), tr("Not moved to the trash: %1.").arg(failed.join(", ")));
 }
 
 QMenu* MainWindow::columnMenu() {
@@ -427,7 +357,45 @@ void MainWindow::showConfigColumns(const QStringList& keys) {
     const int viewRow = row >= 0 ? m_runFilter->mapFromSource(m_runs->index(row, 0)).row() : -1;
     if (viewRow >= 0) m_runTable->selectRow(viewRow);
   }
+  fitRunColumns();
+}
+
+void MainWindow::fitRunColumns() {
+  // Each column as wide as its contents, but none wider than kMaxColumnChars: a long name is
+  // elided (whole in its tooltip), and the columns after it stay in view.
   m_runTable->resizeColumnsToContents();
+  const int widest = m_runTable->fontMetrics().averageCharWidth() * kMaxColumnChars;
+  for (int c = 0; c < m_runTable->model()->columnCount(); ++c)
+    if (m_runTable->columnWidth(c) > widest) m_runTable->setColumnWidth(c, widest);
+}
+
+void MainWindow::selectShownRow() {
+  if (!m_session) return;
+  const int row = m_runs->rowOfPath(m_session->runDir());
+  const int viewRow = row >= 0 ? m_runFilter->mapFromSource(m_runs->index(row, 0)).row() : -1;
+  if (viewRow >= 0 && m_runTable->currentIndex().row() != viewRow) m_runTable->selectRow(viewRow);
+  // Not listed yet (its folder is not there yet): no other run stays highlighted meanwhile.
+  if (viewRow < 0) m_runTable->selectionModel()->clear();
+}
+
+void MainWindow::showLink(const QString& runDir) {
+  // A lost link is said in the status bar (for the run shown, else for another run) while it
+  // lasts, and the shown run's header and progress say it too.
+  const Job* job = m_jobs->jobFor(runDir);
+  if (job && job->linkLost())
+    m_lostLinks[runDir] = job->linkText();
+  else
+    m_lostLinks.remove(runDir);
+  const QString shown = currentRunDir();
+  QString text = m_lostLinks.value(shown);
+  if (text.isEmpty() && !m_lostLinks.isEmpty())
+    text = tr("%1: %2").arg(QFileInfo(m_lostLinks.firstKey()).fileName(), m_lostLinks.first());
+  m_linkStatus->setText(text);
+  m_linkStatus->setVisible(!text.isEmpty());
+  if (m_session && runDir == shown) {
+    showRunLabel(shownSummary());
+    showSessionMetrics();
+  }
 }
 
 void MainWindow::refreshHosts() {
@@ -530,8 +498,10 @@ void MainWindow::buildMenus(const QList<QAction*>& file) {
   });
   keep->setObjectName("checkpointsKeptHereAction");
   QMenu* help = menuBar()->addMenu(tr("&Help"));
-  QAction* docs = help->addAction(tr("Documentation"), this, [this] { openDocs(); });
-  docs->setShortcut(QKeySequence::HelpContents);  // F1
+  QAction* tutorial = help->addAction(tr("Tutorial"), this, [this] { openDoc(tutorialPath(), "docs/tutorial.md"); });
+  tutorial->setShortcut(QKeySequence::HelpContents);  // F1: the first hour, step by step
+  tutorial->setObjectName("tutorialAction");
+  QAction* docs = help->addAction(tr("Documentation (README)"), this, [this] { openDocs(); });
   docs->setObjectName("docsAction");
   help->addAction(tr("About TrainDeck"), this, [this] {
     QMessageBox::about(this, tr("About TrainDeck"),
@@ -540,20 +510,39 @@ void MainWindow::buildMenus(const QList<QAction*>& file) {
   });
 }
 
-QString MainWindow::docsPath() const {
-  // The source tree's README (resources/presets/../../), or the installed one (share/doc/TrainDeck).
-  for (const QString& presets : m_presetDirs) {
-    for (const QString& candidate : {presets + "/../../README.md", presets + "/../../doc/TrainDeck/README.md"})
+namespace {
+// A file of the docs (README.md, docs/tutorial.md) in the source tree (resources/presets/../../)
+// or where it is installed (share/traindeck/presets/../../doc/TrainDeck/); empty when in neither.
+QString findDoc(const QStringList& presetDirs, const QString& relative) {
+  for (const QString& presets : presetDirs)
+    for (const QString& candidate : {presets + "/../../" + relative, presets + "/../../doc/TrainDeck/" + relative})
       if (QFileInfo::exists(candidate)) return QFileInfo(candidate).absoluteFilePath();
-  }
   return {};
+}
+}  // namespace
+
+QString MainWindow::docsPath() const {
+  return findDoc(m_presetDirs, QStringLiteral("README.md"));
+}
+
+QString MainWindow::tutorialPath() const {
+  return findDoc(m_presetDirs, QStringLiteral("docs/tutorial.md"));
 }
 
 void MainWindow::openDocs() {
-  const QString path = docsPath();
-  if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-    tellProblem(tr("No documentation here"),
-                tr("The documentation was not found beside the app's presets; it is in docs/ of the sources."));
+  openDoc(docsPath(), QStringLiteral("README.md"));
+}
+
+void MainWindow::openDoc(const QString& path, const QString& relative) {
+  if (path.isEmpty())
+    return tellProblem(tr("Not found"), tr("%1 was not found beside the app's presets (%2); it is %1 in TrainDeck's "
+                                           "sources and in share/doc/TrainDeck once installed.")
+                                            .arg(relative, QDir::toNativeSeparators(m_presetDirs.join(", "))));
+  // The file is here; only a program to show it may be missing (xdg-open on a bare desktop).
+  if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+    tellProblem(tr("No program opens it"), tr("No program here opens %1 (is xdg-open installed?). Open it in any text "
+                                              "editor or browser: %2")
+                                               .arg(QFileInfo(path).fileName(), QDir::toNativeSeparators(path)));
 }
 
 void MainWindow::tellProblem(const QString& title, const QString& text) {
@@ -572,7 +561,7 @@ Job* MainWindow::shownJob() const {
 void MainWindow::updateActions() {
   m_start->setEnabled(m_setup->isStartable());
   m_start->setStatusTip(m_setup->isStartable() ? QString() : tr("Fix the problems on the Setup page to start"));
-  const RunActions can = m_session ? actionsFor(m_session->runDir(), shownSummary()) : RunActions{};
+  const RunActions can = m_session ? m_runMenu->actionsFor(m_session->runDir(), shownSummary()) : RunActions{};
   m_stop->setEnabled(can.stop);
   m_kill->setEnabled(can.kill);
   m_stop->setStatusTip(can.whyNoStop);
@@ -586,13 +575,6 @@ void MainWindow::updateActions() {
   m_compareAction->setStatusTip(
       selected >= 2 ? QString()
                     : tr("Select 2 to %1 runs (Ctrl- or Shift-click) to compare them").arg(Comparison::kMaxRuns));
-}
-
-RunActions MainWindow::actionsFor(const QString& runDir, const RunSummary& run) const {
-  return runActions({.status = run.status,
-                     .remote = !run.remoteSpec.isEmpty(),
-                     .hasCheckpoint = !CheckpointSync::newestCheckpoint(runDir).isEmpty(),
-                     .job = m_jobs->jobFor(runDir)});
 }
 
 QStringList MainWindow::selectedRunDirs() const {
@@ -639,9 +621,8 @@ void MainWindow::showRun(const QString& runDir) {
   // A run that goes on without a job here (started by the CLI, or outside the runs root).
   if (summary.isLive() && !m_jobs->jobFor(dir)) m_jobs->attach(dir);
   m_bootstrap->follow(m_jobs->jobFor(dir));
-  const int row = m_runs->rowOfPath(dir);
-  const int viewRow = row >= 0 ? m_runFilter->mapFromSource(m_runs->index(row, 0)).row() : -1;
-  if (viewRow >= 0 && m_runTable->currentIndex().row() != viewRow) m_runTable->selectRow(viewRow);
+  selectShownRow();
+  showLink(dir);
   if (m_pages->currentWidget() == m_setup) m_pages->setCurrentWidget(m_monitor);
   showFailureIfAny();
   updateActions();
@@ -659,11 +640,22 @@ QString MainWindow::statusOf(const RunSummary& summary) const {
 }
 
 void MainWindow::showRunLabel(const RunSummary& summary) {
-  m_runLabel->setText(
-      tr("Run <b>%1</b> · %2 · %3 · %4")
-          .arg(summary.id.toHtmlEscaped(), m_shownStatus,
-               summary.remoteSpec.isEmpty() ? tr("this machine") : tr("on %1").arg(summary.remoteSpec.toHtmlEscaped()),
-               m_session->runDir().toHtmlEscaped()));
+  // While a remote run's link is down the header says so in place of "running": nothing it shows
+  // is news until the link is back.
+  const Job* job = shownJob();
+  const QString status =
+      job && job->linkLost()
+          ? QStringLiteral("<span style=\"color:#c0392b\"><b>%1</b></span>").arg(job->linkText().toHtmlEscaped())
+          : m_shownStatus;
+  const QString where = m_runs->whereOf(summary);
+  // A long id is cut (whole in the tooltip); the label never widens the window (its size policy).
+  const QString id =
+      summary.id.size() > kMaxHeaderIdChars ? summary.id.left(kMaxHeaderIdChars - 1) + QChar(0x2026) : summary.id;
+  m_runLabel->setText(tr("Run <b>%1</b> · %2 · %3 · %4")
+                          .arg(id.toHtmlEscaped(), status,
+                               where.isEmpty() ? tr("this machine") : tr("on %1").arg(where.toHtmlEscaped()),
+                               m_session->runDir().toHtmlEscaped()));
+  m_runLabel->setToolTip(summary.name.isEmpty() ? summary.id : summary.name + "\n" + summary.id);
 }
 
 void MainWindow::showShownRunStatus() {
@@ -678,7 +670,10 @@ void MainWindow::showShownRunStatus() {
 }
 
 void MainWindow::showSessionMetrics() {
-  m_monitor->showMetrics(metricsViewOf(m_session->metrics(), m_shownStatus, m_session));
+  MetricsView view = metricsViewOf(m_session->metrics(), m_shownStatus, m_session);
+  const Job* job = shownJob();
+  view.linkLost = job && job->linkLost() && job->isActive();
+  m_monitor->showMetrics(view);
 }
 
 void MainWindow::runSelected() {

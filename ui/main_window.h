@@ -6,11 +6,11 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QMap>
 #include <QStringList>
 #include <memory>
 
 #include "jobs/remote_fetch.h"
-#include "jobs/run_actions.h"
 
 class QAction;
 class QLabel;
@@ -25,6 +25,7 @@ namespace traindeck {
 class BootstrapView;
 class ComparePage;
 class RunFilterModel;
+class RunMenu;
 class Comparison;
 class ComparisonSets;
 class Job;
@@ -60,7 +61,8 @@ class MainWindow : public QMainWindow {
   ComparePage* comparePage() const { return m_compare; }
   RunListModel* runList() const { return m_runs; }
   JobController* jobs() const { return m_jobs; }
-  QString docsPath() const;  // the README that Help > Documentation (F1) opens, or empty
+  QString docsPath() const;      // the README that Help > Documentation opens, or empty
+  QString tutorialPath() const;  // docs/tutorial.md, which Help > Tutorial (F1) opens, or empty
   RunRegistry* registry() const { return m_registry.get(); }
   // The job of the run shown, or nullptr when it has none here (then Stop and Kill are off).
   Job* shownJob() const;
@@ -110,9 +112,18 @@ class MainWindow : public QMainWindow {
   RunSummary shownSummary() const;                    // the shown run's
   QString statusOf(const RunSummary& summary) const;  // as every page says it
   void showRunLabel(const RunSummary& summary);
+  // The list's columns fit their contents up to kMaxColumnChars; the shown run's row highlighted.
+  void fitRunColumns();
+  void selectShownRow();
+  // A job's link changed: the status bar, and the header and progress of the run shown.
+  void showLink(const QString& runDir);
+  static constexpr int kMaxColumnChars = 28;
+  static constexpr int kMaxHeaderIdChars = 64;
   void showShownRunStatus();
   void buildMenus(const QList<QAction*>& file);
   void openDocs();
+  // Opens a file of the docs, or says where it is (or was looked for) when it cannot.
+  void openDoc(const QString& path, const QString& relative);
   // A remote run's newest checkpoint or its Hugging Face export, into its mirror.
   void fetchFromHost(FetchKind kind);
   void refreshHosts();
@@ -120,17 +131,16 @@ class MainWindow : public QMainWindow {
   void updateActions();
   void showFailureIfAny();
   void tellProblem(const QString& title, const QString& text);
-  // A remote run that ended (its runtime gone, or stopped) resumes on a host the user picks.
-  void continueElsewhere(const QString& runDir);
+  void releaseShownRun(const QString& runDir);  // about to be trashed: the pages let go of it
   void runSelected();
   void showSessionMetrics();
   QStringList selectedRunDirs() const;
-  RunActions actionsFor(const QString& runDir, const RunSummary& run) const;  // what can be done to it now
 
   MainWindowOptions m_options;
   std::unique_ptr<RunRegistry> m_registry;  // before everything holding its sessions
   JobController* m_jobs;
   RunFilterModel* m_runFilter = nullptr;  // what the list shows of m_runs
+  RunMenu* m_runMenu = nullptr;           // the run list's context menu and its actions
   BootstrapView* m_bootstrap = nullptr;
   QString m_shownStatus;  // the shown run's status as the pages say it, kept by showShownRunStatus
   QString m_remotePayloadDir;
@@ -144,6 +154,8 @@ class MainWindow : public QMainWindow {
   ComparePage* m_compare;
   QSplitter* m_splitter;
   QLabel* m_runLabel;
+  QLabel* m_linkStatus = nullptr;      // in the status bar while a followed run's link is down
+  QMap<QString, QString> m_lostLinks;  // run directory -> its job's link text, while lost
   std::shared_ptr<const RunSession> m_session;
   std::unique_ptr<Comparison> m_comparison;
   std::unique_ptr<ComparisonSets> m_comparisonSets;

@@ -179,7 +179,7 @@ void MonitorPage::setSmoothing(double weight) {
   m_redrawTimer.start();
 }
 
-void MonitorPage::drawTrain(const TrainColumns& train, double t0) {
+void MonitorPage::drawTrain(const TrainColumns& train, double t0, const std::vector<Pause>& pauses) {
   DrawnTrain& d = m_drawn;
   const std::size_t n = train.size();
   const bool extends = d.source == m_view.train && d.count > 0 && d.count <= n && d.axis == m_xAxis &&
@@ -195,6 +195,12 @@ void MonitorPage::drawTrain(const TrainColumns& train, double t0) {
   for (QVector<double>* v : {&x, &loss, &lossSmooth, &lr, &throughput, &throughputSmooth, &gradNorm, &gradNormSmooth})
     v->reserve(size);
   for (std::size_t i = d.count; i < n; ++i) {
+    if (m_xAxis == XAxis::Elapsed && i > 0 && pauseBetween(pauses, train.time[i - 1], train.time[i])) {
+      // The run stood still here (stopped, then resumed): no line across that time.
+      x << (train.time[i - 1] + train.time[i]) / 2 - t0;
+      for (QVector<double>* v : {&loss, &lossSmooth, &lr, &throughput, &throughputSmooth, &gradNorm, &gradNormSmooth})
+        *v << std::nan("");
+    }
     x << axisValue(m_xAxis, train.step[i], train.tokens[i], train.time[i], t0);
     loss << train.loss[i];
     lossSmooth << d.loss.push(train.loss[i]);
@@ -236,10 +242,18 @@ void MonitorPage::redraw() {
     return axisValue(m_xAxis, step, tokens, time, t0);
   };
   const QString xLabel = m_xAxisChooser->currentText();
-  drawTrain(train, t0);
+  const std::vector<Pause> pauses = runPauses(train, eval);
+  // A point with no value where the run stood still: time-axis lines do not cross a pause.
+  const auto breakAt = [&](QVector<double>& xs, QVector<double>& ys, double before, double after) {
+    if (!pauseBetween(pauses, before, after)) return;
+    xs << (before + after) / 2 - t0;
+    ys << std::nan("");
+  };
+  drawTrain(train, t0, pauses);
 
   QVector<double> evalX, evalY;
   for (std::size_t i = 0; i < eval.size(); ++i) {
+    if (m_xAxis == XAxis::Elapsed && i > 0) breakAt(evalX, evalY, eval.time[i - 1], eval.time[i]);
     evalX << xOf(eval.step[i], eval.tokens[i], eval.time[i]);
     evalY << eval.valLoss[i];
   }
@@ -248,7 +262,12 @@ void MonitorPage::redraw() {
   // Device charts: one line per rank, against elapsed time (system records carry no step).
   std::map<int, std::pair<QVector<double>, QVector<double>>> util, memory;
   for (const auto& [rank, points] : system)
-    for (const SystemPoint& p : points) {
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const SystemPoint& p = points[i];
+      if (i > 0) {
+        breakAt(util[rank].first, util[rank].second, points[i - 1].time, p.time);
+        breakAt(memory[rank].first, memory[rank].second, points[i - 1].time, p.time);
+      }
       util[rank].first << p.time - t0;
       util[rank].second << 100.0 * p.util;
       memory[rank].first << p.time - t0;
@@ -293,7 +312,7 @@ void MonitorPage::redraw() {
   m_progress->setRange(0, static_cast<int>(std::max<std::int64_t>(1, total)));
   m_progress->setValue(total > 0 ? static_cast<int>(std::min(step, total)) : 0);
   m_progress->setFormat(total > 0 ? QStringLiteral("%p%") : tr("total not known"));
-  m_eta->setText(progressText(train, total, m_view.status));
+  m_eta->setText(progressText(train, total, m_view.status, m_view.linkLost));
 
   m_redrawTimer.setInterval(nextRedrawIntervalMs(clock, m_charts));
 }

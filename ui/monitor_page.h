@@ -13,6 +13,7 @@
 #include "runlog/metrics_batch.h"
 #include "runs/metric_series.h"
 #include "runs/metrics_store.h"
+#include "runs/run_pauses.h"
 #include "smoothing.h"
 
 class QComboBox;
@@ -33,6 +34,7 @@ struct MetricsView {
   const std::vector<EventPoint>* events = nullptr;
   RunHeader header;
   QString status;  // run.json's status: running, finished, ...
+  bool linkLost = false;  // a remote run whose link is down: nothing new comes for now
   // What owns the store (the run's shared session): the page holds it while it shows the view,
   // so the pointers above stay valid. Empty when the caller keeps the store alive itself.
   std::shared_ptr<const void> owner;
@@ -63,7 +65,7 @@ class MonitorPage : public QWidget {
 
  private:
   void redraw();
-  void drawTrain(const TrainColumns& train, double t0);
+  void drawTrain(const TrainColumns& train, double t0, const std::vector<Pause>& pauses);
   void exportAll();
 
   MetricChart* m_loss;

@@ -12,6 +12,7 @@
 #include "config/planner.h"
 #include "memory_bar.h"
 #include "progress_text.h"
+#include "runs/human_duration.h"
 
 namespace traindeck {
 
@@ -137,8 +138,15 @@ void PlanPanel::replan() {
   m_details->setVisible(m_config.has_value());
   m_warning->clear();
   m_notes->clear();
+  FitProblem fit;
+  const auto announce = [this](const FitProblem& now) {
+    if (now == m_fitProblem) return;
+    m_fitProblem = now;
+    emit fitProblemChanged();
+  };
   if (!m_config) {
     m_status->setText(tr("Fix the model and strategy sections to see a plan."));
+    announce(fit);
     return;
   }
   const QString name = m_device->currentText();
@@ -157,21 +165,29 @@ void PlanPanel::replan() {
   m_bar->setMemory(plan.memory, plan.memoryAvailable);
   m_tokensPerStep->setText(str(formatThousands(plan.tokensPerStep)));
   const bool timed = plan.stepSeconds > 0;
-  m_stepTime->setText(timed ? tr("%1 s at %2% utilization").arg(plan.stepSeconds, 0, 'g', 3).arg(plan.utilization * 100)
+  // Under a minute in seconds with 3 digits ("0.412 s"); longer as people say it ("1h59m", not "7.16e+03 s").
+  const QString step = plan.stepSeconds < 60 ? tr("%1 s").arg(plan.stepSeconds, 0, 'g', 3) : humanDuration(plan.stepSeconds);
+  m_stepTime->setText(timed ? tr("%1 at %2% utilization").arg(step).arg(plan.utilization * 100)
                             : tr("unknown (no peak for this precision on %1)").arg(str(device.name)));
   m_throughput->setText(timed ? str(formatThousands(static_cast<std::int64_t>(plan.tokensPerSecond))) : tr("unknown"));
   m_wholeRun->setText(wholeRunText(plan, device));
   if (!plan.fits) {
+    const QString usable = bytes(static_cast<std::int64_t>(plan.memoryAvailable * kUsableMemoryFraction));
     const QString head =
-        tr("Does not fit: %1 per rank, %2 usable on %3.")
-            .arg(bytes(plan.memory.total()),
-                 bytes(static_cast<std::int64_t>(plan.memoryAvailable * kUsableMemoryFraction)), str(device.name));
-    m_warning->setText(plan.largestMicroBatch > 0
-                           ? head + " " + tr("The largest micro_batch that fits is %1.").arg(plan.largestMicroBatch)
-                           : head + " " +
-                                 tr("Not even micro_batch 1 fits: try zero1, activation checkpointing, "
-                                    "more ranks or a bigger device."));
+        tr("Does not fit: %1 per rank, %2 usable on %3.").arg(bytes(plan.memory.total()), usable, str(device.name));
+    const QString change = plan.largestMicroBatch > 0
+                               ? tr("The largest micro_batch that fits is %1.").arg(plan.largestMicroBatch)
+                               : tr("Not even micro_batch 1 fits: try zero1, activation checkpointing, "
+                                    "more ranks or a bigger device.");
+    m_warning->setText(head + " " + change);
+    fit.message = tr("does not fit in memory as planned: %1 per rank, %2 usable on %3")
+                      .arg(bytes(plan.memory.total()), usable, onHost ? m_hostSpec : str(device.name));
+    fit.hint = plan.largestMicroBatch > 0 ? tr("use micro_batch %1 or less, or a bigger device (the plan's device "
+                                               "chooser)")
+                                                .arg(plan.largestMicroBatch)
+                                          : tr("try zero1, activation checkpointing, more ranks or a bigger device");
   }
+  announce(fit);
   QStringList notes;
   if (onHost && !m_host->known)
     notes << tr("The host's GPU is not in the planner's table: memory as the host reports it, no speed estimate.");

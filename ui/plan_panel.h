@@ -32,6 +32,17 @@ class PlanPanel : public QWidget {
   void setHost(const std::optional<ProbedDevices>& devices, const QString& spec);
   // Everything the panel says, as plain text (for tests and copying).
   QString summaryText() const;
+  // When the job does not fit the device planned for: what and what to change (a problem the
+  // Setup page lists with the others). Empty message: it fits, or there is no plan.
+  struct FitProblem {
+    QString message;
+    QString hint;
+    bool operator==(const FitProblem&) const = default;
+  };
+  FitProblem fitProblem() const { return m_fitProblem; }
+
+ signals:
+  void fitProblemChanged();
 
  private:
   void replan();
@@ -40,6 +51,7 @@ class PlanPanel : public QWidget {
   std::optional<RunConfig> m_config;
   std::optional<ProbedDevices> m_host;
   QString m_hostSpec;
+  FitProblem m_fitProblem;
   std::optional<DeviceKind> m_plannedKind;  // the device kind the default device was picked for
   QComboBox* m_device = nullptr;
   QLabel* m_status = nullptr;

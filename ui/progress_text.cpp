@@ -1,31 +1,45 @@
 #include "progress_text.h"
 
+#include <QCoreApplication>
+#include <algorithm>
 #include <cmath>
+
+#include "runs/human_duration.h"
+#include "runs/run_pauses.h"
 
 namespace traindeck {
 
+namespace {
+constexpr std::size_t kPaceRecords = 50;
+constexpr double kMinPaceSeconds = 5;
+}  // namespace
+
 QString formatSeconds(double seconds) {
-  const long s = std::lround(std::max(0.0, seconds));
-  if (s < 60) return QStringLiteral("%1s").arg(s);
-  if (s < 3600) return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
-  return QStringLiteral("%1h%2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QChar('0'));
+  return humanDuration(seconds);
 }
 
-QString progressText(const TrainColumns& train, std::int64_t totalSteps, const QString& status) {
-  if (train.size() == 0) return status.isEmpty() ? QString() : status;
+QString progressText(const TrainColumns& train, std::int64_t totalSteps, const QString& status, bool linkLost) {
+  const bool live = status.isEmpty() || status == "running" || status == "starting";
+  // Nothing comes while the link is down: the last pace says nothing about now.
+  const QString waiting = QCoreApplication::translate("progressText", "waiting for the link");
+  if (train.size() == 0) return linkLost && live ? waiting : status;
   // No total (a run.json that does not say it): no percent to give.
-  if (totalSteps <= 0) return status;
+  if (totalSteps <= 0) return linkLost && live ? waiting : status;
   const std::int64_t step = train.step.back();
   const int percent = static_cast<int>(100 * step / totalSteps);
-  if (!status.isEmpty() && status != "running" && status != "starting")
-    return QStringLiteral("%1% · %2").arg(percent).arg(status);
-  // The pace of the last (up to) 50 records, so a slow start does not skew the estimate.
+  if (!live) return QStringLiteral("%1% · %2").arg(percent).arg(status);
+  if (linkLost) return QStringLiteral("%1% · %2").arg(percent).arg(waiting);
+  if (totalSteps <= step) return QStringLiteral("%1%").arg(percent);
+  // The pace of the last (up to) kPaceRecords records since the run last stood still (a resume
+  // after a stop), so neither a slow start nor the stopped time skews the estimate; until they
+  // span kMinPaceSeconds there is no pace to tell.
   const std::size_t n = train.size();
-  const std::size_t first = n > 50 ? n - 50 : 0;
+  const std::size_t first = std::max(n > kPaceRecords ? n - kPaceRecords : 0, lastStretchStart(train, EvalColumns{}));
   const double steps = static_cast<double>(train.step[n - 1] - train.step[first]);
   const double seconds = train.time[n - 1] - train.time[first];
-  if (steps <= 0 || seconds <= 0 || totalSteps <= step) return QStringLiteral("%1%").arg(percent);
-  return QStringLiteral("%1% · %2 left")
+  if (!(steps > 0) || !(seconds >= kMinPaceSeconds) || !std::isfinite(seconds))
+    return QCoreApplication::translate("progressText", "%1% · estimating…").arg(percent);
+  return QCoreApplication::translate("progressText", "%1% · %2 left")
       .arg(percent)
       .arg(formatSeconds(seconds / steps * static_cast<double>(totalSteps - step)));
 }

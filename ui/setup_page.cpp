@@ -11,9 +11,11 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QInputDialog>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -22,9 +24,12 @@
 #include <QSplitter>
 #include <QTextBlock>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "config/devices.h"
+#include "config/path_expand.h"
 #include "config/preset_files.h"
 #include "config/validate.h"
 #include "config_form.h"
@@ -65,6 +70,35 @@ QString thisMachineGpus(const std::optional<HostDevices>& devices) {
 QLabel* heading(const QString& text, QWidget* parent) {
   auto* label = new QLabel("<b>" + text + "</b>", parent);
   return label;
+}
+
+// ${TRAINDECK_DATA}, as set or by its default: where the app's own files go.
+QString dataDir() {
+  return QDir::cleanPath(QString::fromStdString(
+      expandPath("${TRAINDECK_DATA}", QDir::currentPath().toStdString(), processEnvironment()).path));
+}
+
+bool isInside(const QString& path, const QString& dir) {
+  const QString p = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+  const QString d = QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
+  return p == d || p.startsWith(d + '/');
+}
+
+// "target.kind: ssh → local, target.host: me@box → (none)": the fields whose YAML values differ.
+QString changedFields(const RunConfig& before, const RunConfig& after) {
+  const QMap<QString, QString> was = fieldValueTexts(before), now = fieldValueTexts(after);
+  QStringList changes;
+  for (auto it = now.cbegin(); it != now.cend(); ++it) {
+    const QString old = was.value(it.key());
+    if (old == it.value()) continue;
+    const auto shown = [](const QString& v) { return v.isEmpty() || v == "\"\"" ? SetupPage::tr("(none)") : v; };
+    changes << SetupPage::tr("%1: %2 → %3").arg(it.key(), shown(old), shown(it.value()));
+  }
+  constexpr int kShown = 4;
+  if (changes.size() > kShown)
+    return changes.mid(0, kShown - 1).join(", ") +
+           SetupPage::tr(" and %n more", nullptr, int(changes.size()) - kShown + 1);
+  return changes.join(", ");
 }
 
 }  // namespace
@@ -131,7 +165,24 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   auto* yamlSide = new QWidget(splitter);
   auto* yamlLayout = new QVBoxLayout(yamlSide);
   yamlLayout->setContentsMargins(0, 0, 0, 0);
-  yamlLayout->addWidget(heading(tr("YAML"), yamlSide));
+  auto* yamlTop = new QHBoxLayout;
+  yamlTop->addWidget(heading(tr("YAML"), yamlSide));
+  yamlTop->addStretch(1);
+  m_undo = new QToolButton(yamlSide);
+  m_undo->setObjectName("yamlUndo");
+  m_undo->setText(tr("Undo"));
+  m_undo->setToolTip(
+      tr("Undo the last change to the job, made here, in the form, in Where to run or by Prepare… "
+         "(Ctrl+Z in the YAML): the form and the YAML share one history."));
+  m_redo = new QToolButton(yamlSide);
+  m_redo->setObjectName("yamlRedo");
+  m_redo->setText(tr("Redo"));
+  m_redo->setToolTip(tr("Redo what Undo took back (Ctrl+Shift+Z in the YAML)."));
+  m_undo->setEnabled(false);
+  m_redo->setEnabled(false);
+  yamlTop->addWidget(m_undo);
+  yamlTop->addWidget(m_redo);
+  yamlLayout->addLayout(yamlTop);
   m_yaml = new QPlainTextEdit(yamlSide);
   m_yaml->setObjectName("yaml");
   m_yaml->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -144,6 +195,31 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   m_yamlError->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(kErrorColor.name()));
   m_yamlError->hide();
   yamlLayout->addWidget(m_yamlError);
+  m_historyNote = new QLabel(yamlSide);
+  m_historyNote->setObjectName("yamlHistory");
+  m_historyNote->setWordWrap(true);
+  m_historyNote->setTextFormat(Qt::PlainText);
+  m_historyNote->setForegroundRole(QPalette::PlaceholderText);
+  m_historyNote->hide();
+  yamlLayout->addWidget(m_historyNote);
+  // Undo and Redo, by key, menu or button, go through moveInHistory: the form follows at once.
+  m_yaml->installEventFilter(this);
+  m_yaml->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_yaml, &QPlainTextEdit::customContextMenuRequested, this, [this](const QPoint& at) {
+    QMenu* menu = m_yaml->createStandardContextMenu(at);
+    for (QAction* action : menu->actions()) {
+      const bool undo = action->objectName() == "edit-undo";
+      if (!undo && action->objectName() != "edit-redo") continue;
+      disconnect(action, &QAction::triggered, nullptr, nullptr);
+      connect(action, &QAction::triggered, this, [this, undo] { moveInHistory(undo); });
+    }
+    menu->exec(m_yaml->viewport()->mapToGlobal(at));
+    delete menu;
+  });
+  connect(m_yaml, &QPlainTextEdit::undoAvailable, m_undo, &QToolButton::setEnabled);
+  connect(m_yaml, &QPlainTextEdit::redoAvailable, m_redo, &QToolButton::setEnabled);
+  connect(m_undo, &QToolButton::clicked, this, &SetupPage::undoEdit);
+  connect(m_redo, &QToolButton::clicked, this, &SetupPage::redoEdit);
 
   auto* side = new QSplitter(Qt::Vertical, splitter);
   auto* problemsBox = new QWidget(side);
@@ -175,8 +251,11 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   m_debounce->setInterval(300);
   connect(m_debounce, &QTimer::timeout, this, [this] { reparse(); });
   connect(m_yaml, &QPlainTextEdit::textChanged, this, [this] {
-    if (!m_settingText) m_debounce->start();
+    if (m_settingText) return;
+    m_historyNote->hide();
+    m_debounce->start();
   });
+  connect(m_plan, &PlanPanel::fitProblemChanged, this, &SetupPage::refreshProblems);
   connect(m_form, &ConfigForm::fieldEdited, this, &SetupPage::applyFieldEdit);
   connect(m_problemList, &QListWidget::itemClicked, this, &SetupPage::problemActivated);
   connect(m_problemList, &QListWidget::itemActivated, this, &SetupPage::problemActivated);
@@ -184,7 +263,8 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   connect(m_presets, &QComboBox::activated, this, [this](int index) { choosePreset(m_presets->itemText(index)); });
   connect(open, &QPushButton::clicked, this, [this] { openFile(); });
   connect(fromRun, &QPushButton::clicked, this, [this] { newFromConfig(); });
-  connect(save, &QPushButton::clicked, this, [this] { saveFile(m_filePath); });
+  // A job opened from the presets folder is saved elsewhere: Save… asks where.
+  connect(save, &QPushButton::clicked, this, [this] { saveFile(isInPresets(m_filePath) ? QString() : m_filePath); });
   connect(exportJob, &QPushButton::clicked, this, [this] { openExportDialog(); });
 
   loadText(QString::fromStdString(saveConfigText(RunConfig{})), {}, QDir::currentPath());
@@ -208,7 +288,7 @@ bool SetupPage::mayReplaceEdits() {
       QMessageBox::question(this, tr("Unsaved changes"), tr("The job has changes that are not saved. Save them first?"),
                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
   if (answer == QMessageBox::Cancel) return false;
-  return answer == QMessageBox::Discard || saveFile(m_filePath);
+  return answer == QMessageBox::Discard || saveFile(isInPresets(m_filePath) ? QString() : m_filePath);
 }
 
 void SetupPage::loadText(const QString& text, const QString& filePath, const QString& baseDir) {
@@ -241,11 +321,39 @@ void SetupPage::openFile(const QString& path) {
   }
 }
 
+QString SetupPage::writableDir() const {
+  if (!m_baseDir.isEmpty() && !isInPresets(m_baseDir)) return m_baseDir;
+  return dataDir();
+}
+
+bool SetupPage::isInPresets(const QString& path) const {
+  if (path.isEmpty()) return false;
+  for (const QString& dir : m_presetDirs)
+    if (isInside(path, dir)) return true;
+  return false;
+}
+
+QString SetupPage::defaultSaveFile() const {
+  if (!m_filePath.isEmpty() && !isInPresets(m_filePath)) return m_filePath;
+  QString name = m_presetName.isEmpty() ? QString::fromStdString(slugify(m_loaded.config.name)) : m_presetName;
+  if (name.isEmpty()) name = QStringLiteral("job");
+  return QDir(writableDir()).filePath(name + ".yaml");
+}
+
+QString SetupPage::historyNote() const {
+  return m_historyNote->isHidden() ? QString() : m_historyNote->text();
+}
+
 bool SetupPage::saveFile(const QString& path) {
-  const QString file =
-      path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save job"), m_baseDir, tr("YAML files (*.yaml *.yml)"))
-                     : path;
+  const QString file = path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save job"), defaultSaveFile(),
+                                                                     tr("YAML files (*.yaml *.yml)"))
+                                      : path;
   if (file.isEmpty()) return false;
+  if (isInPresets(file)) {  // read-only once installed, and the next update would replace it
+    m_fileLabel->setText(tr("Not saved: %1 is in the app's presets folder; save the job elsewhere, for example %2.")
+                             .arg(QDir::toNativeSeparators(file), QDir::toNativeSeparators(defaultSaveFile())));
+    return false;
+  }
   QSaveFile out(file);  // temp file + rename, as saveConfigFile does
   QString text = yamlText();
   if (!text.endsWith('\n')) text += '\n';
@@ -262,10 +370,27 @@ bool SetupPage::saveFile(const QString& path) {
 
 PrepareDialog* SetupPage::openPrepareDialog() {
   const RunConfig expanded = withExpandedPaths(m_loaded.config, m_baseDir.toStdString(), processEnvironment());
-  auto* dialog = new PrepareDialog(m_trainBinary, expanded.data, QDir(m_baseDir).filePath("tokens"), this);
+  // Into the folder data.train names while it is not a dataset yet; else a new one beside it,
+  // or in ${TRAINDECK_DATA}: never in the presets folder.
+  const QString data = dataDir();
+  const QString named = QString::fromStdString(expanded.data.train);
+  QString out;
+  if (!named.isEmpty() && !isInPresets(named) && !QFileInfo::exists(named + "/dataset.json") &&
+      !QFileInfo(named).isFile())
+    out = named;
+  else {
+    const QString parent = named.isEmpty() || isInPresets(named) ? data : QFileInfo(named).absolutePath();
+    QString slug = QString::fromStdString(slugify(m_loaded.config.name));
+    const QString base = QDir(parent).filePath((slug.isEmpty() ? QStringLiteral("job") : slug) + "-data");
+    out = base;
+    for (int n = 2; QFileInfo::exists(out); ++n) out = base + "-" + QString::number(n);
+  }
+  auto* dialog = new PrepareDialog(m_trainBinary, expanded.data, out, this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
-  connect(dialog, &PrepareDialog::prepared, this,
-          [this](const QString& dir) { applyFieldEdit("data.train", yamlScalar(dir)); });
+  dialog->setForbiddenDirs(m_presetDirs, data);
+  connect(dialog, &PrepareDialog::prepared, this, [this](const QString& dir) {
+    applyFieldEdits({{"data.train", yamlScalar(dir)}});
+  });
   dialog->open();
   return dialog;
 }
@@ -348,8 +473,30 @@ void SetupPage::choosePreset(const QString& name) {
     const QSignalBlocker block(m_presets);
     m_presets->setCurrentText(name);
   }
+  // "Where to run" is the user's choice, not the preset's: a preset that names no target keeps
+  // the one chosen (every target.* value that is not the default), and the file label says so.
+  QString text = QString::fromUtf8(in.readAll());
+  const TargetConfig chosen = m_loaded.config.target;
+  QString kept;
+  if (chosen.kind == TargetKind::Ssh) {
+    const std::string presetsBase = QFileInfo(in).absolutePath().toStdString();
+    const LoadedConfig preset = loadConfigText(text.toStdString(), "<yaml>", presetsBase);
+    if (preset.places.count("target.kind") == 0) {
+      RunConfig withTarget = preset.config;
+      withTarget.target = chosen;
+      const QMap<QString, QString> defaults = fieldValueTexts(RunConfig{});
+      QList<QPair<QString, QString>> edits;
+      const QMap<QString, QString> values = fieldValueTexts(withTarget);
+      for (auto it = values.cbegin(); it != values.cend(); ++it)
+        if (it.key().startsWith("target.") && it.value() != defaults.value(it.key()))
+          edits.append({it.key(), it.value()});
+      text = withFieldValues(text, edits);
+      kept = QString::fromStdString(chosen.host);
+    }
+  }
   // A preset is a starting point: saving it asks for a file of its own.
-  loadText(QString::fromUtf8(in.readAll()), {}, QFileInfo(in).absolutePath());
+  loadText(text, {}, QFileInfo(in).absolutePath());
+  if (!kept.isEmpty()) m_fileLabel->setText(tr("(not saved) · Where to run kept: %1").arg(kept));
 }
 
 void SetupPage::reparse(const QString& editedField) {
@@ -374,13 +521,13 @@ void SetupPage::reparse(const QString& editedField) {
     QSet<QString> keep{editedField};
     for (const Diagnostic& d : m_loaded.problems) keep.insert(QString::fromStdString(d.path));  // unreadable value
     m_form->setConfig(m_loaded.config, keep);
-    m_form->setProblems(problems);
+    m_configProblems = problems;  // before the plan, which may report a fit problem at once
     const bool planable = !hasErrors(problemsIn(problems, {"model", "strategy"}));
     m_plan->setConfig(planable ? std::optional<RunConfig>(m_loaded.config) : std::nullopt);
   }
+  m_configProblems = problems;
   showTarget();
-  showProblems(problems);
-  m_problems = problems;
+  refreshProblems();
   const bool startable = m_textUsable && !hasErrors(problems);
   if (!(before == m_loaded.config)) emit configChanged();
   if (startable != m_startable) {
@@ -433,34 +580,96 @@ void SetupPage::showTarget() {
 
 void SetupPage::chooseTarget(int index) {
   if (index <= 0) {
-    applyFieldEdit("target.kind", "local");
+    applyFieldEdits({{"target.kind", "local"}});
     return;
   }
+  // One choice, one edit: a single Undo takes all of it back.
   const QString spec = m_target->itemData(index).toString();
-  applyFieldEdit("target.kind", "ssh");
-  applyFieldEdit("target.host", yamlScalar(spec));
+  QList<QPair<QString, QString>> edits{{"target.kind", "ssh"}, {"target.host", yamlScalar(spec)}};
   for (const HostEntry& h : m_hosts) {
     if (h.spec != spec) continue;
-    applyFieldEdit("target.identity", yamlScalar(h.identityFile));
-    applyFieldEdit("target.proxy_command", yamlScalar(h.proxyCommand));
+    edits.append({"target.identity", yamlScalar(h.identityFile)});
+    edits.append({"target.proxy_command", yamlScalar(h.proxyCommand)});
   }
+  applyFieldEdits(edits);
 }
 
 void SetupPage::applyFieldEdit(const QString& path, const QString& valueYaml) {
+  applyFieldEdits({{path, valueYaml}}, path);
+}
+
+QString SetupPage::withFieldValues(QString text, const QList<QPair<QString, QString>>& edits) const {
+  for (const auto& [path, valueYaml] : edits) {
+    const LoadedConfig loaded = loadConfigText(text.toStdString(), "<yaml>", m_baseDir.toStdString());
+    std::optional<QString> edited = withFieldValue(text, loaded.places, path, valueYaml);
+    if (!edited)  // not editable in place: regenerate from the config with the new value
+      edited =
+          QString::fromStdString(saveConfigText(loadConfigText(text.toStdString(), "<yaml>", m_baseDir.toStdString(),
+                                                               {path.toStdString() + "=" + valueYaml.toStdString()})
+                                                    .config));
+    text = *edited;
+  }
+  return text;
+}
+
+void SetupPage::applyFieldEdits(const QList<QPair<QString, QString>>& edits, const QString& typedField) {
   if (m_debounce->isActive()) {  // the YAML has unparsed typing: read it first
     m_debounce->stop();
     reparse();
   }
+  m_historyNote->hide();
   // While the YAML is unreadable, the edit applies to the last readable text.
-  const QString base = m_textUsable ? yamlText() : m_goodText;
-  std::optional<QString> text = withFieldValue(base, m_loaded.places, path, valueYaml);
-  if (!text) {  // not editable in place: regenerate from the config with the new value
-    const LoadedConfig edited = loadConfigText(base.toStdString(), "<yaml>", m_baseDir.toStdString(),
-                                               {path.toStdString() + "=" + valueYaml.toStdString()});
-    text = QString::fromStdString(saveConfigText(edited.config));
+  replaceYaml(withFieldValues(m_textUsable ? yamlText() : m_goodText, edits));
+  reparse(typedField);  // every other editor shows what the YAML now says
+}
+
+void SetupPage::moveInHistory(bool undo) {
+  if (undo ? !m_yaml->document()->isUndoAvailable() : !m_yaml->document()->isRedoAvailable()) return;
+  m_debounce->stop();
+  const RunConfig before = m_loaded.config;
+  m_settingText = true;
+  if (undo)
+    m_yaml->undo();
+  else
+    m_yaml->redo();
+  m_settingText = false;
+  reparse();
+  const QString changed = changedFields(before, m_loaded.config);
+  m_historyNote->setText(changed.isEmpty() ? QString() : (undo ? tr("Undone: %1") : tr("Redone: %1")).arg(changed));
+  m_historyNote->setVisible(!changed.isEmpty());
+}
+
+bool SetupPage::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_yaml && event->type() == QEvent::KeyPress) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) {
+      moveInHistory(key->matches(QKeySequence::Undo));
+      return true;
+    }
   }
-  replaceYaml(*text);
-  reparse(path);
+  return QWidget::eventFilter(watched, event);
+}
+
+void SetupPage::refreshProblems() {
+  Diagnostics all = m_configProblems;
+  const PlanPanel::FitProblem fit = m_plan->fitProblem();
+  if (m_textUsable && !fit.message.isEmpty()) {  // a plan that does not fit is a problem too
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.path = "strategy.micro_batch";
+    if (const auto place = m_loaded.places.find(d.path); place != m_loaded.places.end()) {
+      d.line = place->second.line;
+      d.column = place->second.column;
+    }
+    d.message = fit.message.toStdString();
+    d.hint = fit.hint.toStdString();
+    const auto after =
+        std::find_if(all.begin(), all.end(), [&](const Diagnostic& o) { return d.line > 0 && o.line > d.line; });
+    all.insert(after, d);
+  }
+  m_problems = all;
+  if (m_textUsable) m_form->setProblems(all);
+  showProblems(all);
 }
 
 // Replaces the YAML as one undoable edit, keeping the scroll position.
@@ -469,8 +678,10 @@ void SetupPage::replaceYaml(const QString& text) {
   const int scroll = m_yaml->verticalScrollBar()->value();
   m_settingText = true;
   QTextCursor cursor(m_yaml->document());
+  cursor.beginEditBlock();  // one step in the undo history, whatever the edit
   cursor.select(QTextCursor::Document);
   cursor.insertText(text);
+  cursor.endEditBlock();
   m_settingText = false;
   m_yaml->verticalScrollBar()->setValue(scroll);
 }

@@ -1,6 +1,8 @@
 // The Setup page: a job's config as a form and as YAML side by side, kept in sync both ways,
 // with every problem shown at its field and line, a problems list, presets, open/save, and the
-// plan. The config being edited is its only state; it never starts anything itself.
+// plan. The config being edited is its only state; it never starts anything itself. The YAML
+// document is the one truth and holds the one undo history: every form edit, "Where to run"
+// choice and Prepare result is one undoable edit of it, and the form re-reads it after each.
 #pragma once
 
 #include <QList>
@@ -21,6 +23,7 @@ class QListWidget;
 class QListWidgetItem;
 class QPlainTextEdit;
 class QTimer;
+class QToolButton;
 
 namespace traindeck {
 
@@ -57,6 +60,13 @@ class SetupPage : public QWidget {
   // Prepare data… (also the button beside data.train): a dialog, shown and returned; when it has
   // prepared a dataset, data.train names it.
   PrepareDialog* openPrepareDialog();
+  // Where Save… proposes to save the job: its own file, else beside it, else (a preset, an old
+  // run's settings) in ${TRAINDECK_DATA}, never in the app's presets folder.
+  QString defaultSaveFile() const;
+  // Whether `path` is in one of the app's presets folders, where nothing is ever written.
+  bool isInPresets(const QString& path) const;
+  // The line under the YAML that says what the last Undo or Redo changed (empty: none).
+  QString historyNote() const;
   // The runs "From run…" offers: "name — id" and the run's folder, newest first.
   QList<QPair<QString, QString>> runChoices() const;
   // The saved hosts for "Where to run", and what each was last found to have (by spec).
@@ -75,11 +85,18 @@ class SetupPage : public QWidget {
   // the runs under the runs root are offered (newest first).
   void newFromConfig(const QString& path = {});
   void choosePreset(const QString& name);
+  // Undo or Redo in the YAML document (Ctrl+Z, Ctrl+Shift+Z there, its menu, the buttons above it):
+  // the form follows at once and the line under the YAML says what changed.
+  void undoEdit() { moveInHistory(true); }
+  void redoEdit() { moveInHistory(false); }
 
  signals:
   void validityChanged(bool startable);
   void configChanged();
   void hostsRequested();  // the Hosts… button
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void loadText(const QString& text, const QString& filePath, const QString& baseDir);
@@ -90,9 +107,19 @@ class SetupPage : public QWidget {
   // The file's text, or nullopt after saying on the file label why it could not be read.
   std::optional<QString> readFile(const QString& file);
   void reparse(const QString& editedField = {});
+  // A field typed in the form (its editor keeps what it shows while the YAML follows).
   void applyFieldEdit(const QString& path, const QString& valueYaml);
+  // Edits from elsewhere (Where to run, Prepare…) as one undoable edit; every editor re-reads.
+  void applyFieldEdits(const QList<QPair<QString, QString>>& edits, const QString& typedField = {});
+  // `text` with each (path, YAML value) set: in place where it can be, else regenerated.
+  QString withFieldValues(QString text, const QList<QPair<QString, QString>>& edits) const;
   void replaceYaml(const QString& text);
+  void moveInHistory(bool undo);
+  // The config's problems plus the plan's (a job that does not fit), in the list and at the fields.
+  void refreshProblems();
   void showProblems(const Diagnostics& problems);
+  // A folder to write into by default: the job's own, or ${TRAINDECK_DATA} for a preset.
+  QString writableDir() const;
   void problemActivated(QListWidgetItem* item);
   // "Where to run": the chooser and the line beside it follow the config's target.
   void showTarget();
@@ -108,8 +135,9 @@ class SetupPage : public QWidget {
   QString m_baseDir;
   LoadedConfig m_loaded;  // from m_goodText: the last YAML that could be read
   QString m_goodText;
-  bool m_textUsable = true;  // the YAML as shown could be read (no file-level error)
-  Diagnostics m_problems;
+  bool m_textUsable = true;      // the YAML as shown could be read (no file-level error)
+  Diagnostics m_problems;        // m_configProblems and the plan's
+  Diagnostics m_configProblems;  // as validation found them
   bool m_startable = false;
   bool m_settingText = false;
 
@@ -123,6 +151,9 @@ class SetupPage : public QWidget {
   ConfigForm* m_form = nullptr;
   QPlainTextEdit* m_yaml = nullptr;
   QLabel* m_yamlError = nullptr;
+  QLabel* m_historyNote = nullptr;
+  QToolButton* m_undo = nullptr;
+  QToolButton* m_redo = nullptr;
   QListWidget* m_problemList = nullptr;
   PlanPanel* m_plan = nullptr;
   QTimer* m_debounce = nullptr;

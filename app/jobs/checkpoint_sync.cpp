@@ -33,10 +33,11 @@ void CheckpointSync::syncNow() {
   m_copyClock.start();
   connect(m_fetch, &RemoteFetch::progress, this, [this](const QString&, qint64 done, qint64) { m_bytes = done; });
   connect(m_fetch, &RemoteFetch::finished, this, [this, before](const QString& localDir, const QString& error) {
+    // No checkpoint there yet is not a failure: the run has not saved one.
+    const bool noneThere = m_fetch->foundNoCheckpoint();
     m_fetch->deleteLater();
     m_fetch = nullptr;
-    // No checkpoint there yet is not a failure: the run has not saved one.
-    if (!error.isEmpty() && !error.contains("no complete checkpoint")) emit syncFailed(error);
+    if (!error.isEmpty() && !noneThere) emit syncFailed(error);
     const QString name = QFileInfo(localDir).fileName();
     pruneCheckpoints(m_runDir, m_keep);
     const bool copied = error.isEmpty() && !localDir.isEmpty() && name != before && m_bytes > 0;
@@ -55,13 +56,9 @@ QString CheckpointSync::newestCheckpoint(const QString& runDir) {
 }
 
 QStringList CheckpointSync::completeCheckpoints(const QString& runDir) {
-  static const QRegularExpression name(QStringLiteral("^step-[0-9]+$"));
-  const QDir dir(QDir(runDir).filePath(QStringLiteral("checkpoints")));
-  QStringList complete;
-  for (const QString& entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-    if (name.match(entry).hasMatch() && QFileInfo::exists(dir.filePath(entry + "/COMPLETE"))) complete << entry;
-  // step-N is zero-padded, but order by the number so that an unpadded name sorts too.
-  std::sort(complete.begin(), complete.end(), [](const QString& a, const QString& b) { return stepOf(a) < stepOf(b); });
+  QStringList complete;  // by step, as the trainer and the helper order them (runlog/checkpoint_names.h)
+  for (const std::string& name : traindeck::completeCheckpoints(QDir(runDir).filePath("checkpoints").toStdString()))
+    complete << QString::fromStdString(name);
   return complete;
 }
 

@@ -15,6 +15,7 @@
 
 #include "remote_host.h"
 #include "remote_record.h"
+#include "runlog/checkpoint_names.h"
 
 namespace traindeck {
 
@@ -39,7 +40,7 @@ class CheckpointSync : public QObject {
   // The newest of them, or empty.
   static QString newestCheckpoint(const QString& runDir);
   // The step a checkpoint folder's name says ("step-00000020" -> 20).
-  static qint64 stepOf(const QString& name) { return name.mid(5).toLongLong(); }
+  static qint64 stepOf(const QString& name) { return checkpointStep(name.toStdString()); }
   // Removes all but the newest `keep` of them, and copies cut short (step-N.partial) but the
   // newest one when it is newer than every complete one; returns the names removed.
   static QStringList pruneCheckpoints(const QString& runDir, int keep);

@@ -48,10 +48,12 @@ class Job : public QObject {
   // The last lines the run's launcher printed (not the ranks' logs), oldest first.
   virtual QStringList recentOutput() = 0;
   // How the run is reached, for decisions; linkText() says it for display only (translated):
-  // empty for a run on this machine; for a remote one "following", "reconnecting (link lost at
-  // 10:42:07)", "host unreachable since 10:42: ...".
+  // empty for a run on this machine; for a remote one "following", "link lost at 10:42:07,
+  // reconnecting (try 3)", "host unreachable since 10:42: ...". linkLost() says whether the run
+  // is out of reach for now (Reconnecting, Unreachable): pages then say so, not "running".
   virtual Link link() const { return Link::Here; }
   virtual QString linkText() const { return {}; }
+  bool linkLost() const { return link() == Link::Reconnecting || link() == Link::Unreachable; }
   // The hosts it runs on, node 0 first; empty: this machine.
   virtual QStringList hosts() const { return {}; }
   // Its start's steps, one entry per host; empty for a run on this machine.

@@ -240,7 +240,14 @@ QString JobController::resume(const QString& runDir) {
   return {};
 }
 
-JobController::Started JobController::continueOn(const QString& runDir, const TargetConfig& target) {
+QString JobController::workDirOf(const QString& runDir) {
+  const LoadedConfig loaded = loadConfigFile((QFileInfo(runDir).absoluteFilePath() + "/config.yaml").toStdString());
+  return QString::fromStdString(hasErrors(loaded.problems) ? TargetConfig{}.remote_dir
+                                                           : loaded.config.target.remote_dir);
+}
+
+JobController::Started JobController::continueOn(const QString& runDir, const TargetConfig& target,
+                                                 const QString& workDir) {
   const QString dir = absolute(runDir);
   const QString name = QFileInfo(dir).fileName();
   if (Job* job = jobFor(dir); job && job->isActive())
@@ -271,7 +278,9 @@ JobController::Started JobController::continueOn(const QString& runDir, const Ta
                 .arg(name, QString::fromStdString(loaded.problems.front().format(loaded.source)))};
   RunConfig config = loaded.config;
   const QStringList onTheHost = restoreLocalPaths(config, before.localPaths);
+  const std::string jobWorkDir = config.target.remote_dir;  // the job's folder, not a default
   config.target = target;
+  config.target.remote_dir = workDir.trimmed().isEmpty() ? jobWorkDir : workDir.trimmed().toStdString();
   std::optional<RemoteLaunch> launch = remoteLaunch(config, m_remote, &error);
   if (!launch) return {{}, error};
   launch->configBaseDir = dir;

@@ -69,8 +69,12 @@ class JobController : public QObject {
   // (RemoteJob::continueOn). A fresh runtime of the same host is another host here too. A mirror
   // that still says "running" (nobody followed the run as it died) asks its host first: gone,
   // it is marked so and continues; alive, the start is refused (failedToStart) saying how to
-  // stop it there.
-  Started continueOn(const QString& runDir, const TargetConfig& target);
+  // stop it there. The work folder there is `workDir`, else the job's (workDirOf); the
+  // remote options' workDir overrides both; `target`'s remote_dir is not used.
+  Started continueOn(const QString& runDir, const TargetConfig& target, const QString& workDir = {});
+  // The work folder the job of this run names (its config.yaml's target.remote_dir), or the
+  // default one when that cannot be read.
+  static QString workDirOf(const QString& runDir);
   // Mirrors, under the runs root, a run folder that something else writes on the host `target`
   // names (an exported script started there): nothing is built or launched (RemoteJob::watch).
   Started watchRemote(const TargetConfig& target, const QString& remoteRunDir);

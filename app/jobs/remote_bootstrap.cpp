@@ -16,21 +16,13 @@
 
 #include "checkpoint_sync.h"
 #include "config/config_io.h"
-#include "remote_answers.h"
+#include "remote_helper.h"
 #include "runlog/metrics_writer.h"
-#include "shell_quote.h"
 #include "trainer_cache.h"
 
 namespace traindeck {
 
 namespace {
-
-// The work folder as a shell word: "~/x" becomes "$HOME"/'x' (the remote shell expands it).
-QString shellPath(const QString& path) {
-  if (path == "~") return QStringLiteral("\"$HOME\"");
-  if (path.startsWith("~/")) return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
-  return shellQuote(path);
-}
 
 QString readText(const QString& path) {
   QFile file(path);
@@ -48,7 +40,12 @@ QString libtorchKey(const HostProbe& probe) {
 
 RemoteBootstrap::RemoteBootstrap(RemoteHost* host, RemoteLaunch* launch, RemoteRecord* record, RunMirror* mirror,
                                  Options options, QObject* parent)
-    : QObject(parent), m_host(host), m_launch(launch), m_record(record), m_mirror(mirror), m_options(std::move(options)) {
+    : QObject(parent),
+      m_host(host),
+      m_launch(launch),
+      m_record(record),
+      m_mirror(mirror),
+      m_options(std::move(options)) {
   connect(m_host, &RemoteHost::readyChanged, this, [this](bool ready) {
     if (!ready || !m_active) return;
     if (m_retryStep && m_currentStep) {
@@ -70,10 +67,9 @@ QString RemoteBootstrap::prepare() {
 void RemoteBootstrap::start() {
   const auto first = [this] { runStep([this] { stepWorkFolder(); }); };
   if (m_host->isReady()) return first();
-  connect(
-      m_host, &RemoteHost::readyChanged, this, [this, first](bool ready) {
-        if (ready && m_active && !m_currentStep) first();
-      });
+  connect(m_host, &RemoteHost::readyChanged, this, [this, first](bool ready) {
+    if (ready && m_active && !m_currentStep) first();
+  });
 }
 
 void RemoteBootstrap::findLaunched() {
@@ -95,25 +91,29 @@ QString RemoteBootstrap::cancel() {
   return tr("Stopped before the run started (during the %1 step).").arg(m_currentStepName);
 }
 
-QString RemoteBootstrap::helper() const {
-  return shellQuote(m_record->helper);
+RemoteHelper RemoteBootstrap::helper() {
+  return RemoteHelper(m_host, m_record->helper, this);
 }
 
 QString RemoteBootstrap::remoteName() const {
   return m_launch->remoteName.isEmpty() ? QFileInfo(m_launch->localRunDir).fileName() : m_launch->remoteName;
 }
 
-void RemoteBootstrap::exec(const QString& command, ExecDone done, bool streamOutput) {
-  if (!m_active) return;
-  m_host->exec(
-      command, this,
-      [this, done = std::move(done)](const RemoteHost::ExecResult& r) {
-        if (!m_active) return;
-        if (!r.failure.isEmpty()) return stepFailed(r.failure);  // again once the link is back
-        done(r.status, r.out, r.err);
-      },
-      streamOutput ? RemoteHost::LineHandler([this](const QString& line) { addOutput(line); })
-                   : RemoteHost::LineHandler());
+bool RemoteBootstrap::arrived(const HelperStatus& answer) {
+  if (!m_active) return false;
+  if (!answer.linkFailure.isEmpty()) {
+    stepFailed(answer.linkFailure);  // again once the link is back
+    return false;
+  }
+  if (answer.helperMissing) {
+    fail(tr("The work folder %1 on %2 went while the run was being started.").arg(m_record->workDir, m_launch->spec));
+    return false;
+  }
+  return true;
+}
+
+RemoteHost::LineHandler RemoteBootstrap::streamOutput() {
+  return [this](const QString& line) { addOutput(line); };
 }
 
 void RemoteBootstrap::upload(const QString& local, const QString& remote, UploadDone done) {
@@ -134,6 +134,7 @@ void RemoteBootstrap::beginStep(const QString& name, const QString& detail) {
 }
 
 void RemoteBootstrap::runStep(std::function<void()> step) {
+  if (!m_active) return;
   m_currentStep = std::move(step);
   m_lastFailure.clear();  // a new step: its failures are counted afresh
   m_sameFailures = 0;
@@ -178,17 +179,14 @@ void RemoteBootstrap::finish() {
 
 void RemoteBootstrap::stepWorkFolder() {
   beginStep(QStringLiteral("work folder"), m_launch->workDir);
-  const QString dir = shellPath(m_launch->workDir);
-  exec(QStringLiteral("umask 077 && mkdir -p -- %1 && chmod 700 -- %1 && cd -- %1 && pwd").arg(dir),
-       [this](int status, const QByteArray& out, const QByteArray& err) {
-         const QString work = QString::fromUtf8(out).trimmed();
-         if (status != 0 || !work.startsWith('/'))
-           return fail(tr("Could not make the work folder %1 on %2: %3")
-                           .arg(m_launch->workDir, m_launch->spec, QString::fromUtf8(err).trimmed()));
-         m_record->workDir = work;
-         m_record->helper = work + "/traindeck-remote-" + m_sourcesHash.left(12) + ".sh";
-         runStep([this] { stepHelper(); });
-       });
+  RemoteHelper::makeWorkFolder(m_host, m_launch->workDir, this, [this](const FolderAnswer& a) {
+    if (!arrived(a)) return;
+    if (a.path.isEmpty())
+      return fail(tr("Could not make the work folder %1 on %2: %3").arg(m_launch->workDir, m_launch->spec, a.why()));
+    m_record->workDir = a.path;
+    m_record->helper = a.path + "/traindeck-remote-" + m_sourcesHash.left(12) + ".sh";
+    runStep([this] { stepHelper(); });
+  });
 }
 
 void RemoteBootstrap::stepHelper() {
@@ -202,87 +200,86 @@ void RemoteBootstrap::stepHelper() {
 
 void RemoteBootstrap::stepWatchFolder() {
   beginStep(QStringLiteral("watch"), m_options.watchDir);
-  const QString dir = shellPath(m_options.watchDir);
-  exec(QStringLiteral("cd -- %1 && test -f run.json -o -f metrics.jsonl && pwd").arg(dir), [this](int status,
-                                                                                                  const QByteArray& out,
-                                                                                                  const QByteArray&) {
-    const QString absolute = QString::fromUtf8(out).trimmed();
-    if (status != 0 || !absolute.startsWith('/'))
-      return fail(
-          tr("%1 on %2 is not a run folder (no run.json or metrics.jsonl there yet).").arg(m_options.watchDir, m_launch->spec));
-    m_record->remoteRunDir = absolute;
+  helper().watch(m_options.watchDir, [this](const FolderAnswer& a) {
+    if (!arrived(a)) return;
+    if (a.path.isEmpty())
+      return fail(tr("%1 on %2 is not a run folder (no run.json or metrics.jsonl there yet).")
+                      .arg(m_options.watchDir, m_launch->spec));
+    m_record->remoteRunDir = a.path;
     m_record->watchOnly = true;
     if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
-    addOutput(tr("Watching %1 on %2 (started there, not by TrainDeck)").arg(absolute, m_launch->spec));
+    addOutput(tr("Watching %1 on %2 (started there, not by TrainDeck)").arg(a.path, m_launch->spec));
     finish();
   });
 }
 
 void RemoteBootstrap::stepProbe() {
   beginStep(QStringLiteral("probe"), QString());
-  exec("sh " + helper() + " probe " + shellQuote(m_record->workDir),
-       [this](int status, const QByteArray& out, const QByteArray& err) {
-         m_probe = parseHostProbe(out);
-         if (status != 0 || !m_probe.complete)
-           return fail(tr("Could not learn what %1 has: %2").arg(m_launch->spec, QString::fromUtf8(err).trimmed()));
-         m_record->bootId = m_probe.bootId;
-         addOutput(tr("%1: %2").arg(m_launch->spec, m_probe.summary()));
-         emit probed(m_probe);
-         const QStringList missing = m_probe.missingForBuild();
-         if (missing.isEmpty()) return runStep([this] { stepSources(); });
-         const QStringList packages = m_probe.packagesToInstall();
-         if (packages.isEmpty() || m_installTried) return fail(missing.join(' '));
-         const QString question = tr("%1 lacks what building the trainer needs: %2\n\nInstall %3 there now, as "
-                                     "root, with apt-get?")
-                                      .arg(m_launch->spec, missing.join(' '), packages.join(' '));
-         // Asked outside this answer's handler: a dialog runs its own event loop.
-         QTimer::singleShot(0, this, [this, missing, packages, question] {
-           if (!m_active) return;
-           if (!m_options.installPrompt || !m_options.installPrompt(question))
-             return fail(missing.join(' ') + tr(" (The account there is root: TrainDeck can install %1 for you "
-                                                "when asked, or with traindeck --launch … --install-missing.)")
-                                                 .arg(packages.join(' ')));
-           runStep([this, packages] { stepInstall(packages); });
-         });
-       });
+  helper().probe(m_record->workDir, [this](const ProbeAnswer& a) {
+    if (!arrived(a)) return;
+    m_probe = a.probe;
+    if (a.exitStatus != 0 || !m_probe.complete)
+      return fail(tr("Could not learn what %1 has: %2").arg(m_launch->spec, a.why()));
+    m_record->bootId = m_probe.bootId;
+    addOutput(tr("%1: %2").arg(m_launch->spec, m_probe.summary()));
+    emit probed(m_probe);
+    const QStringList missing = m_probe.missingForBuild();
+    if (missing.isEmpty()) return runStep([this] { stepSources(); });
+    const QStringList packages = m_probe.packagesToInstall();
+    if (packages.isEmpty() || m_installTried) return fail(missing.join(' '));
+    const QString question = tr("%1 lacks what building the trainer needs: %2\n\nInstall %3 there now, as "
+                                "root, with apt-get?")
+                                 .arg(m_launch->spec, missing.join(' '), packages.join(' '));
+    // Asked outside this answer's handler: a dialog runs its own event loop.
+    QTimer::singleShot(0, this, [this, missing, packages, question] {
+      if (!m_active) return;
+      if (!m_options.installPrompt || !m_options.installPrompt(question))
+        return fail(missing.join(' ') + tr(" (The account there is root: TrainDeck can install %1 for you "
+                                           "when asked, or with traindeck --launch … --install-missing.)")
+                                            .arg(packages.join(' ')));
+      runStep([this, packages] { stepInstall(packages); });
+    });
+  });
 }
 
 void RemoteBootstrap::stepInstall(const QStringList& packages) {
   beginStep(QStringLiteral("install"), packages.join(' '));
   m_installTried = true;
-  exec(
-      shellJoin(QStringList{"sh", m_record->helper, "install"} + packages),
-      [this](int status, const QByteArray& out, const QByteArray&) {
-        const QMap<QString, QString> answer = parseKeyValues(out);
-        if (status != 0 || !answer.contains("installed"))
-          return fail(
-              tr("Installing on %1 failed: %2").arg(m_launch->spec, answer.value("error", tr("see the output"))));
-        addOutput(tr("Installed %1 on %2.").arg(answer.value("installed"), m_launch->spec));
+  helper().install(
+      packages,
+      [this](const MadeAnswer& a) {
+        if (!arrived(a)) return;
+        if (!a.made)
+          return fail(tr("Installing on %1 failed: %2")
+                          .arg(m_launch->spec, a.error.isEmpty() ? tr("see the output") : a.error));
+        addOutput(tr("Installed %1 on %2.").arg(a.value, m_launch->spec));
         runStep([this] { stepProbe(); });  // once more, to see what it has now
       },
-      true);
+      streamOutput());
 }
 
 void RemoteBootstrap::stepSources() {
   beginStep(QStringLiteral("sources"), m_sourcesHash.left(12));
   const QString src = m_record->workDir + "/src/" + m_sourcesHash;
-  exec("test -f " + shellQuote(src + "/.done"), [this, src](int status, const QByteArray&, const QByteArray&) {
-    if (status == 0) {
+  helper().have(src + "/.done", [this, src](const YesNoAnswer& there) {
+    if (!arrived(there)) return;
+    if (there.yes) {
       addOutput(tr("The trainer's sources %1 are there already.").arg(m_sourcesHash.left(12)));
       return runStep([this] { stepBuild(); });
     }
     const QString tarball = src + "." + remoteName() + ".tar";  // this start's: another may unpack and remove its own
-    exec("mkdir -p -- " + shellQuote(m_record->workDir + "/src"),
-         [this, src, tarball](int, const QByteArray&, const QByteArray&) {
-           upload(QDir(m_launch->payloadDir).filePath("trainer-sources.tar"), tarball, [this, src, tarball] {
-             exec("sh " + helper() + " unpack " + shellQuote(tarball) + " " + shellQuote(src),
-                  [this, tarball](int status, const QByteArray& out, const QByteArray& err) {
-                    if (status != 0) return fail(parseKeyValues(out).value("error", QString::fromUtf8(err).trimmed()));
-                    exec("rm -f -- " + shellQuote(tarball),
-                         [this](int, const QByteArray&, const QByteArray&) { runStep([this] { stepBuild(); }); });
-                  });
-           });
-         });
+    helper().mkdirs({m_record->workDir + "/src"}, [this, src, tarball](const HelperStatus& made) {
+      if (!arrived(made)) return;
+      upload(QDir(m_launch->payloadDir).filePath("trainer-sources.tar"), tarball, [this, src, tarball] {
+        helper().unpack(tarball, src, [this, tarball](const HelperStatus& unpacked) {
+          if (!arrived(unpacked)) return;
+          if (unpacked.exitStatus != 0) return fail(unpacked.why());
+          helper().remove({tarball}, [this](const HelperStatus& removed) {
+            if (arrived(removed)) runStep([this] { stepBuild(); });
+          });
+        });
+      });
+    });
   });
 }
 
@@ -291,51 +288,50 @@ void RemoteBootstrap::stepBuild() {
   const QString build = m_record->workDir + "/build/" + key;
   beginStep(QStringLiteral("build"), key);
   m_record->trainBinary = build + "/bin/traindeck-train";
-  exec("test -f " + shellQuote(build + "/.done") + " && test -x " + shellQuote(m_record->trainBinary),
-       [this, build](int status, const QByteArray&, const QByteArray&) {
-         if (status == 0) {
-           addOutput(tr("The trainer for this LibTorch is built there already."));
-           return afterBuild();
-         }
-         const QString home = TrainerCache(m_options.trainerCacheDir).binaryFor(trainerSignature(m_probe, m_sourcesHash));
-         if (!home.isEmpty()) return runStep([this, home, build] { stepUploadTrainer(home, build); });
-         runStep([this, build] { stepCompile(build); });
-       });
+  helper().built(build, [this, build](const YesNoAnswer& built) {
+    if (!arrived(built)) return;
+    if (built.yes) {
+      addOutput(tr("The trainer for this LibTorch is built there already."));
+      return afterBuild();
+    }
+    const QString home = TrainerCache(m_options.trainerCacheDir).binaryFor(trainerSignature(m_probe, m_sourcesHash));
+    if (!home.isEmpty()) return runStep([this, home, build] { stepUploadTrainer(home, build); });
+    runStep([this, build] { stepCompile(build); });
+  });
 }
 
 void RemoteBootstrap::stepUploadTrainer(const QString& binary, const QString& build) {
   addOutput(tr("A trainer built on a host like this one is kept here: uploading it instead of building."));
-  exec("mkdir -p -- " + shellQuote(build + "/bin"), [this, binary, build](int, const QByteArray&, const QByteArray&) {
+  helper().mkdirs({build + "/bin"}, [this, binary, build](const HelperStatus& made) {
+    if (!arrived(made)) return;
     upload(binary, m_record->trainBinary + ".partial", [this, build] {
-      exec(shellJoin({"sh", m_record->helper, "install-trainer", build}),
-           [this, build](int status, const QByteArray& out, const QByteArray& err) {
-             const QMap<QString, QString> answer = parseKeyValues(out);
-             if (status == 0 && answer.contains("installed")) {
-               addOutput(tr("The trainer brought here runs on %1 (%2): nothing to build.")
-                             .arg(m_launch->spec, answer.value("version", tr("its version"))));
-               return afterBuild();
-             }
-             addOutput(tr("The trainer brought here does not run on %1 (%2): building it there.")
-                           .arg(m_launch->spec, answer.value("error", QString::fromUtf8(err).trimmed())));
-             runStep([this, build] { stepCompile(build); });
-           });
+      helper().installTrainer(build, [this, build](const MadeAnswer& a) {
+        if (!arrived(a)) return;
+        if (a.made) {
+          addOutput(tr("The trainer brought here runs on %1 (%2): nothing to build.")
+                        .arg(m_launch->spec, a.keys.value("version", tr("its version"))));
+          return afterBuild();
+        }
+        addOutput(
+            tr("The trainer brought here does not run on %1 (%2): building it there.").arg(m_launch->spec, a.why()));
+        runStep([this, build] { stepCompile(build); });
+      });
     });
   });
 }
 
 void RemoteBootstrap::stepCompile(const QString& build) {
-  exec(
-      "sh " + helper() + " build " + shellQuote(m_record->workDir + "/src/" + m_sourcesHash) + " " + shellQuote(build) +
-          " " + shellQuote(m_probe.libtorchChoice()),
-      [this](int status, const QByteArray& out, const QByteArray&) {
-        const QMap<QString, QString> answer = parseKeyValues(out);
-        if (status != 0 || !answer.contains("built"))
+  helper().build(
+      m_record->workDir + "/src/" + m_sourcesHash, build, m_probe.libtorchChoice(),
+      [this](const MadeAnswer& a) {
+        if (!arrived(a)) return;
+        if (!a.made)
           return fail(tr("Building the trainer on %1 failed: %2")
-                          .arg(m_launch->spec, answer.value("error", tr("see the build output"))));
-        if (answer.value("built") == "cached") addOutput(tr("The trainer for this LibTorch is built there already."));
+                          .arg(m_launch->spec, a.error.isEmpty() ? tr("see the build output") : a.error));
+        if (a.cached) addOutput(tr("The trainer for this LibTorch is built there already."));
         afterBuild();
       },
-      true);
+      streamOutput());
 }
 
 void RemoteBootstrap::afterBuild() {
@@ -360,8 +356,8 @@ void RemoteBootstrap::bringTrainerHome() {
         m_trainerDownloadId = -1;
         if (!failure.isEmpty())  // not needed for this run: tried again by the next start
           addOutput(tr("The trainer built on %1 was not brought here: %2").arg(m_launch->spec, failure));
-        else if (const QString why =
-                     TrainerCache(m_options.trainerCacheDir).keep(trainerSignature(m_probe, m_sourcesHash), remoteName());
+        else if (const QString why = TrainerCache(m_options.trainerCacheDir)
+                                         .keep(trainerSignature(m_probe, m_sourcesHash), remoteName());
                  why.isEmpty())
           addOutput(tr("The trainer built on %1 is kept here (%2 MB) for hosts like it: they get it uploaded "
                        "instead of building it.")
@@ -380,23 +376,23 @@ void RemoteBootstrap::stepData(int index) {
   }
   const PlannedUpload& up = m_uploads[index];
   beginStep(QStringLiteral("data"), up.field);
-  exec("test -f " + shellQuote(up.remoteDir + "/.done"),
-       [this, index](int status, const QByteArray&, const QByteArray&) {
-         const PlannedUpload& up = m_uploads[index];
-         if (status == 0) {
-           addOutput(tr("%1 is on the host already (%2).").arg(up.field, up.key.left(12)));
-           return runStep([this, index] { stepData(index + 1); });
-         }
-         QStringList dirs;
-         for (const QString& file : up.files) dirs << shellQuote(QFileInfo(partialDataDir(up) + "/" + file).path());
-         dirs.removeDuplicates();
-         exec("mkdir -p -- " + dirs.join(' '), [this, index](int status, const QByteArray&, const QByteArray& err) {
-           if (status != 0)
-             return fail(tr("Could not make %1 on the host: %2")
-                             .arg(partialDataDir(m_uploads[index]), QString::fromUtf8(err).trimmed()));
-           stepDataFile(index, 0);
-         });
-       });
+  helper().have(up.remoteDir + "/.done", [this, index](const YesNoAnswer& there) {
+    if (!arrived(there)) return;
+    const PlannedUpload& up = m_uploads[index];
+    if (there.yes) {
+      addOutput(tr("%1 is on the host already (%2).").arg(up.field, up.key.left(12)));
+      return runStep([this, index] { stepData(index + 1); });
+    }
+    QStringList dirs;
+    for (const QString& file : up.files) dirs << QFileInfo(partialDataDir(up) + "/" + file).path();
+    dirs.removeDuplicates();
+    helper().mkdirs(dirs, [this, index](const HelperStatus& made) {
+      if (!arrived(made)) return;
+      if (!made.ok())
+        return fail(tr("Could not make %1 on the host: %2").arg(partialDataDir(m_uploads[index]), made.why()));
+      stepDataFile(index, 0);
+    });
+  });
 }
 
 QString RemoteBootstrap::partialDataDir(const PlannedUpload& up) const {
@@ -413,18 +409,13 @@ void RemoteBootstrap::stepDataFile(int index, int file) {
     upload(local, partialDataDir(up) + "/" + up.files[file], [this, index, file] { stepDataFile(index, file + 1); });
     return;
   }
-  // Complete (.done inside it first), then renamed into place in one rename(2), unless another
-  // start (another node on a shared file system) got there first; a folder there without .done
-  // is an older version's leftover.
-  const QString done = shellQuote(up.remoteDir), partial = shellQuote(partialDataDir(up));
-  exec(QStringLiteral("if [ -f %1/.done ]; then rm -rf -- %2; else : > %2/.done && { [ ! -e %1 ] || [ -f %1/.done ] "
-                      "|| rm -rf -- %1; } && { mv -T -- %2 %1 || { [ -f %1/.done ] && rm -rf -- %2; }; }; "
-                      "fi")
-           .arg(done, partial),
-       [this, index](int status, const QByteArray&, const QByteArray& err) {
-         if (status != 0) return fail(QString::fromUtf8(err).trimmed());
-         runStep([this, index] { stepData(index + 1); });
-       });
+  // Complete, then renamed into place, unless another start got there first: the helper's
+  // install-data keeps the rules (and says why).
+  helper().installData(partialDataDir(up), up.remoteDir, [this, index](const HelperStatus& a) {
+    if (!arrived(a)) return;
+    if (!a.ok()) return fail(a.why());
+    runStep([this, index] { stepData(index + 1); });
+  });
 }
 
 void RemoteBootstrap::stepSeed() {
@@ -433,56 +424,55 @@ void RemoteBootstrap::stepSeed() {
     return fail(tr("%1 has no complete checkpoint here to continue from.").arg(QFileInfo(runDir()).fileName()));
   beginStep(QStringLiteral("seed"), checkpoint);
   m_record->remoteRunDir = m_record->workDir + "/runs/" + remoteName();
-  exec(shellJoin({"sh", m_record->helper, "seed", m_record->remoteRunDir}),
-       [this, checkpoint](int status, const QByteArray& out, const QByteArray& err) {
-         const QMap<QString, QString> answer = parseKeyValues(out);
-         if (status != 0 || !answer.contains("seeded"))
-           return fail(tr("Could not prepare the run's folder on %1: %2")
-                           .arg(m_launch->spec, answer.value("error", QString::fromUtf8(err).trimmed())));
-         if (answer.contains("moved_aside"))
-           addOutput(tr("An earlier folder of this run on %1 was moved aside to %2.")
-                         .arg(m_launch->spec, answer.value("moved_aside")));
-         markMove(checkpoint);
-         for (const QString& note : m_launch->notes) addOutput(note);
-         // The growing files as the mirror has them (its offsets then hold there), then the checkpoint.
-         const QDir dir(runDir());
-         m_seedFiles = m_mirror->growingFiles();
-         m_seedFiles.erase(std::remove_if(m_seedFiles.begin(), m_seedFiles.end(),
-                                          [&dir](const QString& f) { return !QFileInfo::exists(dir.filePath(f)); }),
-                           m_seedFiles.end());
-         const QString folder = "checkpoints/" + checkpoint;
-         QStringList subdirs{shellQuote(m_record->remoteRunDir + "/" + folder)};
-         QDirIterator it(dir.filePath(folder), QDir::Files, QDirIterator::Subdirectories);
-         QStringList files;
-         while (it.hasNext()) {
-           const QString relative = dir.relativeFilePath(it.next());
-           if (QFileInfo(relative).fileName() != QLatin1String("COMPLETE")) files << relative;
-           subdirs << shellQuote(m_record->remoteRunDir + "/" + QFileInfo(relative).path());
-         }
-         files.sort();
-         m_seedFiles << files << folder + "/COMPLETE";
-         subdirs.removeDuplicates();
-         exec("mkdir -p -- " + subdirs.join(' '), [this](int status, const QByteArray&, const QByteArray& err) {
-           if (status != 0) return fail(tr("Could not make the run's folders on %1: %2").arg(m_launch->spec, err));
-           stepSeedFile(0);
-         });
-       });
+  helper().seed(m_record->remoteRunDir, [this, checkpoint](const SeedAnswer& a) {
+    if (!arrived(a)) return;
+    if (!a.seeded) return fail(tr("Could not prepare the run's folder on %1: %2").arg(m_launch->spec, a.why()));
+    if (!a.movedAside.isEmpty())
+      addOutput(tr("An earlier folder of this run on %1 was moved aside to %2.").arg(m_launch->spec, a.movedAside));
+    markMove(checkpoint);
+    for (const QString& note : m_launch->notes) addOutput(note);
+    // The growing files as the mirror has them (its offsets then hold there), then the checkpoint.
+    const QDir dir(runDir());
+    m_seedFiles = m_mirror->growingFiles();
+    m_seedFiles.erase(std::remove_if(m_seedFiles.begin(), m_seedFiles.end(),
+                                     [&dir](const QString& f) { return !QFileInfo::exists(dir.filePath(f)); }),
+                      m_seedFiles.end());
+    const QString folder = "checkpoints/" + checkpoint;
+    QStringList subdirs{m_record->remoteRunDir + "/" + folder};
+    QDirIterator it(dir.filePath(folder), QDir::Files, QDirIterator::Subdirectories);
+    QStringList files;
+    while (it.hasNext()) {
+      const QString relative = dir.relativeFilePath(it.next());
+      if (QFileInfo(relative).fileName() != QLatin1String("COMPLETE")) files << relative;
+      subdirs << m_record->remoteRunDir + "/" + QFileInfo(relative).path();
+    }
+    files.sort();
+    m_seedFiles << files << folder + "/COMPLETE";
+    subdirs.removeDuplicates();
+    helper().mkdirs(subdirs, [this](const HelperStatus& made) {
+      if (!arrived(made)) return;
+      if (!made.ok()) return fail(tr("Could not make the run's folders on %1: %2").arg(m_launch->spec, made.why()));
+      stepSeedFile(0);
+    });
+  });
 }
 
 void RemoteBootstrap::stepSeedFile(int index) {
   if (index >= m_seedFiles.size()) return runStep([this] { stepHold(); });
   const QString& name = m_seedFiles[index];
-  upload(QDir(runDir()).filePath(name), m_record->remoteRunDir + "/" + name, [this, index] { stepSeedFile(index + 1); });
+  upload(QDir(runDir()).filePath(name), m_record->remoteRunDir + "/" + name,
+         [this, index] { stepSeedFile(index + 1); });
 }
 
 void RemoteBootstrap::markMove(const QString& checkpoint) {
   // In the run's own record, before it is uploaded, so that the copy there and the mirror agree:
   // an event where the curve moved from one host to the next.
   const qint64 step = CheckpointSync::stepOf(checkpoint);
-  const QString message =
-      m_options.continuedFrom.isEmpty() || m_options.continuedFrom == m_launch->spec
-          ? tr("continued on %1 from checkpoint step %2").arg(m_launch->spec).arg(step)
-          : tr("moved from %1 to %2: continued from checkpoint step %3").arg(m_options.continuedFrom, m_launch->spec).arg(step);
+  const QString message = m_options.continuedFrom.isEmpty() || m_options.continuedFrom == m_launch->spec
+                              ? tr("continued on %1 from checkpoint step %2").arg(m_launch->spec).arg(step)
+                              : tr("moved from %1 to %2: continued from checkpoint step %3")
+                                    .arg(m_options.continuedFrom, m_launch->spec)
+                                    .arg(step);
   const QString metrics = QDir(runDir()).filePath("metrics.jsonl");
   QFile existing(metrics);
   if (existing.open(QIODevice::ReadOnly) && existing.size() > 4096) existing.seek(existing.size() - 4096);
@@ -530,46 +520,41 @@ void RemoteBootstrap::stepLaunch() {
   // Recorded before it is launched (pid 0: launching): an app closed before the answer came
   // back finds the run again by asking the host what it started (attach).
   if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
-  exec("mkdir -p -- " + shellQuote(m_record->workDir + "/runs"), [this, localConfig, remoteConfig](
-                                                                    int, const QByteArray&, const QByteArray&) {
-    upload(localConfig, remoteConfig, [this, localConfig, remoteConfig] {
+  const auto started = [this](const LaunchAnswer& a) {
+    if (!arrived(a)) return;
+    if (!a.started()) return fail(tr("The trainer did not start on %1: %2").arg(m_launch->spec, a.why()));
+    m_record->pid = a.pid;
+    m_record->startTime = a.startTime;
+    m_record->bootId = a.bootId;
+    if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+    addOutput(tr("Started on %1 as pid %2 in %3").arg(m_launch->spec).arg(m_record->pid).arg(m_record->remoteRunDir));
+    finish();
+  };
+  helper().mkdirs({m_record->workDir + "/runs"}, [this, localConfig, remoteConfig, started](const HelperStatus& made) {
+    if (!arrived(made)) return;
+    upload(localConfig, remoteConfig, [this, localConfig, remoteConfig, started] {
       QFile::remove(localConfig);
-      QStringList argv{"sh", m_record->helper, "launch", m_record->trainBinary, remoteConfig, m_record->remoteRunDir};
-      argv += m_launch->extraArgs;
-      exec(shellJoin(argv), [this](int status, const QByteArray& out, const QByteArray& err) {
-        const QMap<QString, QString> answer = parseKeyValues(out);
-        if (status != 0 || answer.value("pid").toLongLong() <= 0)
-          return fail(tr("The trainer did not start on %1: %2")
-                          .arg(m_launch->spec, answer.value("error", QString::fromUtf8(err).trimmed())));
-        m_record->pid = answer.value("pid").toLongLong();
-        m_record->startTime = answer.value("start_time");
-        m_record->bootId = answer.value("boot_id");
-        if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
-        addOutput(tr("Started on %1 as pid %2 in %3").arg(m_launch->spec).arg(m_record->pid).arg(m_record->remoteRunDir));
-        finish();
-      });
+      helper().launch(m_record->trainBinary, remoteConfig, m_record->remoteRunDir, m_launch->extraArgs, started);
     });
   });
 }
 
 void RemoteBootstrap::stepLaunched() {
   beginStep(QStringLiteral("launch"), tr("asking what was started"));
-  exec(shellJoin({"sh", m_record->helper, "launched", m_record->remoteRunDir}),
-       [this](int status, const QByteArray& out, const QByteArray& err) {
-         const QMap<QString, QString> answer = parseKeyValues(out);
-         if (status != 0)
-           return fail(tr("Could not ask %1 about the run: %2").arg(m_launch->spec, QString::fromUtf8(err)));
-         if (answer.value("pid").toLongLong() <= 0)
-           return fail(tr("The run was never started on %1: TrainDeck closed before the launch reached it. Start it "
-                          "again (what was built or uploaded there is kept).")
-                           .arg(m_launch->spec));
-         m_record->pid = answer.value("pid").toLongLong();
-         m_record->startTime = answer.value("start_time");
-         m_record->bootId = answer.value("boot_id");
-         if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
-         addOutput(tr("Found the run on %1 as pid %2").arg(m_launch->spec).arg(m_record->pid));
-         finish();
-       });
+  helper().launched(m_record->remoteRunDir, [this](const LaunchAnswer& a) {
+    if (!arrived(a)) return;
+    if (a.exitStatus != 0) return fail(tr("Could not ask %1 about the run: %2").arg(m_launch->spec, a.why()));
+    if (a.pid <= 0)
+      return fail(tr("The run was never started on %1: TrainDeck closed before the launch reached it. Start it "
+                     "again (what was built or uploaded there is kept).")
+                      .arg(m_launch->spec));
+    m_record->pid = a.pid;
+    m_record->startTime = a.startTime;
+    m_record->bootId = a.bootId;
+    if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+    addOutput(tr("Found the run on %1 as pid %2").arg(m_launch->spec).arg(m_record->pid));
+    finish();
+  });
 }
 
 }  // namespace traindeck

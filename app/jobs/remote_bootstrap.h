@@ -2,9 +2,10 @@
 // trainer built on a host like it, brought home), data, seed (a continued run), waiting (one node
 // of several hosts), launch; or, after the helper, watch (a run started there by something else);
 // or, for an attach whose launch answer was lost, only asking the host what it started. Each step
-// is one small function that runs remote operations over the job's connection and starts the next
-// (runStep). A step cut by a lost link runs again once the link is back; one that fails the same
-// way kSameFailureLimit times in a row, or any other failure, ends the start with one sentence.
+// is one small function that runs remote operations over the job's connection (the helper's
+// subcommands through RemoteHelper, uploads) and starts the next (runStep). A step cut by a
+// lost link runs again once the link is back; one that fails the same way kSameFailureLimit
+// times in a row, or any other failure, ends the start with one sentence.
 // The launch is the last step, the one a start of another kind (a Slurm job) swaps. GUI thread.
 #pragma once
 
@@ -17,6 +18,7 @@
 
 #include "config/run_config.h"
 #include "host_probe.h"
+#include "remote_helper.h"
 #include "remote_host.h"
 #include "remote_record.h"
 #include "remote_uploads.h"
@@ -89,12 +91,14 @@ class RemoteBootstrap : public QObject {
   void trainerHome();  // the trainer's trip home ended, kept or not
 
  private:
-  using ExecDone = std::function<void(int status, const QByteArray& out, const QByteArray& err)>;
   using UploadDone = std::function<void()>;
   QString runDir() const { return m_mirror->localDir(); }
-  QString helper() const;      // the helper script's remote path, quoted
+  RemoteHelper helper();       // the helper script there, answering to this object
   QString remoteName() const;  // the run's folder name on the host (and of what it uploads)
-  void exec(const QString& command, ExecDone done, bool streamOutput = false);
+  // Whether an answer is for a step still running: false when the start is over, or the step
+  // failed (the link went: it runs again once the link is back; the helper went: the start ends).
+  bool arrived(const HelperStatus& answer);
+  RemoteHost::LineHandler streamOutput();  // the command's lines into the step's output
   void upload(const QString& local, const QString& remote, UploadDone done);
   void addOutput(const QString& line) { emit outputLine(line); }
   void runStep(std::function<void()> step);

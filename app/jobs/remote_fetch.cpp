@@ -5,8 +5,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
-#include "remote_answers.h"
-#include "shell_quote.h"
+#include "remote_helper.h"
 
 namespace traindeck {
 
@@ -31,17 +30,13 @@ RemoteFetch::RemoteFetch(const QString& runDir, const RemoteRecord& record, Fetc
 
 RemoteFetch::~RemoteFetch() = default;
 
-void RemoteFetch::listed(int status, const QByteArray& answer) {
-  m_files.clear();
-  for (const QByteArray& raw : answer.split('\n')) {
-    const QList<QByteArray> words = raw.split(' ');
-    if (words.value(0) == "dir" && words.size() == 2) m_name = QString::fromUtf8(words[1]);
-    if (words.value(0) == "file" && words.size() == 3)
-      m_files.push_back({QString::fromUtf8(words[1]), words[2].toLongLong()});
-  }
-  if (status != 0 || !answer.contains("\nend"))
+void RemoteFetch::listed(const ListingAnswer& answer) {
+  m_noCheckpoint = answer.noCheckpoint;
+  m_name = answer.dir;
+  m_files = answer.files;
+  if (!answer.complete)
     return finish(tr("The host has nothing to fetch: %1")
-                      .arg(parseKeyValues(answer).value("error", tr("its answer was cut short; try again"))));
+                      .arg(answer.error.isEmpty() ? tr("its answer was cut short; try again") : answer.error));
   if (!kSafeName.match(m_name).hasMatch()) return finish(tr("The host named an unexpected folder \"%1\".").arg(m_name));
   for (const File& f : m_files)
     if (!kSafePath.match(f.name).hasMatch() || f.name.split('/').contains(".."))
@@ -65,16 +60,18 @@ void RemoteFetch::start() {
 }
 
 void RemoteFetch::list() {
-  QStringList argv{"sh", m_record.helper};
-  if (m_kind == FetchKind::Checkpoint)
-    argv << "checkpoint" << m_record.remoteRunDir;
-  else
-    argv << "export" << m_record.trainBinary << m_record.remoteRunDir;
   m_asked = true;
-  m_host->exec(shellJoin(argv), this, [this](const RemoteHost::ExecResult& r) {
-    if (!r.failure.isEmpty()) return finish(r.failure);
-    listed(r.status, r.out);
-  });
+  const auto listed = [this](const ListingAnswer& answer) {
+    if (!answer.linkFailure.isEmpty()) return finish(answer.linkFailure);
+    if (answer.helperMissing)
+      return finish(tr("The run's work folder %1 is not on the host any more.").arg(m_record.workDir));
+    this->listed(answer);
+  };
+  const RemoteHelper helper(m_host, m_record.helper, this);
+  if (m_kind == FetchKind::Checkpoint)
+    helper.checkpoint(m_record.remoteRunDir, listed);
+  else
+    helper.exportHf(m_record.trainBinary, m_record.remoteRunDir, listed);
 }
 
 void RemoteFetch::next() {

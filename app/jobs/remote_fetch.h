@@ -13,6 +13,7 @@
 #include <QVector>
 #include <memory>
 
+#include "remote_helper_answers.h"
 #include "remote_host.h"
 #include "remote_record.h"
 
@@ -30,18 +31,17 @@ class RemoteFetch : public QObject {
   ~RemoteFetch() override;
   void start();
   QString localDir() const { return m_localDir; }
+  // The host has no complete checkpoint yet (the fetch finished with that): not a failure.
+  bool foundNoCheckpoint() const { return m_noCheckpoint; }
 
  signals:
   void progress(const QString& file, qint64 done, qint64 total);  // bytes of all files
   void finished(const QString& localDir, const QString& error);   // error empty: done
 
  private:
-  struct File {
-    QString name;
-    qint64 size = 0;
-  };
+  using File = ListingAnswer::File;
   void list();
-  void listed(int status, const QByteArray& answer);  // the helper said what there is
+  void listed(const ListingAnswer& answer);  // the helper said what there is
   void next();
   void finish(const QString& error);
 
@@ -56,6 +56,7 @@ class RemoteFetch : public QObject {
   qint64 m_doneBytes = 0, m_totalBytes = 0;
   bool m_asked = false;  // the host was asked what there is to fetch
   bool m_finished = false;
+  bool m_noCheckpoint = false;
 };
 
 }  // namespace traindeck

@@ -2,16 +2,12 @@
 // from the same offsets. The end waits for the last checkpoint copy and anything held (holdEnd).
 #include "remote_follower.h"
 
+#include "remote_helper.h"
 #include "runlog/run_directory.h"
 #include "runlog/run_verdict.h"
-#include "shell_quote.h"
 #include "supervisor_log.h"
 
 namespace traindeck {
-
-namespace {
-constexpr const char* kWorkFolderGone = "work-folder-gone";
-}  // namespace
 
 RemoteFollower::RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror* mirror, const QString& spec,
                                Options options, QObject* parent)
@@ -26,6 +22,12 @@ RemoteFollower::RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror
                              : tr("%1 has been unreachable for %2 s").arg(m_spec).arg(seconds));
   });
   connect(m_host, &RemoteHost::stateChanged, this, &RemoteFollower::onLinkState);
+  connect(m_host, &RemoteHost::reconnectTried, this, [this](int attempt) {
+    if (!m_following || m_host->state() != LinkState::Reconnecting) return;
+    emit linkChanged(
+        Job::Link::Reconnecting,
+        tr("link lost at %1, reconnecting (try %2)").arg(m_unreachableSince.toString("HH:mm:ss")).arg(attempt));
+  });
   connect(m_host, &RemoteHost::connectionFailed, this, [this](const QString& message) {
     if (!m_following) return;
     // After a reconnect gave up, or attached while the host is away: it may come back, and a link
@@ -68,7 +70,7 @@ void RemoteFollower::onLinkState(LinkState state) {
     emit linkChanged(Job::Link::Following, tr("following"));
   else if (state == LinkState::Reconnecting)
     emit linkChanged(Job::Link::Reconnecting,
-                     tr("reconnecting (link lost at %1)").arg(m_unreachableSince.toString("HH:mm:ss")));
+                     tr("link lost at %1, reconnecting").arg(m_unreachableSince.toString("HH:mm:ss")));
 }
 
 void RemoteFollower::startSync() {
@@ -117,26 +119,16 @@ bool RemoteFollower::lastCheckpointCopied() {
 void RemoteFollower::pollNow() {
   if (!m_following || m_pollInFlight || !m_host->isReady()) return;
   m_pollInFlight = true;
-  QStringList argv{"sh",
-                   m_record->helper,
-                   "read",
-                   m_record->remoteRunDir,
-                   QString::number(kMaxReadBytes),
-                   QString::number(m_record->pid),
-                   m_record->startTime};
-  argv += m_mirror->readArguments();
-  // No helper: the work folder went (a fresh runtime behind the same address).
-  const QString command =
-      "test -f " + shellQuote(m_record->helper) + " || { echo " + kWorkFolderGone + "; exit 0; }; " + shellJoin(argv);
-  m_host->exec(command, this, [this](const RemoteHost::ExecResult& r) {
-    m_pollInFlight = false;
-    if (!r.failure.isEmpty() || !m_following) return;  // the link went: the next read asks again
-    if (r.out.trimmed().endsWith(kWorkFolderGone))
-      return emit gone(tr("the work folder %1 is not on %2 any more").arg(m_record->workDir, m_spec));
-    RemoteReadAnswer answer = parseRemoteReadAnswer(r.out);
-    if (r.status != 0 && !answer.complete) answer.error = QString::fromUtf8(r.err).trimmed();
-    onAnswer(answer);
-  });
+  RemoteHelper(m_host, m_record->helper, this)
+      .read(m_record->remoteRunDir, kMaxReadBytes, m_record->pid, m_record->startTime, m_mirror->readArguments(),
+            [this](const ReadAnswer& a) {
+              m_pollInFlight = false;
+              if (!a.linkFailure.isEmpty() || !m_following) return;  // the link went: the next read asks again
+              // No helper: the work folder went (a fresh runtime behind the same address).
+              if (a.helperMissing)
+                return emit gone(tr("the work folder %1 is not on %2 any more").arg(m_record->workDir, m_spec));
+              onAnswer(a.run);
+            });
 }
 
 void RemoteFollower::end(int exitCode, Job::Link link, const QString& text) {
@@ -178,8 +170,8 @@ void RemoteFollower::onAnswer(const RemoteReadAnswer& answer) {
   }
   if (!read.ok()) {  // it never wrote run.json: it refused the job, or died at once
     m_following = false;
-    return emit failed(
-        tr("The trainer on %1 ended without starting the run: %2").arg(m_spec, supervisorLogTail(runDir(), 3).join(' ')));
+    return emit failed(tr("The trainer on %1 ended without starting the run: %2")
+                           .arg(m_spec, supervisorLogTail(runDir(), 3).join(' ')));
   }
   // Killed (a Kill, a kill there, out of memory): the mirror says so from now on.
   markRunKilled(RunPaths{runDir().toStdString()},

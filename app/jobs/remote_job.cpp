@@ -8,10 +8,9 @@
 #include <QFileInfo>
 
 #include "checkpoint_sync.h"
-#include "remote_answers.h"
+#include "remote_helper.h"
 #include "runlog/run_directory.h"
 #include "runlog/run_verdict.h"
-#include "shell_quote.h"
 #include "supervisor_log.h"
 
 namespace traindeck {
@@ -239,15 +238,16 @@ void RemoteJob::runtimeGone(const QString& reason) {
 
 void RemoteJob::signalSupervisor(const QString& signal) {
   if (!m_host) return;
-  m_host->exec(
-      shellJoin({"sh", m_record.helper, "signal", signal, QString::number(m_record.pid), m_record.startTime}), this,
-      [this, signal](const RemoteHost::ExecResult& r) {
-        const QString answer = parseKeyValues(r.out).value("signalled");
-        if (r.status != 0 || !r.failure.isEmpty()) {
+  RemoteHelper(m_host.get(), m_record.helper, this)
+      .signal(signal, m_record.pid, m_record.startTime, [this, signal](const SignalAnswer& a) {
+        if (!a.ok()) {
+          const QString why = !a.linkFailure.isEmpty() ? a.linkFailure
+                              : a.helperMissing ? tr("the work folder %1 is not there any more").arg(m_record.workDir)
+                                                : a.why();
           addOutput(tr("Could not send %1 to the run on %2: %3; try again once the link is back.")
-                        .arg(signal, m_launch.spec, r.failure.isEmpty() ? QString::fromUtf8(r.err).trimmed() : r.failure));
+                        .arg(signal, m_launch.spec, why));
           if (m_state == State::Stopping) setState(State::Running);  // Stop can be pressed again
-        } else if (answer == "gone")
+        } else if (a.ended)
           addOutput(tr("The run's supervisor on %1 had ended already.").arg(m_launch.spec));
       });
 }

@@ -25,7 +25,7 @@ RunActions runActions(const RunFacts& facts) {
                                    : tr("The run shown has ended");
   a.continueRun = !live && facts.hasCheckpoint;
   a.continueAsksWhere = facts.remote;
-  a.whyNoContinue = live                 ? tr("The run is still going")
+  a.whyNoContinue = live                   ? tr("The run is still going")
                     : !facts.hasCheckpoint ? tr("No complete checkpoint of the run is here to continue from")
                                            : QString();
   a.rename = !live;

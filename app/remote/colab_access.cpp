@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <stdexcept>
 
 #include "export/notebook.h"
@@ -111,6 +112,7 @@ QString colabSshCell(const QString& publicKey, int port) {
       "    subprocess.run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-f', str(host_key)], check=True)\n"
       "sshd = shutil.which('sshd') or '/usr/sbin/sshd'\n"
       "if not os.path.exists(sshd):\n"
+      "    subprocess.run(['apt-get', 'update', '-qq'], check=True)  # a fresh runtime has no package lists\n"
       "    subprocess.run(['apt-get', 'install', '-y', '-qq', 'openssh-server'], check=True)\n"
       "if os.geteuid() == 0:\n"
       "    os.makedirs('/run/sshd', exist_ok=True)  # sshd's privilege separation folder\n"
@@ -165,6 +167,15 @@ QString trycloudflareHostname(const QString& pasted) {
 HostEntry colabTunnelHost(const QString& hostname, const QString& identityFile) {
   const QString label = hostname.section('.', 0, 0);
   return {"Colab " + label, "root@" + hostname, identityFile, QStringLiteral("cloudflared access ssh --hostname %h")};
+}
+
+QString cloudflaredProblem() {
+  if (!QStandardPaths::findExecutable(QStringLiteral("cloudflared")).isEmpty()) return {};
+  return QObject::tr(
+      "cloudflared is not installed on this computer, and this host is reached through it. On Debian or Ubuntu: "
+      "curl -LO https://github.com/cloudflare/cloudflared/releases/latest/download/cloudflared-linux-amd64.deb && "
+      "sudo apt install ./cloudflared-linux-amd64.deb (other systems: "
+      "https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/downloads/). Then add the host.");
 }
 
 QString defaultTrainDeckKeyPath() {

@@ -53,6 +53,9 @@ QByteArray colabSshNotebook(const QString& publicKey);
 // trailing slash) as a host: root@hostname through cloudflared. Empty hostname() on bad input.
 QString trycloudflareHostname(const QString& pasted);
 HostEntry colabTunnelHost(const QString& hostname, const QString& identityFile);
+// Such a host is reached through `cloudflared access ssh` on this computer: empty when
+// cloudflared is on PATH, else that it is missing and how to install it.
+QString cloudflaredProblem();
 
 // Makes an ed25519 key pair at `privateKeyPath` (and .pub) with ssh-keygen, passphrase optional.
 // Never overwrites: an existing file at either path is an error. Returns empty on success, else

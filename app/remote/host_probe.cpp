@@ -106,6 +106,7 @@ QString HostProbe::summary() const {
   } else {
     parts << QStringLiteral("%1 CPU%2").arg(cpus).arg(cpus == 1 ? "" : "s");
     if (memoryKiB > 0) parts << gigabytes(memoryKiB);
+    parts << QStringLiteral("no GPU");  // said, not left to be guessed from its absence
   }
   if (!torch.isEmpty())
     parts << QStringLiteral("torch %1").arg(torch);

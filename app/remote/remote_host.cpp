@@ -66,21 +66,30 @@ void RemoteHost::answerCallbacks() {
 
 int RemoteHost::exec(const QString& command, QObject* context, ExecDone done, LineHandler onLine) {
   const int id = exec(command);  // its answer is queued: the callback is in place before it comes
-  m_pending[id] = Pending{.context = context, .execDone = std::move(done), .onLine = std::move(onLine)};
+  Pending& pending = m_pending[id];
+  pending.context = context;
+  pending.execDone = std::move(done);
+  pending.onLine = std::move(onLine);
   return id;
 }
 
 int RemoteHost::upload(const QString& localPath, const QString& remotePath, QObject* context, TransferDone done,
                        Progress progress) {
   const int id = upload(localPath, remotePath);
-  m_pending[id] = Pending{.context = context, .transferDone = std::move(done), .progress = std::move(progress)};
+  Pending& pending = m_pending[id];
+  pending.context = context;
+  pending.transferDone = std::move(done);
+  pending.progress = std::move(progress);
   return id;
 }
 
 int RemoteHost::download(const QString& remotePath, const QString& localPath, QObject* context, TransferDone done,
                          Progress progress) {
   const int id = download(remotePath, localPath);
-  m_pending[id] = Pending{.context = context, .transferDone = std::move(done), .progress = std::move(progress)};
+  Pending& pending = m_pending[id];
+  pending.context = context;
+  pending.transferDone = std::move(done);
+  pending.progress = std::move(progress);
   return id;
 }
 
@@ -130,6 +139,7 @@ void RemoteHost::ensureWorker() {
   connect(m_worker, &SshWorker::connectionFailed, this, &RemoteHost::connectionFailed);
   connect(m_worker, &SshWorker::connectionAvailable, this, &RemoteHost::connectionAvailable);
   connect(m_worker, &SshWorker::linkLost, this, &RemoteHost::linkLost);
+  connect(m_worker, &SshWorker::reconnectTried, this, &RemoteHost::reconnectTried);
   connect(m_worker, &SshWorker::reconnected, this, &RemoteHost::reconnected);
   connect(m_worker, &SshWorker::execOutputAvailable, this, &RemoteHost::execOutputAvailable);
   connect(m_worker, &SshWorker::execFinished, this, &RemoteHost::execFinished);

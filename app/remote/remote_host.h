@@ -1,7 +1,8 @@
 // RemoteHost: the GUI-side handle on one SSH host. It starts a thread that owns the libssh
 // session (SshWorker) and talks to it only through queued calls and signals, so it can be used
 // from the GUI thread without blocking it. `ready` gates actions; after a lost link it turns
-// false, the worker reconnects with backoff, and `reconnected` tells how long it took.
+// false, the worker reconnects with backoff (`reconnectTried` counts the tries), and
+// `reconnected` tells how long it took.
 #pragma once
 
 #include <QPointer>
@@ -81,6 +82,8 @@ class RemoteHost : public QObject {
   void connectionFailed(const QString& message);
   void connectionAvailable(const QString& summary);
   void linkLost(const QString& reason);
+  // While the link is down: the worker tries again (1 for the first try since the loss).
+  void reconnectTried(int attempt);
   void reconnected(double seconds);
   void execOutputAvailable(int id, const QByteArray& data, bool isStderr);
   void execFinished(int id, int exitStatus);

@@ -74,6 +74,7 @@ void SshWorker::start() {
 
 bool SshWorker::tryConnect(bool first) {
   setState(first ? LinkState::Connecting : LinkState::Reconnecting);
+  if (!first) emit reconnectTried(m_attempt);  // scheduleReconnect counted it
   auto connection = std::make_unique<SshConnection>();
   connection->setLinkTimeoutMs(m_linkTimeoutMs);
   connection->setCancelFlag(&stopping);  // RemoteHost's destructor must not wait for a long transfer

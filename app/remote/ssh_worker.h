@@ -53,6 +53,7 @@ class SshWorker : public QObject {
   void stateChanged(traindeck::LinkState state);
   void connectionFailed(const QString& message);
   void linkLost(const QString& reason);
+  void reconnectTried(int attempt);                  // a reconnect begins: 1 for the first since the loss
   void reconnected(double seconds);                  // from the loss to ready again
   void connectionAvailable(const QString& summary);  // host key, auth method: after each connect
   void execOutputAvailable(int id, const QByteArray& data, bool isStderr);

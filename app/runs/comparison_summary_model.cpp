@@ -4,17 +4,11 @@
 #include <cmath>
 
 #include "comparison.h"
+#include "human_duration.h"
 
 namespace traindeck {
 
 namespace {
-
-QString duration(double seconds) {
-  const qint64 s = static_cast<qint64>(std::llround(seconds));
-  if (s < 60) return QStringLiteral("%1 s").arg(s);
-  if (s < 3600) return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
-  return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
-}
 
 QString csvField(const QVariant& value) {
   if (!value.isValid()) return {};
@@ -104,7 +98,7 @@ QVariant ComparisonSummaryModel::data(const QModelIndex& index, int role) const 
     case MedianTokensColumn:
       return locale.toString(raw.toDouble(), 'f', 0);
     case WallTimeColumn:
-      return duration(raw.toDouble());
+      return humanDuration(raw.toDouble());
     case ParametersColumn:
       return locale.toString(raw.toLongLong());
     default:

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "run_pauses.h"
+
 namespace traindeck {
 
 namespace {
@@ -10,6 +12,17 @@ namespace {
 template <class Columns>
 double xOf(const Columns& c, std::size_t i, CompareX axis, double start) {
   return axisValue(axis, c.step[i], c.tokens[i], c.time[i], start);
+}
+
+// On a time axis, a point with no value between two records a pause lies between: the line
+// breaks there instead of joining the records across the stopped time.
+template <class Columns>
+void breakAtPause(MetricSeries& s, const Columns& c, std::size_t i, CompareX axis, double start,
+                  const std::vector<Pause>& pauses) {
+  if (i == 0 || pauses.empty()) return;
+  if (!pauseBetween(pauses, c.time[i - 1], c.time[i])) return;
+  s.x.push_back((xOf(c, i - 1, axis, start) + xOf(c, i, axis, start)) / 2);
+  s.y.push_back(std::nan(""));
 }
 
 }  // namespace
@@ -39,11 +52,14 @@ double runStartTime(const MetricsStore& store) {
 MetricSeries metricSeries(const MetricsStore& store, CompareMetric metric, CompareX axis) {
   MetricSeries s;
   const double start = runStartTime(store);
+  const bool timeAxis = axis == CompareX::Elapsed || axis == CompareX::WallClock;
+  const std::vector<Pause> pauses = timeAxis ? runPauses(store.train(), store.eval()) : std::vector<Pause>{};
   if (metric == CompareMetric::ValLoss) {
     const EvalColumns& eval = store.eval();
     s.x.reserve(static_cast<qsizetype>(eval.size()));
     s.y.reserve(static_cast<qsizetype>(eval.size()));
     for (std::size_t i = 0; i < eval.size(); ++i) {
+      breakAtPause(s, eval, i, axis, start, pauses);
       s.x.push_back(xOf(eval, i, axis, start));
       s.y.push_back(eval.valLoss[i]);
     }
@@ -70,6 +86,7 @@ MetricSeries metricSeries(const MetricsStore& store, CompareMetric metric, Compa
   s.x.reserve(static_cast<qsizetype>(train.size()));
   s.y.reserve(static_cast<qsizetype>(train.size()));
   for (std::size_t i = 0; i < train.size(); ++i) {
+    breakAtPause(s, train, i, axis, start, pauses);
     s.x.push_back(xOf(train, i, axis, start));
     s.y.push_back((*values)[i]);
   }

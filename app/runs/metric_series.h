@@ -1,6 +1,7 @@
 // One metric of one run as x/y vectors for a chart: what the Compare page overlays. The x axis
 // is the step, the tokens seen, the seconds since the run's start, or the wall-clock time
-// (unix seconds). Values the run did not record are NaN (a gap in the line).
+// (unix seconds). Values the run did not record are NaN (a gap in the line); on a time axis a NaN
+// point also stands where the run was stopped (run_pauses.h), so no line crosses that time.
 #pragma once
 
 #include <QVector>

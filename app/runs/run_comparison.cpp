@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "run_pauses.h"
+
 namespace traindeck {
 
 QVector<ConfigDiffRow> diffConfigs(const QVector<FlatConfig>& configs, bool onlyDifferences) {
@@ -50,13 +52,7 @@ RunFigures summarizeRun(const MetricsStore& store, const QString& status, const 
     f.medianTokensPerSecond =
         n % 2 ? upper : (static_cast<double>(*std::max_element(rates.begin(), middle)) + upper) / 2;
   }
-  double first = INFINITY, last = -INFINITY;
-  for (const auto* times : {&train.time, &eval.time})
-    for (double t : *times) {
-      first = std::min(first, t);
-      last = std::max(last, t);
-    }
-  if (last > first) f.wallSeconds = last - first;
+  f.wallSeconds = activeSeconds(train, eval);  // a resumed run's stopped time is not its own
   f.parameters = store.header().parameters;
   f.worldSize = store.header().worldSize;
   for (const auto& [key, value] : config.entries) {

@@ -26,7 +26,7 @@ struct RunFigures {
   double bestValLoss = std::nan("");  // the lowest val loss, and its step
   qint64 bestValStep = -1;
   double medianTokensPerSecond = std::nan("");
-  double wallSeconds = 0;                // first to last record
+  double wallSeconds = 0;                // first to last record, without its pauses (run_pauses.h)
   qint64 parameters = 0, worldSize = 1;  // from the metrics header
   QString strategy, precision;           // from the config
 };

@@ -63,6 +63,22 @@ void RunListModel::setJobActive(const QString& runDir, bool active) {
   if (const int row = rowOfPath(path); row >= 0) emit dataChanged(index(row, StatusColumn), index(row, StatusColumn));
 }
 
+void RunListModel::setJobHosts(const QString& runDir, const QStringList& hosts) {
+  const QString path = QFileInfo(runDir).absoluteFilePath();
+  if (m_jobHosts.value(path) == hosts) return;
+  m_jobHosts[path] = hosts;
+  if (const int row = rowOfPath(path); row >= 0) emit dataChanged(index(row, WhereColumn), index(row, WhereColumn));
+}
+
+QString RunListModel::whereOf(const RunSummary& run) const {
+  if (!run.remoteSpec.isEmpty()) return run.remoteSpec;
+  if (const QStringList hosts = m_jobHosts.value(run.path); !hosts.isEmpty()) return hosts.join(QStringLiteral(", "));
+  // run.json's host is this machine's name for a run here; a remote start that failed before it
+  // wrote remote.json names its host spec there.
+  static const QString here = QString::fromStdString(hostName());
+  return run.host.isEmpty() || run.host == here ? QString() : run.host;
+}
+
 QString RunListModel::statusOf(const RunSummary& run) const {
   if (!run.status && m_activeJobs.contains(run.path)) return QStringLiteral("starting");
   return run.statusName();
@@ -76,7 +92,11 @@ std::vector<RunSummary> RunListModel::scan() const {
   const QFileInfoList dirs = QDir(m_root).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot);
   for (const QFileInfo& dir : dirs) {
     const QString path = dir.absoluteFilePath();
-    if (!QFileInfo::exists(QDir(path).filePath(QStringLiteral("run.json")))) continue;
+    // A remote start writes its remote.json before the run has a run.json; a job here may be
+    // starting the run still.
+    if (!QFileInfo::exists(QDir(path).filePath(QStringLiteral("run.json"))) &&
+        !QFileInfo::exists(QDir(path).filePath(QStringLiteral("remote.json"))) && !m_activeJobs.contains(path))
+      continue;
     const auto it = known.find(path);
     if (it != known.end() && it->second->signature == runSignature(path))
       fresh.push_back(*it->second);
@@ -202,9 +222,10 @@ QVariant RunListModel::field(const RunSummary& run, int column, bool forDisplay)
     case PathColumn:
       return run.path;
     case WhereColumn: {
-      if (run.remoteSpec.isEmpty()) return tr("this machine");
+      const QString where = whereOf(run);
+      if (where.isEmpty()) return tr("this machine");
       const QString note = m_linkNotes.value(run.path);
-      return note.isEmpty() ? run.remoteSpec : run.remoteSpec + " · " + note;
+      return note.isEmpty() ? where : where + " · " + note;
     }
     default:
       return {};
@@ -216,6 +237,9 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
   const RunSummary& run = m_rows[static_cast<std::size_t>(index.row())];
   if (role == Qt::DisplayRole) return field(run, index.column(), true);
   if (role == Qt::EditRole) return field(run, index.column(), false);
+  // A long name is elided in its cell (the list's columns have a width of their own): whole here.
+  if (role == Qt::ToolTipRole && (index.column() == NameColumn || index.column() == IdColumn))
+    return field(run, index.column(), true);
   if (role == Qt::TextAlignmentRole &&
       (index.column() == StepColumn || index.column() == TotalStepsColumn || index.column() == LastLossColumn))
     return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);

@@ -1,5 +1,6 @@
-// Every run directory under a runs root (a folder holding run.json), newest first by run.json
-// "created", then by folder name. Lives in the GUI thread; rescans on file-system events and
+// Every run directory under a runs root (a folder holding run.json or a remote run's remote.json,
+// or one a job here is starting), newest first by run.json "created" (else the id's time), then
+// by folder name. Lives in the GUI thread; rescans on file-system events and
 // every second, updating rows in place (dataChanged) and inserting, moving or removing only
 // the rows that changed, so views keep their selection. Besides its own columns it can show
 // config keys as columns ("optimizer.lr"), read once from each run's config.yaml.
@@ -61,8 +62,15 @@ class RunListModel : public QAbstractTableModel {
   // Whether a job here drives the run (starting, running or stopping): until its run.json is
   // written, such a run's status is "starting", not "unknown".
   void setJobActive(const QString& runDir, bool active);
+  // The hosts a job here runs it on (Job::hosts(): empty for this machine), known before the
+  // run's remote.json is: a remote start is "on <host>" from its first step.
+  void setJobHosts(const QString& runDir, const QStringList& hosts);
   // The status shown for a run everywhere (list, header, progress text).
   QString statusOf(const RunSummary& run) const;
+  // Where it runs, the same everywhere (list, header): the host as the user named it (remote.json,
+  // the job's hosts, or run.json's host for a start that failed before remote.json), or empty
+  // for this machine.
+  QString whereOf(const RunSummary& run) const;
   // Config keys shown as columns after the model's own (ColumnCount + i), in this order.
   void setConfigColumns(const QStringList& keys);
   QStringList configColumns() const { return m_configKeys; }
@@ -87,6 +95,7 @@ class RunListModel : public QAbstractTableModel {
   std::vector<RunSummary> m_rows;
   QHash<QString, QString> m_linkNotes;  // by run directory
   QSet<QString> m_activeJobs;           // run directories a job here drives
+  QHash<QString, QStringList> m_jobHosts;  // by run directory: a job's hosts
   QStringList m_configKeys;
   mutable QHash<QString, QHash<QString, QString>> m_configValues;  // by run directory, then key
   QFileSystemWatcher* m_watcher = nullptr;

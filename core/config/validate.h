@@ -44,7 +44,8 @@ Diagnostics problemsIn(const Diagnostics& all, std::initializer_list<std::string
 // left for validation to report; here they expand to nothing.
 RunConfig withExpandedPaths(const RunConfig& config, const std::string& baseDir, const EnvLookup& env);
 
-// The slug a run id ends with: lower-case letters, digits and dashes from the name.
+// The slug a run id ends with (runSlug in runlog/run_directory.h): the name's letters and digits
+// in any script, dashes between; never empty for a name that is not.
 std::string slugify(const std::string& name);
 
 }  // namespace traindeck

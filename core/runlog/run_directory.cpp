@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "atomic_file.h"
 #include "json_value.h"
 #include "json_writer.h"
+#include "utf8.h"
 
 namespace traindeck {
 
@@ -53,6 +55,63 @@ std::string makeRunId(std::chrono::system_clock::time_point when, const std::str
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y%m%d-%H%M%S", &tm);
   return slug.empty() ? std::string(buffer) : std::string(buffer) + "-" + slug;
+}
+
+namespace {
+// Whether a code point may stand in a slug: a letter, digit or combining mark of some script, as
+// far as can be told without Unicode's tables: what is not space, punctuation, a symbol, an emoji,
+// a control, a format or private-use character by its block.
+bool isSlugCodePoint(char32_t c) {
+  if (c < 0x80) return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  struct Range {
+    char32_t first, last;
+  };
+  static constexpr Range kNotWords[] = {
+      {0x80, 0xBF},         // C1 controls, Latin-1 signs and punctuation
+      {0xD7, 0xD7},         // ×
+      {0xF7, 0xF7},         // ÷
+      {0x2000, 0x2BFF},     // spaces, punctuation, currency, arrows, maths, shapes, dingbats
+      {0x2E00, 0x2E7F},     // more punctuation
+      {0x3000, 0x3004},     // CJK space and punctuation (々〆〇 are letters)
+      {0x3008, 0x303F},     // CJK brackets and marks
+      {0xD800, 0xF8FF},     // surrogates, private use
+      {0xFE00, 0xFE6F},     // variation selectors, vertical and small forms
+      {0xFEFF, 0xFEFF},     // byte order mark
+      {0xFF00, 0xFF0F},     // fullwidth punctuation
+      {0xFF1A, 0xFF20},     // fullwidth punctuation
+      {0xFF3B, 0xFF40},     // fullwidth punctuation
+      {0xFF5B, 0xFF65},     // fullwidth punctuation
+      {0xFFE0, 0xFFFF},     // fullwidth signs, specials
+      {0x1F000, 0x1FBFF},   // emoji and other pictographs
+      {0xE0000, 0x10FFFF},  // tags, private use
+  };
+  for (const Range& r : kNotWords)
+    if (c >= r.first && c <= r.last) return false;
+  return true;
+}
+}  // namespace
+
+std::string runSlug(std::string_view name) {
+  std::string slug;
+  for (std::string_view rest = name; !rest.empty();) {
+    const Utf8Sequence seq = decodeUtf8(rest);
+    const std::string_view bytes = rest.substr(0, seq.length);
+    rest.remove_prefix(seq.length);
+    if (seq.valid && isSlugCodePoint(seq.codePoint)) {
+      if (slug.size() + bytes.size() > kRunSlugBytes) break;
+      for (const char ch : bytes) slug += (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug += '-';
+    }
+    if (slug.size() >= kRunSlugBytes) break;
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  if (!slug.empty() || name.empty()) return slug;
+  std::uint32_t hash = 2166136261u;  // FNV-1a: the same name, the same short id
+  for (const char ch : name) hash = (hash ^ static_cast<unsigned char>(ch)) * 16777619u;
+  char text[16];
+  std::snprintf(text, sizeof text, "run-%08x", static_cast<unsigned>(hash));
+  return text;
 }
 
 std::string isoTimeUtc(std::chrono::system_clock::time_point when) {

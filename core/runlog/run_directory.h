@@ -43,6 +43,13 @@ inline constexpr const char* kStep = "step";
 // "<UTC yyyymmdd-HHMMSS>-<slug>"
 std::string makeRunId(std::chrono::system_clock::time_point when, const std::string& slug);
 
+// The slug a run id ends with, from a run's name in any script: its letters and digits (ASCII
+// lower-cased; others as written, "我的第一个模型"), every other run of characters one dash, at
+// most kRunSlugBytes bytes cut at a character boundary. A name with nothing of that kind
+// ("!!!", "🙂") gets "run-" and 8 hex digits of its hash; an empty name, an empty slug.
+inline constexpr std::size_t kRunSlugBytes = 48;
+std::string runSlug(std::string_view name);
+
 struct RunPaths {
   std::string root;  // the run directory itself
   std::string config() const { return root + "/config.yaml"; }

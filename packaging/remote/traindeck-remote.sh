@@ -24,6 +24,15 @@
 #                                       (once), listed the same way
 #   read RUNDIR MAX PID START [NAME OFFSET]...
 #                                       the run's files past the given offsets (see below)
+#   have FILE                           have=yes when FILE is there (a .done marker), else have=no
+#   built BUILD                         built=yes when BUILD holds a finished trainer, else built=no
+#   mkdirs DIR...                       makes each DIR and its parents
+#   remove FILE...                      removes each FILE (none there is no error)
+#   install-data PARTIAL DEST           PARTIAL (one start's upload) becomes DEST, complete (see below)
+#   watch DIR                           whether DIR is a run folder (run.json or metrics.jsonl): its
+#                                       absolute path as run_dir=
+# The app runs each as `sh HELPER COMMAND ARG...` (RemoteHelper, app/remote/remote_helper.h), behind
+# a guard that answers helper=missing (exit 97) when this file is not there: the work folder went.
 set -u
 
 boot_id() { cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown; }
@@ -40,6 +49,9 @@ start_time() {
 # Whether PID is still the process that started at START (an empty START never is).
 still_runs() { [ -n "$2" ] && [ "$(start_time "$1" 2>/dev/null)" = "$2" ]; }
 die() { echo "error=$*"; exit 1; }
+# "~" and "~/x" as the app sends them: quoted, so no shell expanded them on the way.
+# shellcheck disable=SC2088  # the tilde is matched as a plain character on purpose
+home_path() { case "$1" in "~/"*) printf '%s\n' "$HOME/${1#\~/}" ;; "~") printf '%s\n' "$HOME" ;; *) printf '%s\n' "$1" ;; esac; }
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
@@ -48,6 +60,7 @@ case "$cmd" in
     work=$1
     echo "boot_id=$(boot_id)"
     echo "hostname=$(hostname 2>/dev/null || cat /etc/hostname)"
+    # shellcheck source=/dev/null  # the host's own
     [ -r /etc/os-release ] && . /etc/os-release && echo "os=${PRETTY_NAME:-${ID:-unknown}}"
     echo "glibc=$(ldd --version 2>/dev/null | head -1 | sed 's/.* //')"
     echo "cpus=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)"
@@ -57,7 +70,7 @@ case "$cmd" in
     echo "user=$(id -un)"
     echo "uid=$(id -u)"
     command -v apt-get >/dev/null && echo "apt=yes"
-    case "$work" in "~/"*) work="$HOME/${work#\~/}" ;; "~") work=$HOME ;; esac
+    work=$(home_path "$work")
     dir=$work
     while [ ! -d "$dir" ]; do dir=$(dirname "$dir"); done
     echo "work_dir=$work"
@@ -97,7 +110,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
       case "$package" in cmake | g++ | make | ninja-build) ;; *) die "$package is not a build tool TrainDeck installs" ;; esac
     done
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q 2>&1 && apt-get install -y -q "$@" 2>&1 || die "apt-get could not install $*: the lines above say why"
+    { apt-get update -q 2>&1 && apt-get install -y -q "$@" 2>&1; } || die "apt-get could not install $*: the lines above say why"
     echo "installed=$*"
     ;;
   prepare)
@@ -110,10 +123,10 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     tarball=$1 dest=$2
     [ -f "$dest/.done" ] && { echo "unpacked=cached"; exit 0; }
     partial="$dest.partial.$$"  # this call's own: two starts at once do not share one
-    rm -rf "$partial" && mkdir -p "$partial" || die "cannot make $partial"
+    { rm -rf "$partial" && mkdir -p "$partial"; } || die "cannot make $partial"
     why=$(tar -xf "$tarball" -C "$partial" 2>&1) || { rm -rf "$partial"; die "the trainer's sources in $tarball do not unpack: $why"; }
     : > "$partial/.done"
-    if [ -f "$dest/.done" ]; then rm -rf "$partial"; else rm -rf "$dest" && mv "$partial" "$dest" || die "cannot move the sources into $dest"; fi
+    if [ -f "$dest/.done" ]; then rm -rf "$partial"; else { rm -rf "$dest" && mv "$partial" "$dest"; } || die "cannot move the sources into $dest"; fi
     echo "unpacked=yes"
     ;;
   build)
@@ -177,7 +190,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     chmod 755 "$partial" || die "the uploaded trainer $partial is not there"
     out=$("$partial" --version 2>&1) || { rm -f "$partial"; die "it does not run here: $(echo "$out" | tail -1)"; }
     version=$(echo "$out" | head -1)
-    mv "$partial" "$build/bin/traindeck-train" && : > "$build/.done" || die "cannot install the trainer in $build"
+    { mv "$partial" "$build/bin/traindeck-train" && : > "$build/.done"; } || die "cannot install the trainer in $build"
     echo "version=$version"
     echo "installed=yes"
     ;;
@@ -192,24 +205,31 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     kill "-$sig" "$pid" && echo "signalled=yes"
     ;;
   checkpoint | export)
-    # The newest checkpoints/step-N holding COMPLETE (written last: the folder is whole).
+    # The newest checkpoints/step-N holding COMPLETE (written last: the folder is whole), by N,
+    # N digits only (not step-N.tmp-PID being written): core/runlog/checkpoint_names.h's rule.
     [ "$cmd" = export ] && { train=$1; shift; }
     rundir=$1
-    newest=""
+    newest="" newest_step=-1
     for dir in "$rundir"/checkpoints/step-*; do
-      [ -f "$dir/COMPLETE" ] && newest=$dir
+      step=${dir##*/step-}
+      case "$step" in '' | *[!0-9]*) continue ;; esac
+      [ -f "$dir/COMPLETE" ] || continue
+      while [ "${step#0}" != "$step" ]; do step=${step#0}; done  # 00000120: 120, not octal
+      step=${step:-0}
+      [ "${#step}" -gt 18 ] && continue
+      [ "$step" -ge "$newest_step" ] && { newest=$dir; newest_step=$step; }
     done
-    [ -n "$newest" ] || die "the run has no complete checkpoint yet"
+    [ -n "$newest" ] || { echo "checkpoint=none"; die "the run has no complete checkpoint yet"; }
     name=${newest##*/}
     case "$name" in *[!A-Za-z0-9._-]*) die "unexpected checkpoint name $name" ;; esac
     dir=$newest
     if [ "$cmd" = export ]; then
       dir="$rundir/exports/$name-hf"
       if [ ! -f "$dir/.done" ]; then
-        rm -rf "$dir.partial" && mkdir -p "$dir.partial" || die "cannot make $dir.partial"
+        { rm -rf "$dir.partial" && mkdir -p "$dir.partial"; } || die "cannot make $dir.partial"
         "$train" export --checkpoint "$newest" --hf "$dir.partial" >&2 || die "the export of $name failed"
         : > "$dir.partial/.done"
-        rm -rf "$dir" && mv "$dir.partial" "$dir" || die "cannot move the export into $dir"
+        { rm -rf "$dir" && mv "$dir.partial" "$dir"; } || die "cannot move the export into $dir"
       fi
       name="$name-hf"
     fi
@@ -257,8 +277,48 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     done
     echo "end"
     ;;
+  have)
+    [ -f "$1" ] && echo "have=yes" || echo "have=no"
+    ;;
+  built)
+    # What `build` and `install-trainer` leave: the marker, and the trainer they made.
+    [ -f "$1/.done" ] && [ -x "$1/bin/traindeck-train" ] && echo "built=yes" || echo "built=no"
+    ;;
+  mkdirs)
+    mkdir -p -- "$@" || die "cannot make $*"
+    echo "made=yes"
+    ;;
+  remove)
+    rm -f -- "$@"
+    echo "removed=yes"
+    ;;
+  install-data)
+    # PARTIAL is this start's own upload (another start uploading the same data at once writes
+    # into its own). It is made complete (.done inside it first), then renamed into place as DEST
+    # in one rename(2), so that a cut upload is never taken for a complete one; unless another
+    # start (another node on a shared file system) got there first: then ours is removed, also
+    # when its DEST arrived between the check and our rename (mv -T then fails on a folder that
+    # is not empty). A DEST without .done is an older version's leftover: replaced.
+    partial=$1 dest=$2
+    if [ -f "$dest/.done" ]; then
+      rm -rf -- "$partial" || die "cannot remove $partial"
+      echo "data=there"
+      exit 0
+    fi
+    { touch "$partial/.done" && { [ ! -e "$dest" ] || [ -f "$dest/.done" ] || rm -rf -- "$dest"; } &&
+      { mv -T -- "$partial" "$dest" || { [ -f "$dest/.done" ] && rm -rf -- "$partial"; }; }; } ||
+      die "cannot put the uploaded data in place as $dest"
+    echo "data=installed"
+    ;;
+  watch)
+    # A run started there by something else: only its folder is followed.
+    dir=$(home_path "$1")
+    { cd -- "$dir" && { [ -f run.json ] || [ -f metrics.jsonl ]; }; } ||
+      die "$1 is not a run folder (no run.json or metrics.jsonl there yet)"
+    echo "run_dir=$(pwd)"
+    ;;
   *)
-    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read ..." >&2
+    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read|have|built|mkdirs|remove|install-data|watch ..." >&2
     exit 2
     ;;
 esac

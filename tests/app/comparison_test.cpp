@@ -151,7 +151,7 @@ class ComparisonTest : public QObject {
     QCOMPARE(cell(model, 0, M::BestValStepColumn).toLongLong(), 4);
     QCOMPARE(cell(model, 0, M::MedianTokensColumn, M::SortRole).toDouble(), 2500.0);
     QCOMPARE(cell(model, 0, M::WallTimeColumn, M::SortRole).toDouble(), 3.5);
-    QCOMPARE(cell(model, 0, M::WallTimeColumn).toString(), QString("4 s"));
+    QCOMPARE(cell(model, 0, M::WallTimeColumn).toString(), QString("4s"));
     // Run b: losses 4, 2, 1.5 -> final 1.5; one eval 2.5 at step 2; median of 1000..3000 is 2000;
     // train records at 100..102 (its eval at 101.5 is not the last): 2 s.
     QCOMPARE(cell(model, 1, M::FinalLossColumn).toString(), QString("1.5000"));

@@ -56,6 +56,13 @@ class ProbedDevicesTest : public QObject {
     QVERIFY(QString::fromStdString(d.device.description).contains("16 cores"));
   }
 
+  void aHostWithoutGpusSaysSoInItsSummary() {
+    const HostProbe cpuOnly = probeOf("hostname=vm\ncpus=16\nmemory_kb=65536000\n");
+    QVERIFY2(cpuOnly.summary().contains("no GPU"), qPrintable(cpuOnly.summary()));
+    const HostProbe t4 = probeOf("cpus=8\ngpu=Tesla T4, 15360, 535.1\n");
+    QVERIFY2(!t4.summary().contains("no GPU") && t4.summary().contains("T4"), qPrintable(t4.summary()));
+  }
+
   void anSshJobIsValidatedAgainstTheProbedHost() {
     RunConfig config;
     config.target.kind = TargetKind::Ssh;

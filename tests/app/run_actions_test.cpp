@@ -35,18 +35,21 @@ class RunActionsTest : public QObject {
  private slots:
   void aRunGoingHereCanBeStoppedAndNothingElse() {
     const JobInState running(Job::State::Running);
-    const RunActions a = runActions({.status = RunStatus::Running, .remote = false, .hasCheckpoint = true, .job = &running});
+    const RunActions a =
+        runActions({.status = RunStatus::Running, .remote = false, .hasCheckpoint = true, .job = &running});
     QVERIFY(a.stop && a.kill && a.whyNoStop.isEmpty());
     QVERIFY(!a.continueRun && !a.rename && !a.trash);
     QVERIFY(!a.whyNoContinue.isEmpty());
     const JobInState stopping(Job::State::Stopping);
-    const RunActions s = runActions({.status = RunStatus::Running, .remote = false, .hasCheckpoint = true, .job = &stopping});
+    const RunActions s =
+        runActions({.status = RunStatus::Running, .remote = false, .hasCheckpoint = true, .job = &stopping});
     QVERIFY(!s.stop && s.kill);  // asked once; Kill still ends it
   }
 
   void aWatchedRunIsNotOursToStop() {
     const JobInState watched(Job::State::Running, "started outside TrainDeck: stop it there");
-    const RunActions a = runActions({.status = RunStatus::Running, .remote = true, .hasCheckpoint = false, .job = &watched});
+    const RunActions a =
+        runActions({.status = RunStatus::Running, .remote = true, .hasCheckpoint = false, .job = &watched});
     QVERIFY(!a.stop && !a.kill);
     QCOMPARE(a.whyNoStop, QString("started outside TrainDeck: stop it there"));
     QVERIFY(a.fetch);
@@ -72,8 +75,8 @@ class RunActionsTest : public QObject {
       QCOMPARE(a.continueAsksWhere, remote);
       QCOMPARE(a.fetch, remote);
     }
-    const RunActions none =
-        runActions({.status = static_cast<RunStatus>(status), .remote = remote, .hasCheckpoint = false, .job = nullptr});
+    const RunActions none = runActions(
+        {.status = static_cast<RunStatus>(status), .remote = remote, .hasCheckpoint = false, .job = nullptr});
     QVERIFY(!none.continueRun && none.whyNoContinue.contains("checkpoint"));
     QVERIFY(none.rename && none.trash);
   }
@@ -81,7 +84,8 @@ class RunActionsTest : public QObject {
   void aRunThatSaysItGoesButThatNoJobDrivesIsLeftAlone() {
     // Another machine's run, or one started by the command line: nothing here to stop, and its
     // folder is still written by someone.
-    const RunActions a = runActions({.status = RunStatus::Running, .remote = false, .hasCheckpoint = true, .job = nullptr});
+    const RunActions a =
+        runActions({.status = RunStatus::Running, .remote = false, .hasCheckpoint = true, .job = nullptr});
     QVERIFY(!a.stop && !a.kill && a.whyNoStop.contains("elsewhere"));
     QVERIFY(!a.continueRun && !a.rename && !a.trash);
   }

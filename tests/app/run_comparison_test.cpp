@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "runlog/metrics_jsonl_parser.h"
+#include "runs/human_duration.h"
+#include "runs/metric_series.h"
 #include "runs/run_comparison.h"
 
 using namespace traindeck;
@@ -62,6 +64,50 @@ class RunComparisonTest : public QObject {
     QCOMPARE(f.worldSize, qint64(2));
     QCOMPARE(f.strategy, QString("ddp"));
     QCOMPARE(f.precision, QString("bf16"));
+  }
+
+  void aStoppedPeriodIsNotWallTimeAndBreaksTimeLines() {
+    // Steps 1-3 a second apart, stopped for an hour, resumed: steps 4-6 a second apart again. The
+    // wall time is the 4 s it trained; on a time axis a gap (a NaN point) stands where it was
+    // stopped, on the step axis nothing does.
+    QByteArray text =
+        "{\"kind\":\"header\",\"time\":9,\"schema\":1,\"total_steps\":6}\n"
+        "{\"kind\":\"header\",\"time\":3600,\"schema\":1,\"total_steps\":6,\"start_step\":3}\n";
+    for (const auto& [time, step] : {std::pair{10, 1}, {11, 2}, {12, 3}, {3612, 4}, {3613, 5}, {3614, 6}})
+      text += QString("{\"kind\":\"train\",\"time\":%1,\"step\":%2,\"tokens\":8,\"loss\":3.0}\n")
+                  .arg(time)
+                  .arg(step)
+                  .toUtf8();
+    MetricsStore store;
+    MetricsJsonlParser parser;
+    store.append(parser.feed(text.toStdString()));
+    QCOMPARE(summarizeRun(store, "finished", {}).wallSeconds, 4.0);
+    const MetricSeries byTime = metricSeries(store, CompareMetric::TrainLoss, CompareX::Elapsed);
+    QCOMPARE(byTime.y.size(), 7);
+    QVERIFY(std::isnan(byTime.y[3]));
+    QVERIFY(byTime.x[3] > byTime.x[2] && byTime.x[3] < byTime.x[4]);
+    QCOMPARE(metricSeries(store, CompareMetric::TrainLoss, CompareX::WallClock).y.size(), 7);
+    QCOMPARE(metricSeries(store, CompareMetric::TrainLoss, CompareX::Step).y.size(), 6);
+    // Records of a slow model, a minute apart, are not pauses.
+    MetricsStore slow;
+    MetricsJsonlParser slowParser;
+    QByteArray minutes;
+    for (int i = 1; i <= 5; ++i)
+      minutes += QString("{\"kind\":\"train\",\"time\":%1,\"step\":%2,\"loss\":3.0}\n").arg(60 * i).arg(i).toUtf8();
+    slow.append(slowParser.feed(minutes.toStdString()));
+    QCOMPARE(summarizeRun(slow, "running", {}).wallSeconds, 240.0);
+    QCOMPARE(metricSeries(slow, CompareMetric::TrainLoss, CompareX::Elapsed).y.size(), 5);
+  }
+
+  void durationsReadAsPeopleSayThem() {
+    QCOMPARE(humanDuration(45), QString("45s"));
+    QCOMPARE(humanDuration(190), QString("3m10s"));
+    QCOMPARE(humanDuration(3725), QString("1h02m"));
+    QCOMPARE(humanDuration(30 * 3600), QString("30h00m"));
+    QCOMPARE(humanDuration(3.5 * 86400), QString("3.5 days"));
+    QCOMPARE(humanDuration(40 * 86400), QString("40 days"));
+    QCOMPARE(humanDuration((37943 * 60 + 55) * 60.0), QString("4.3 years"));  // not "37943h55m"
+    QCOMPARE(humanDuration(-3), QString("0s"));
   }
 };
 

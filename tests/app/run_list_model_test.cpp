@@ -144,6 +144,56 @@ class RunListModelTest : public QObject {
     model.setJobActive(QDir(root.path()).filePath("c"), false);
     QCOMPARE(model.index(2, RunListModel::StatusColumn).data().toString(), QStringLiteral("unknown"));
   }
+
+  void aRemoteRunIsListedFromItsStartAndSaysWhere() {
+    // A remote start: its mirror folder exists from the first step, run.json only once the run
+    // trains there. It is listed while its job starts it (in its place by the id's time), on
+    // the job's host; then by its remote.json; a start that failed before remote.json says its
+    // host from run.json.
+    QTemporaryDir root;
+    makeRun(root.path(), "20261130-100000-local", "2026-11-30T10:00:00Z", RunStatus::Finished);
+    RunListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setRunsRoot(root.path());
+    const QString mirror = QDir(root.path()).filePath("20261130-110000-remote");
+    QVERIFY(QDir().mkpath(mirror));
+    model.rescan();
+    QCOMPARE(model.rowCount(), 1);  // an empty folder no job drives is not a run
+    model.setJobActive(mirror, true);
+    model.setJobHosts(mirror, {"me@gpu:2222"});
+    model.rescan();
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.runAt(0).path, mirror);  // newest first, before it has a run.json
+    QCOMPARE(model.index(0, RunListModel::StatusColumn).data().toString(), QStringLiteral("starting"));
+    QCOMPARE(model.index(0, RunListModel::WhereColumn).data().toString(), QStringLiteral("me@gpu:2222"));
+    QCOMPARE(model.index(1, RunListModel::WhereColumn).data().toString(), QStringLiteral("this machine"));
+    QCOMPARE(model.whereOf(model.runAt(1)), QString());
+
+    // The job is gone (the app restarted): remote.json keeps it listed and says where.
+    QFile record(mirror + "/remote.json");
+    QVERIFY(record.open(QIODevice::WriteOnly));
+    record.write(R"({"spec":"me@gpu:2222"})");
+    record.close();
+    model.setJobActive(mirror, false);
+    model.setJobHosts(mirror, {});
+    model.rescan();
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.whereOf(model.runAt(0)), QStringLiteral("me@gpu:2222"));
+
+    // A start that failed at the connection: run.json names its host, no remote.json.
+    QVERIFY(QFile::remove(mirror + "/remote.json"));
+    RunInfo info;
+    info.id = "20261130-110000-remote";
+    info.status = RunStatus::Failed;
+    info.host = "nobody@127.0.0.1:1";
+    QCOMPARE(writeRunInfo(RunPaths{mirror.toStdString()}, info), std::string());
+    model.rescan();
+    QCOMPARE(model.index(0, RunListModel::StatusColumn).data().toString(), QStringLiteral("failed"));
+    QCOMPARE(model.index(0, RunListModel::WhereColumn).data().toString(), QStringLiteral("nobody@127.0.0.1:1"));
+    // A long name is whole in its tooltip (the cell elides it).
+    QCOMPARE(model.index(1, RunListModel::NameColumn).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("run 20261130-100000-local"));
+  }
 };
 
 QTEST_GUILESS_MAIN(RunListModelTest)

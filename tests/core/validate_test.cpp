@@ -95,6 +95,29 @@ TEST(Validate, RemoteTargetsCheckLocalPathsButNotRemoteOnesOrThisMachinesDevices
             (std::vector<std::string>{"data.train", "strategy.device"}));
 }
 
+// A cuda job on an ssh host without a GPU: the hint names another host, not the ssh target the
+// job has already (issue 25); on this machine it still suggests one.
+TEST(Validate, TheCudaHintFitsWhereTheJobRuns) {
+  RunConfig c = validCpuJob();
+  c.strategy.device = DeviceKind::Cuda;
+  c.target.kind = TargetKind::Ssh;
+  c.target.host = "me@cpu-box";
+  ValidationContext remote;
+  remote.remoteHost = HostDevices{0, false};
+  const auto deviceError = [](const Diagnostics& all) {
+    for (const Diagnostic& d : all)
+      if (d.path == "strategy.device" && d.severity == Severity::Error) return d;
+    return Diagnostic{};
+  };
+  const Diagnostic there = deviceError(validateConfig(c, remote));
+  EXPECT_NE(there.message.find("me@cpu-box has no CUDA device"), std::string::npos) << there.message;
+  EXPECT_EQ(there.hint.find("target.kind: ssh"), std::string::npos) << there.hint;
+  EXPECT_NE(there.hint.find("target.host"), std::string::npos) << there.hint;
+  c.target.kind = TargetKind::Local;
+  const Diagnostic here = deviceError(validateConfig(c, machineWith(0, false)));
+  EXPECT_NE(here.hint.find("target.kind: ssh"), std::string::npos) << here.hint;
+}
+
 TEST(Validate, SeveralHostsAreOneNodeEach) {
   RunConfig c = validCpuJob();
   c.target.kind = TargetKind::Ssh;
@@ -169,7 +192,7 @@ TEST(Validate, DdpWithOneRankIsOnlyAWarning) {
 TEST(Validate, CheckConfigListsProblemsInFileOrder) {
   const LoadedConfig loaded =
       loadConfigText("model:\n  n_head: 3\n  n_embd: 32\nstrategy:\n  micro_bach: 1\n  device: cpu\ndata:\n  train: " +
-                     preparedDataset() + "\n  tokenizer: byte\n  vocab: x\nname: \"...\"\n");
+                     preparedDataset() + "\n  tokenizer: byte\n  vocab: x\nschedule:\n  max_steps: -1\n");
   const Diagnostics problems = checkConfig(loaded, machineWith(0, false));
   std::vector<int> lines;
   for (const Diagnostic& d : problems) lines.push_back(d.line);
@@ -186,8 +209,19 @@ TEST(Validate, ProblemsInKeepsOnlyTheNamedSections) {
 
 TEST(Validate, Slugify) {
   EXPECT_EQ(slugify("GPT-2 small, DDP x8!"), "gpt-2-small-ddp-x8");
-  EXPECT_EQ(slugify("  --  "), "");
   EXPECT_EQ(slugify(std::string(100, 'a')).size(), 48u);
+  EXPECT_EQ(slugify("我的第一个模型"), "我的第一个模型");
+  EXPECT_EQ(slugify("  --  ").substr(0, 4), "run-");  // nothing of the name left: a short id
+}
+
+// A name is a name in any script: only the folder's slug depends on what it holds.
+TEST(Validate, ANameInAnyScriptIsValid) {
+  for (const char* name : {"我的第一个模型", "Модель №1", "!!!", "🙂"}) {
+    RunConfig c = validCpuJob();
+    c.name = name;
+    const Diagnostics problems = validateConfig(c, machineWith(0, false));
+    for (const Diagnostic& d : problems) EXPECT_NE(d.path, "name") << name << ": " << d.message;
+  }
 }
 
 }  // namespace

@@ -127,6 +127,29 @@ class ColabAccessTest : public QObject {
     QCOMPARE(check.exitCode(), 0);
   }
 
+  // A runtime without sshd: the cell's install branch, run with a stand-in apt-get on PATH, reads
+  // the package lists first (a fresh runtime has none, and the install alone fails).
+  void theCellUpdatesPackageListsBeforeInstallingSshd() {
+    const QStringList lines = colabSshCell(m_publicKey).split('\n');
+    const qsizetype at = lines.indexOf("if not os.path.exists(sshd):");
+    QVERIFY(at >= 0);
+    QString branch = "import subprocess, os\nsshd = '/nonexistent/sshd'\n" + lines[at] + "\n";
+    for (qsizetype i = at + 1; i < lines.size() && lines[i].startsWith("    "); ++i) branch += lines[i] + "\n";
+    const QString bin = m_dir.filePath("apt-bin");
+    QVERIFY(QDir().mkpath(bin));
+    QVERIFY(writeScript(bin + "/apt-get",
+                        QString("#!/bin/sh\necho \"$*\" >> \"%1/apt.log\"\n").arg(m_dir.path()).toUtf8()));
+    QFile(bin + "/apt-get").setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QProcess python;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("PATH", bin + ":" + env.value("PATH"));
+    python.setProcessEnvironment(env);
+    python.start("python3", {"-c", branch});
+    QVERIFY(python.waitForFinished(30000));
+    QCOMPARE(python.exitCode(), 0);
+    QCOMPARE(readAll(m_dir.filePath("apt.log")), QByteArray("update -qq\ninstall -y -qq openssh-server\n"));
+  }
+
   // The cell run for real: its sshd takes this key and no other, its hostname comes back, and
   // the host entry made from that hostname connects through "cloudflared access ssh".
   void theCellOpensSshForThatKeyOnlyThroughTheTunnel() {

@@ -7,12 +7,14 @@
 // shows is complete.
 #include <QApplication>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -75,8 +77,28 @@ class HostsDialogTest : public QObject {
     QTest::keyClicks(hostname, "evil.example.com");
     QVERIFY(!problem->text().isEmpty());
     QVERIFY(!dialog.problem().isEmpty());
+    // Not yet: cloudflared, which reaches such a host, is not on this computer's PATH.
+    const QByteArray oldPath = qgetenv("PATH");
+    const QString bin = m_dir.filePath("colab/bin");
+    qputenv("PATH", QByteArray("/usr/bin:/bin"));
     hostname->setText("https://calm-river-42.trycloudflare.com/");
+    if (QStandardPaths::findExecutable("cloudflared").isEmpty()) {
+      QVERIFY2(dialog.problem().contains("cloudflared is not installed") && dialog.problem().contains("apt install"),
+               qPrintable(dialog.problem()));
+      QVERIFY(!dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled());
+      QVERIFY(dialog.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("colab-runtime-dialog-no-cloudflared.png")));
+    }
+    QVERIFY(QDir().mkpath(bin));
+    QFile stub(bin + "/cloudflared");
+    QVERIFY(stub.open(QIODevice::WriteOnly));
+    stub.write("#!/bin/sh\nexit 0\n");
+    stub.close();
+    stub.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    qputenv("PATH", (bin + ":").toUtf8() + oldPath);
+    hostname->setText("calm-river-42.trycloudflare.com");  // asked again
     QCOMPARE(dialog.problem(), QString());
+    QVERIFY(dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled());
+    qputenv("PATH", oldPath);
     QCOMPARE(dialog.host().spec, QString("root@calm-river-42.trycloudflare.com"));
     QCOMPARE(dialog.host().identityFile, key);
     dialog.resize(680, 480);

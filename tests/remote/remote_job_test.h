@@ -185,15 +185,9 @@ class RemoteJobTest : public QObject {
     QVERIFY(make.waitForFinished(120000) && make.exitCode() == 0);
   }
 
-  void theProbeSaysWhatThisMachineHas();
   void aHostWithoutCmakeIsOneSentenceAndRunsNothing();
-  void readAnswersAreFramedAndMirroredByOffset();
-  void theHelperLaunchesOnceAndSignalsOnlyItsOwnProcess();
   void aLaunchWhoseAnswerWasLostIsFoundAgain();
   void checkpointsAreFetchedWholeOrNotAtAll();
-  void theMirrorKeepsTheNewestCompleteCheckpoints();
-  void trainersAreKeptBySignature();
-  void dataPathsAreUploadedByContentOrUsedRemotely();
   void launchesBuildsThereAndMirrorsTheRun();
   void aFreshRuntimeContinuesTheRunExactly();
   void twoHostsTrainOneJobAndAKilledNodeTakesBothDown();

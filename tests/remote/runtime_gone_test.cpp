@@ -44,8 +44,8 @@ class RuntimeGoneTest : public QObject {
       return {};
     QFile(work() + "/fake-train").setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QProcess launch;
-    launch.start("sh",
-                 {work() + "/helper.sh", "launch", work() + "/fake-train", work() + "/job.yaml", work() + "/runs/" + id});
+    launch.start(
+        "sh", {work() + "/helper.sh", "launch", work() + "/fake-train", work() + "/job.yaml", work() + "/runs/" + id});
     if (!launch.waitForFinished(20000)) return {};
     const QMap<QString, QString> started = parseKeyValues(launch.readAllStandardOutput());
     *pid = started.value("pid").toLongLong();
@@ -75,7 +75,8 @@ class RuntimeGoneTest : public QObject {
   }
 
   QString gatedProxy() const {
-    return QStringLiteral("test -e %1 && exit 1; %2").arg(m_block, m_server.proxyCommand(m_local.filePath("proxy.pid")));
+    return QStringLiteral("test -e %1 && exit 1; %2")
+        .arg(m_block, m_server.proxyCommand(m_local.filePath("proxy.pid")));
   }
 
   void unreachable() {
@@ -143,9 +144,9 @@ class RuntimeGoneTest : public QObject {
     QProcess attach;
     attach.start(TRAINDECK_BIN, {"--attach", mirror, "--gone-after", "3", "--keep-checkpoints", "1", "--batch"});
     QVERIFY(attach.waitForStarted(5000));
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(mirror + "/metrics.jsonl").size() > 0, 20000);  // following
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(mirror + "/metrics.jsonl").size() > 0, 60000);  // following
     unreachable();
-    const bool ended = attach.waitForFinished(30000);
+    const bool ended = attach.waitForFinished(90000);
     const QString err = QString::fromUtf8(attach.readAllStandardError());
     ::kill(-static_cast<pid_t>(pid), SIGKILL);
     QVERIFY2(ended, "the runtime was never said to be gone");
@@ -169,15 +170,18 @@ class RuntimeGoneTest : public QObject {
     const QString why = refused.at(0).at(0).toString();
     QVERIFY2(why.contains("still running on") && why.contains("traindeck --stop " + mirror), qPrintable(why));
     QCOMPARE(test_support::runStatus(mirror), std::string("running"));  // left as it was
-    QVERIFY(!hasStep(job, "connect"));                                   // the other host was never touched
+    QVERIFY(!hasStep(job, "connect"));                                  // the other host was never touched
   }
 
   void continueMarksAGoneRuntimeAndGoesOn_data() {
     QTest::addColumn<QString>("how");
     QTest::addColumn<QString>("said");
-    QTest::newRow("work folder wiped") << "wiped" << "is not on";
-    QTest::newRow("supervisor killed") << "killed" << "is not running on";
-    QTest::newRow("host unreachable") << "unreachable" << "cannot be reached";
+    QTest::newRow("work folder wiped") << "wiped"
+                                       << "is not on";
+    QTest::newRow("supervisor killed") << "killed"
+                                       << "is not running on";
+    QTest::newRow("host unreachable") << "unreachable"
+                                      << "cannot be reached";
   }
   void continueMarksAGoneRuntimeAndGoesOn() {
     QFETCH(QString, how);
@@ -196,7 +200,7 @@ class RuntimeGoneTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(readRunSummary(mirror).exitReason.startsWith("Runtime gone"), 20000);
     QCOMPARE(test_support::runStatus(mirror), std::string("failed"));
     QVERIFY2(readRunSummary(mirror).exitReason.contains(said), qPrintable(readRunSummary(mirror).exitReason));
-    QFile::remove(m_block);  // the other host is this sshd through its own proxy
+    QFile::remove(m_block);                                    // the other host is this sshd through its own proxy
     QTRY_VERIFY_WITH_TIMEOUT(hasStep(job, "connect"), 10000);  // continuing there
     QCOMPARE(job->state(), Job::State::Starting);
     job->kill();  // cancelled: nothing is built for this test

@@ -127,5 +127,44 @@ TEST(RunInfo, AReasonCutInsideACharacterStillReadsBack) {
   std::filesystem::remove_all(root);
 }
 
+// A run id keeps a readable slug of a name in any script (issue 25: 我的第一个模型 was refused);
+// a name with no letter or digit at all still gets a short id of its own, never a bad file name.
+TEST(RunId, TheSlugKeepsLettersAndDigitsOfAnyScript) {
+  EXPECT_EQ(runSlug("GPT-2 small, DDP x8!"), "gpt-2-small-ddp-x8");
+  EXPECT_EQ(runSlug("\xE6\x88\x91\xE7\x9A\x84\xE7\xAC\xAC\xE4\xB8\x80\xE4\xB8\xAA\xE6\xA8\xA1\xE5\x9E\x8B"),
+            "\xE6\x88\x91\xE7\x9A\x84\xE7\xAC\xAC\xE4\xB8\x80\xE4\xB8\xAA\xE6\xA8\xA1\xE5\x9E\x8B");  // 我的第一个模型
+  // Модель №1, 2: Cyrillic stays as written; "№" and ", " are not letters.
+  const std::string numero = "\xE2\x84\x96";  // №
+  EXPECT_EQ(runSlug("\xD0\x9C\xD0\xBE\xD0\xB4\xD0\xB5\xD0\xBB\xD1\x8C " + numero + "1, 2"),
+            "\xD0\x9C\xD0\xBE\xD0\xB4\xD0\xB5\xD0\xBB\xD1\x8C-1-2");
+  // 模型。版本 2 — the ideographic full stop and the dash separate like ASCII punctuation.
+  EXPECT_EQ(runSlug("\xE6\xA8\xA1\xE5\x9E\x8B\xE3\x80\x82\xE7\x89\x88\xE6\x9C\xAC 2 \xE2\x80\x94"),
+            "\xE6\xA8\xA1\xE5\x9E\x8B-\xE7\x89\x88\xE6\x9C\xAC-2");
+  EXPECT_EQ(runSlug("a/b\\c\n..d"), "a-b-c-d");  // never a path separator, a control or a dot
+  EXPECT_EQ(runSlug(std::string("caf\xC3\xA9 bad\xFF") + "byte"), "caf\xC3\xA9-bad-byte");
+  EXPECT_EQ(runSlug(""), "");
+}
+
+TEST(RunId, TheSlugIsCutAtACharacterBoundary) {
+  std::string name;
+  for (int i = 0; i < 40; ++i) name += "\xE6\xA8\xA1";  // 模, 3 bytes each
+  const std::string slug = runSlug(name);
+  EXPECT_EQ(slug.size(), 48u);
+  EXPECT_TRUE(isValidUtf8(slug));
+  EXPECT_EQ(runSlug(std::string(100, 'A')), std::string(kRunSlugBytes, 'a'));
+}
+
+TEST(RunId, ANameWithNothingSafeLeftGetsAShortIdOfItsOwn) {
+  const std::string smiles = runSlug("\xF0\x9F\x99\x82\xF0\x9F\x99\x82");  // two emoji
+  const std::string bangs = runSlug("!!!");
+  EXPECT_EQ(smiles.size(), 12u);
+  EXPECT_EQ(smiles.substr(0, 4), "run-");
+  EXPECT_EQ(smiles.find_first_not_of("0123456789abcdef", 4), std::string::npos);
+  EXPECT_NE(smiles, bangs);
+  EXPECT_EQ(bangs, runSlug("!!!"));  // the same name, the same id
+  const auto when = std::chrono::system_clock::from_time_t(0);
+  EXPECT_EQ(makeRunId(when, bangs), "19700101-000000-" + bangs);
+}
+
 }  // namespace
 }  // namespace traindeck

@@ -89,7 +89,7 @@ TEST_F(RunVerdict, ARunWithoutRunJsonGetsOneWithTheIdentityGiven) {
 
   std::filesystem::remove(m_paths.runJson());
   std::ofstream(m_paths.runJson()) << "{\"status\":\"runn";  // cut short: no verdict in it
-  EXPECT_TRUE(markRunKilled(m_paths, "killed", {.id = "r2"}));
+  EXPECT_TRUE(markRunKilled(m_paths, "killed", {.id = "r2", .name = {}, .host = {}}));
   info = read();
   EXPECT_EQ(info.status, RunStatus::Killed);
   EXPECT_EQ(info.id, "r2");

@@ -5,9 +5,11 @@
 // order.
 #include <QClipboard>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
@@ -22,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
+#include <memory>
 
 #include "compare_chart.h"
 #include "compare_page.h"
@@ -44,8 +47,18 @@ QVector<qint64> trainSteps(const QString& runDir) {
   return test_support::trainSteps(runDir + "/metrics.jsonl");
 }
 
+// Stands in for the desktop's file opener (QDesktopServices::setUrlHandler).
+class UrlCatcher : public QObject {
+  Q_OBJECT
+ public:
+  QList<QUrl> urls;
+ public slots:
+  void open(const QUrl& url) { urls << url; }
+};
+
 class MainWindowTest : public QObject {
   Q_OBJECT
+  std::unique_ptr<QTemporaryDir> m_config;
 
   // A finished two-rank run recorded from the trainer, under the runs root.
   static QString makeRecordedRun(const QTemporaryDir& runs, const QString& name) {
@@ -83,9 +96,14 @@ class MainWindowTest : public QObject {
   static void useDataDir(const QTemporaryDir& data) { qputenv("TRAINDECK_DATA", data.path().toUtf8()); }
 
  private slots:
+  // QSettings in a folder of this test program's own, never the user's (~/.config): set before
+  // the first QSettings, which fixes the folder for the process; each test starts with none.
   void initTestCase() {
-    QCoreApplication::setOrganizationName("TrainDeckTest");  // QSettings away from the user's
+    m_config = std::make_unique<QTemporaryDir>();
+    qputenv("XDG_CONFIG_HOME", m_config->path().toUtf8());
+    QCoreApplication::setOrganizationName("TrainDeckTest");
   }
+  void init() { QSettings().clear(); }
 
   void opensOnTheDemoJob() {
     QTemporaryDir data, runs;
@@ -227,13 +245,50 @@ class MainWindowTest : public QObject {
     QCOMPARE(shortcut("openAction"), QKeySequence(QKeySequence::Open));
     QCOMPARE(shortcut("saveAction"), QKeySequence(QKeySequence::Save));
     QCOMPARE(shortcut("quitAction"), QKeySequence(Qt::CTRL | Qt::Key_Q));
-    QCOMPARE(shortcut("docsAction"), QKeySequence(QKeySequence::HelpContents));
-    QVERIFY(QFileInfo(window.docsPath()).fileName() == "README.md");  // F1 has something to open
+    QCOMPARE(shortcut("tutorialAction"), QKeySequence(QKeySequence::HelpContents));
+    QVERIFY(QFileInfo(window.docsPath()).fileName() == "README.md");  // Help has something to open
     auto* pages = window.findChild<QTabWidget*>("pages");
     window.findChild<QAction*>("viewPage3")->trigger();
     QCOMPARE(pages->currentWidget()->objectName(), QString("logsPage"));
     window.findChild<QAction*>("copyConfigAction")->trigger();
     QCOMPARE(QGuiApplication::clipboard()->text(), window.setupPage()->yamlText());
+  }
+
+  // Issue 25: F1 is Help → Tutorial and opens docs/tutorial.md; where no program opens files it
+  // says where the file is (it said "documentation not found"), and where the file is missing it
+  // says where it was looked for.
+  void f1OpensTheTutorialOrSaysWhereItIs() {
+    QTemporaryDir data, runs, empty;
+    useDataDir(data);
+    MainWindow window(options(runs));
+    QAction* tutorial = window.findChild<QAction*>("tutorialAction");
+    QVERIFY(tutorial);
+    QCOMPARE(tutorial->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    QVERIFY(window.tutorialPath().endsWith("/docs/tutorial.md"));
+    UrlCatcher opener;
+    QDesktopServices::setUrlHandler("file", &opener, "open");
+    tutorial->trigger();
+    QDesktopServices::unsetUrlHandler("file");
+    QCOMPARE(opener.urls, QList<QUrl>{QUrl::fromLocalFile(window.tutorialPath())});
+    // What the window said last (other problems, such as a missing trainer, may be up too).
+    const auto said = [](const MainWindow& w) {
+      const QList<QMessageBox*> boxes = w.findChildren<QMessageBox*>("problemMessage");
+      return boxes.isEmpty() ? QString() : boxes.last()->text();
+    };
+    QVERIFY(!said(window).contains("tutorial"));
+
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", empty.path().toUtf8());  // no xdg-open, nor anything else that opens files
+    tutorial->trigger();
+    qputenv("PATH", path);
+    QVERIFY2(said(window).contains(window.tutorialPath()) && !said(window).contains("not found"),
+             qPrintable(said(window)));
+
+    MainWindowOptions elsewhere = options(runs);
+    elsewhere.presetDirs = {empty.path()};
+    MainWindow bare(elsewhere);
+    bare.findChild<QAction*>("tutorialAction")->trigger();
+    QVERIFY2(said(bare).contains("docs/tutorial.md") && said(bare).contains(empty.path()), qPrintable(said(bare)));
   }
 
   // Run → Checkpoints kept here…: how many of a remote run's newest checkpoints come home, kept
@@ -503,6 +558,91 @@ class MainWindowTest : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(runStatus(run), std::string("stopped"), 60000);
   }
 
+  void aLongRunNameNeverWidensTheWindow() {
+    // A 190-character name (and an id made from it): the window's minimum width stays small, the
+    // Name column keeps a width of its own (the name elided, whole in its tooltip) and the
+    // Status column stays in view, also after a restart.
+    QTemporaryDir data, runs;
+    useDataDir(data);
+    const QString name = QString("a very long run name about tokenizers and learning rates ").repeated(4).left(190);
+    const QString id = "20261130-083449-" + QString(name).replace(' ', '-').left(150);
+    const QString dir = makeRecordedRun(runs, id);
+    QFile json(dir + "/run.json");
+    QVERIFY(json.open(QIODevice::WriteOnly));
+    json.write(QString(R"({"id":"%1","name":"%2","created":"2026-11-30T08:34:49Z","status":"finished","step":37})")
+                   .arg(id, name)
+                   .toUtf8());
+    json.close();
+    const auto check = [&](MainWindow& window, const QString& shot) {
+      window.resize(1280, 800);
+      window.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&window));
+      window.showRun(dir);
+      auto* list = window.findChild<QTableView*>("runList");
+      QTRY_VERIFY(list->model()->rowCount() == 1);
+      QVERIFY2(window.minimumSizeHint().width() < 1000, qPrintable(QString::number(window.minimumSizeHint().width())));
+      QVERIFY2(window.minimumSize().width() < 1000, qPrintable(QString::number(window.minimumSize().width())));
+      QVERIFY(window.width() <= 1280);
+      const int nameWidth = list->columnWidth(RunListModel::NameColumn);
+      QVERIFY2(nameWidth < 400, qPrintable(QString::number(nameWidth)));
+      QVERIFY(list->columnViewportPosition(RunListModel::StatusColumn) < list->viewport()->width());
+      QVERIFY(!list->horizontalHeader()->isHidden());
+      QCOMPARE(list->model()->index(0, RunListModel::NameColumn).data(Qt::ToolTipRole).toString(), name);
+      // To look at: once the Monitor page has drawn the run.
+      QTRY_VERIFY(window.monitorPage()->charts().front()->graph(0)->dataCount() > 0);
+      QCoreApplication::processEvents();  // the figures' relayout after the redraw
+      QVERIFY(window.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath(shot)));
+      window.close();
+    };
+    QVERIFY(QDir().mkpath(TRAINDECK_SCREENSHOT_DIR));
+    {
+      MainWindow window(options(runs));
+      check(window, "long-run-name.png");
+    }
+    MainWindow reopened(options(runs));
+    check(reopened, "long-run-name-reopened.png");
+  }
+
+  void aRemoteStartIsListedShownAndSaidOnItsHost() {
+    // A remote start still connecting (its proxy hangs): the header says "starting · on <host>",
+    // the list has its row from the start on (before any run.json) and highlights it, not the
+    // run shown before. Cancelled, it says failed on its host, as after a restart.
+    QTemporaryDir data, runs;
+    QVERIFY(makeDemoData(data));
+    const QString before = makeRecordedRun(runs, "20261130-083449-tiny-ddp");
+    MainWindow window(options(runs));
+    window.resize(1280, 800);
+    window.showRun(before);
+    QTRY_VERIFY(window.setupPage()->isStartable());
+    auto* yaml = window.findChild<QPlainTextEdit*>("yaml");
+    yaml->setPlainText(yaml->toPlainText() +
+                       "\ntarget:\n  kind: ssh\n  host: nobody@127.0.0.1:1\n  proxy_command: sleep 120\n");
+    QTRY_VERIFY(window.setupPage()->config().target.kind == TargetKind::Ssh);
+    const QString run = window.startRun();
+    QVERIFY(!run.isEmpty());
+    auto* header = window.findChild<QLabel*>("runLabel");
+    auto* list = window.findChild<QTableView*>("runList");
+    const auto selected = [&] {
+      const QModelIndexList rows = list->selectionModel()->selectedRows();
+      return rows.size() == 1 ? rows.front().data(RunListModel::PathRole).toString() : QString();
+    };
+    QVERIFY2(selected() != before, "the run shown before stays highlighted");
+    QTRY_VERIFY2(header->text().contains(" · starting · on nobody@127.0.0.1:1 · "), qPrintable(header->text()));
+    QTRY_COMPARE(window.runList()->rowOfPath(run) >= 0, true);
+    RunListModel* model = window.runList();
+    QCOMPARE(model->data(model->index(model->rowOfPath(run), RunListModel::StatusColumn)).toString(),
+             QString("starting"));
+    QVERIFY(model->data(model->index(model->rowOfPath(run), RunListModel::WhereColumn))
+                .toString()
+                .startsWith("nobody@127.0.0.1:1"));
+    QTRY_COMPARE(selected(), run);
+    QVERIFY(window.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("remote-start-listed.png")));
+    window.findChild<QAction*>("stopAction")->trigger();  // cancels the start
+    QTRY_VERIFY_WITH_TIMEOUT(!window.jobs()->jobFor(run)->isActive(), 20000);
+    QTRY_VERIFY2(!header->text().contains("this machine") && header->text().contains(" · on nobody@127.0.0.1:1 · "),
+                 qPrintable(header->text()));
+  }
+
   void anUnreachableSshTargetSaysWhy() {
     QTemporaryDir data, runs;
     QVERIFY(makeDemoData(data));
@@ -520,6 +660,13 @@ class MainWindowTest : public QObject {
     QVERIFY2(text.contains("127.0.0.1"), qPrintable(text));
     QCOMPARE(runStatus(run), std::string("failed"));
     QVERIFY(!window.findChild<QAction*>("stopAction")->isEnabled());
+    // On its host, not "this machine": here and after a restart (no job, no remote.json).
+    auto* header = window.findChild<QLabel*>("runLabel");
+    QTRY_VERIFY2(header->text().contains(" · failed · on nobody@127.0.0.1:1 · "), qPrintable(header->text()));
+    MainWindow reopened(options(runs));
+    reopened.showRun(run);
+    QVERIFY2(reopened.findChild<QLabel*>("runLabel")->text().contains(" · failed · on nobody@127.0.0.1:1 · "),
+             qPrintable(reopened.findChild<QLabel*>("runLabel")->text()));
   }
 };
 

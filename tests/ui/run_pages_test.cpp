@@ -278,6 +278,53 @@ class RunPagesTest : public QObject {
     QCOMPARE(progressText(m_train, 0, "stopped"), QString("stopped"));  // no total: no percent
     QCOMPARE(progressText(m_train, 0, "running"), QString("running"));
     QCOMPARE(formatSeconds(3725), QString("1h02m"));
+    QCOMPARE(formatSeconds((37943 * 60 + 55) * 60.0), QString("4.3 years"));
+  }
+
+  void progressEstimatesOnlyFromWhatItKnows() {
+    // Two records a tenth of a second apart: no pace to tell yet ("0s left" said nothing true).
+    TrainColumns start;
+    for (int s = 1; s <= 2; ++s) {
+      start.step.push_back(s);
+      start.time.push_back(1000.0 + 0.1 * s);
+    }
+    QCOMPARE(progressText(start, 100, "running"), QString("2% · estimating…"));
+    // Steps 1-70 at 0.5 s a step, stopped for 50 minutes, resumed: steps 71-80 at 1 s a step.
+    // The time left is paced by the records since the resume: 20 steps at 1 s.
+    TrainColumns resumed;
+    for (int s = 1; s <= 80; ++s) {
+      resumed.step.push_back(s);
+      resumed.time.push_back(s <= 70 ? 0.5 * s : 3035.0 + (s - 70));
+    }
+    QCOMPARE(progressText(resumed, 100, "running"), QString("80% · 20s left"));
+    // While a remote run's link is down nothing comes: no time left is counted down.
+    QCOMPARE(progressText(m_train, 200, "running", true), QString("50% · waiting for the link"));
+    QCOMPARE(progressText(m_train, 0, "running", true), QString("waiting for the link"));
+    QCOMPARE(progressText(m_train, 200, "stopped", true), QString("50% · stopped"));
+  }
+
+  void timeAxisLinesBreakWhereTheRunWasStopped() {
+    // Ten records, stopped for an hour after the fifth: on the elapsed-time axis a point with no
+    // value stands in the stopped hour (the line breaks there); on the step axis nothing does.
+    TrainColumns train;
+    for (int s = 1; s <= 10; ++s) {
+      train.step.push_back(s);
+      train.tokens.push_back(100 * s);
+      train.time.push_back(s <= 5 ? s : 3600.0 + s);
+      for (std::vector<float>* v :
+           {&train.loss, &train.lr, &train.gradNorm, &train.tokensPerSecond, &train.stepMs, &train.mfu})
+        v->push_back(1.0f);
+    }
+    MetricsView v;
+    v.train = &train;
+    v.status = "finished";
+    MonitorPage page;
+    page.showMetrics(v);
+    QTRY_COMPARE(page.charts().front()->graph(0)->dataCount(), 10);
+    page.setXAxis(MonitorPage::XAxis::Elapsed);
+    QTRY_COMPARE(page.charts().front()->graph(0)->dataCount(), 11);
+    const QCPGraphDataContainer& points = *page.charts().front()->graph(0)->data();
+    QVERIFY(std::isnan((points.constBegin() + 5)->value));
   }
 
   void monitorExportsChartsAndCsv() {

@@ -29,6 +29,7 @@
 #include "host_probe.h"
 #include "host_store.h"
 #include "plan_panel.h"
+#include "prepare_dialog.h"
 #include "setup_page.h"
 
 namespace traindeck {
@@ -425,6 +426,236 @@ class SetupPageTest : public QObject {
     QDir().mkpath(TRAINDECK_SCREENSHOT_DIR);
     dialog->grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("export-dialog.png"));
     dialog->close();
+  }
+
+  // Issue 25, item 6: Prepare… and Save… start in ${TRAINDECK_DATA} (or the job's own folder),
+  // never in the presets folder, and refuse to write there, saying where to instead.
+  void prepareAndSaveNeverWriteIntoThePresetsFolder() {
+    const QString presets = QFileInfo(TRAINDECK_PRESETS_SOURCE_DIR).absoluteFilePath();
+    SetupPage page({presets});
+    page.choosePreset("demo-cpu");
+    QVERIFY(page.isInPresets(presets + "/demo-cpu.yaml"));
+    QVERIFY(!page.isInPresets(m_data.filePath("demo-cpu.yaml")));
+    QCOMPARE(page.defaultSaveFile(), m_data.filePath("demo-cpu.yaml"));
+    const QString intoPresets = presets + "/mine.yaml";
+    QVERIFY(!page.saveFile(intoPresets));
+    QVERIFY(!QFileInfo::exists(intoPresets));
+    const QString said = page.findChild<QLabel*>("fileLabel")->text();
+    QVERIFY2(said.contains("presets folder") && said.contains(m_data.filePath("demo-cpu.yaml")), qPrintable(said));
+    // A preset opened as a file is saved elsewhere too.
+    page.openFile(presets + "/demo-cpu.yaml");
+    QVERIFY(!page.isInPresets(page.defaultSaveFile()));
+
+    PrepareDialog* dialog = page.openPrepareDialog();
+    // data.train names ${TRAINDECK_DATA}/demo, not a dataset yet: that is where it goes.
+    QCOMPARE(dialog->outDir(), m_data.filePath("demo"));
+    dialog->setInputs({m_data.filePath("any.txt")});
+    dialog->setOutDir(presets + "/tokens");
+    dialog->startPrepare();
+    QVERIFY2(dialog->statusText().contains("presets folder") && dialog->statusText().contains(m_data.path()),
+             qPrintable(dialog->statusText()));
+    QVERIFY(!QFileInfo::exists(presets + "/tokens"));
+    dialog->close();
+    // A job whose data.train is a dataset already: a new folder in ${TRAINDECK_DATA} beside it.
+    page.setYamlText(validJob());
+    dialog = page.openPrepareDialog();
+    QCOMPARE(dialog->outDir(), m_data.filePath("tiny-data"));
+    dialog->close();
+  }
+
+  // Issue 25, item 7: a name in any script is a name; the page accepts it as typed.
+  void aRunNameInAnyScriptIsAccepted() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob().replace("name: tiny", "name: 我的第一个模型"));
+    QCOMPARE(QString::fromStdString(page.config().name), QString("我的第一个模型"));
+    QVERIFY2(page.isStartable(), qPrintable(problemText(page)));
+    for (const Diagnostic& d : page.problems()) QVERIFY2(d.path != "name", d.message.c_str());
+    QCOMPARE(page.findChild<QLineEdit*>("field:name")->text(), QString("我的第一个模型"));
+  }
+
+  // Issue 25, item 7: Prepare… has prepare's separator and validation fraction, and says before
+  // preparing when whole files would go to validation, and after when the split came out lopsided.
+  void prepareSaysWhenTheSplitIsLopsided() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob());
+    PrepareDialog* dialog = page.openPrepareDialog();
+    QCOMPARE(dialog->warningText(), QString());
+    dialog->setInputs({"/texts/english-1.txt", "/texts/中文.txt", "/texts/english-2.txt"});
+    // prepare's rule: document 1 always goes to validation; each file is one document.
+    QString warning = dialog->warningText();
+    QVERIFY2(warning.contains("中文.txt goes whole to validation") && warning.contains("english-1.txt, english-2.txt"),
+             qPrintable(warning));
+    PrepareSplit split;
+    split.separator = QString();  // an empty line ends a document
+    split.valFraction = 0.1;
+    dialog->setSplit(split);
+    QCOMPARE(dialog->warningText(), QString());
+    QCOMPARE(dialog->split().valFraction, 0.1);
+    QCOMPARE(dialog->split().separator, std::optional<QString>(QString()));
+    const QStringList args = PrepareJob::arguments(page.config().data, dialog->inputs(), "/out", dialog->split());
+    QVERIFY2(args.join(' ').contains("--val-fraction 0.1 --doc-separator  --"), qPrintable(args.join(' ')));
+    split.separator = QString("%");
+    dialog->setSplit(split);
+    QCOMPARE(dialog->split().separator, std::optional<QString>(QString("%")));
+    QVERIFY(!PrepareJob::arguments(page.config().data, {"a"}, "/out", {}).contains("--doc-separator"));
+    dialog->setSplit({});  // no separator again
+    QTRY_VERIFY(!dialog->warningText().isEmpty());
+    QDir().mkpath(TRAINDECK_SCREENSHOT_DIR);
+    QVERIFY(dialog->grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("prepare-dialog-lopsided.png")));
+    dialog->close();
+
+    // After preparing: what dataset.json says, against the fraction asked for.
+    QTemporaryDir out;
+    const auto manifest = [&](int trainTokens, int valTokens) {
+      QFile file(out.filePath("dataset.json"));
+      QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      file.write(QString(R"({"format":"traindeck-dataset","version":1,"tokenizer":"byte","vocab_size":257,)"
+                         R"("end_of_text":256,"token_width":2,"shard_tokens":100000000,"val_fraction":0.005,)"
+                         R"("doc_separator":null,"train":{"tokens":%1,"documents":2,"shards":[{"file":)"
+                         R"("train-000000.bin","tokens":%1}]},"val":{"tokens":%2,"documents":1,"shards":[%3]}})")
+                     .arg(trainTokens)
+                     .arg(valTokens)
+                     .arg(valTokens ? QString(R"({"file":"val-000000.bin","tokens":%1})").arg(valTokens) : QString())
+                     .toUtf8());
+    };
+    manifest(1000, 600);
+    warning = PrepareJob::preparedSplitWarning(out.path(), {});
+    QVERIFY2(warning.contains("37.5%") && warning.contains("0.5%"), qPrintable(warning));
+    manifest(100000, 500);
+    QCOMPARE(PrepareJob::preparedSplitWarning(out.path(), {}), QString());
+    manifest(100000, 0);
+    QVERIFY(PrepareJob::preparedSplitWarning(out.path(), {}).contains("validation is empty"));
+  }
+
+  // Issue 25, item 8: Prepare…'s folder shows in the form at once (it was kept at the old one).
+  void preparedDataShowsInTheFormAndTheYaml() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob());
+    PrepareDialog* dialog = page.openPrepareDialog();
+    const QString made = m_data.filePath("prepared here");
+    emit dialog->prepared(made);
+    QCOMPARE(QString::fromStdString(page.config().data.train), made);
+    QVERIFY(page.yamlText().contains(made));
+    QCOMPARE(page.findChild<QLineEdit*>("field:data.train")->text(), made);
+    dialog->close();
+  }
+
+  // Issue 25, item 8: a "Where to run" choice is one edit of the YAML; Ctrl+Z there takes all of
+  // it back at once, the chooser and the form show it at once, and a line says what was undone.
+  void whereToRunIsOneUndoableEditOfTheYaml() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.resize(1400, 900);
+    page.setYamlText(validJob());
+    const QString spec = "me@gpu-box:2222";
+    page.setHosts({{"box", spec, "/keys/id_box", "cloudflared access ssh --hostname %h"}}, {});
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    auto* yaml = page.findChild<QPlainTextEdit*>("yaml");
+    auto* where = page.findChild<QComboBox*>("targetChooser");
+    auto* undo = page.findChild<QToolButton*>("yamlUndo");
+    QVERIFY(yaml && where && undo);
+    QVERIFY(!undo->isEnabled());  // a new text has no history
+    where->setCurrentIndex(1);
+    emit where->activated(1);
+    QCOMPARE(page.config().target.kind, TargetKind::Ssh);
+    QVERIFY(page.yamlText().contains("proxy_command"));
+    QVERIFY(undo->isEnabled());
+    yaml->setFocus();
+    QTest::keyClick(yaml, Qt::Key_Z, Qt::ControlModifier);
+    // All of it, at once: no debounce to wait for.
+    QCOMPARE(page.config().target.kind, TargetKind::Local);
+    QCOMPARE(page.config().target.host, std::string());
+    QCOMPARE(page.config().target.proxy_command, std::string());
+    QCOMPARE(page.yamlText(), validJob());
+    QCOMPARE(where->currentIndex(), 0);
+    QCOMPARE(page.findChild<QComboBox*>("field:target.kind")->currentText(), QString("local"));
+    QVERIFY2(page.historyNote().startsWith("Undone: ") && page.historyNote().contains("target.kind: ssh → local"),
+             qPrintable(page.historyNote()));
+    QDir().mkpath(TRAINDECK_SCREENSHOT_DIR);
+    QVERIFY(page.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("setup-undo-where-to-run.png")));
+    QTest::keyClick(yaml, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(page.config().target.kind, TargetKind::Ssh);
+    QCOMPARE(QString::fromStdString(page.config().target.host), spec);
+    QCOMPARE(where->currentIndex(), 1);
+    QVERIFY(page.historyNote().startsWith("Redone: "));
+    // A form edit is an edit of the same document: the button undoes it too.
+    auto* micro = page.findChild<QLineEdit*>("field:strategy.micro_batch");
+    micro->selectAll();
+    QTest::keyClicks(micro, "7");
+    QCOMPARE(page.config().strategy.micro_batch, 7);
+    QVERIFY(page.historyNote().isEmpty());
+    undo->click();
+    QCOMPARE(page.config().strategy.micro_batch, 2);
+    QCOMPARE(micro->text(), QString("2"));
+    QCOMPARE(page.config().target.kind, TargetKind::Ssh);  // one step back, not two
+  }
+
+  // Issue 25: choosing a preset keeps "Where to run" (presets name no target) and says so.
+  void aPresetKeepsWhereToRun() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob());
+    const QString spec = "me@gpu-box:2222";
+    page.setHosts({{"box", spec, "/keys/id_box", ""}}, {});
+    auto* where = page.findChild<QComboBox*>("targetChooser");
+    where->setCurrentIndex(1);
+    emit where->activated(1);
+    page.choosePreset("gpt2-124m-1gpu");
+    QCOMPARE(QString::fromStdString(page.config().name), QString("gpt2-124m-1gpu"));
+    QCOMPARE(page.config().target.kind, TargetKind::Ssh);
+    QCOMPARE(QString::fromStdString(page.config().target.host), spec);
+    QCOMPARE(page.config().target.identity, std::string("/keys/id_box"));
+    QCOMPARE(where->currentIndex(), 1);
+    QVERIFY(!page.isModified());  // the preset as chosen, with the target kept
+    const QString label = page.findChild<QLabel*>("fileLabel")->text();
+    QVERIFY2(label.contains("Where to run kept: " + spec), qPrintable(label));
+  }
+
+  // Issue 25: a plan that does not fit is a problem in Problems (and at micro_batch), not only in
+  // the plan; it goes when the plan fits.
+  void aPlanThatDoesNotFitIsAProblem() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.resize(1500, 950);
+    page.choosePreset("gpt2-1.5b-8gpu-zero1");
+    auto* plan = page.findChild<PlanPanel*>("plan");
+    auto* list = page.findChild<QListWidget*>("problems");
+    const auto fitProblems = [&page] {
+      QStringList out;
+      for (const Diagnostic& d : page.problems())
+        if (d.message.find("does not fit") != std::string::npos) out << QString::fromStdString(d.format("job"));
+      return out;
+    };
+    plan->setDeviceName("H200");
+    QVERIFY(!plan->summaryText().contains("Does not fit"));
+    QCOMPARE(fitProblems(), QStringList());
+    plan->setDeviceName("T4");
+    QVERIFY(plan->summaryText().contains("Does not fit"));
+    QCOMPARE(fitProblems().size(), 1);
+    QVERIFY2(
+        fitProblems()[0].contains("warning: strategy.micro_batch: does not fit") && fitProblems()[0].contains("T4"),
+        qPrintable(fitProblems()[0]));
+    QString listed;
+    for (int i = 0; i < list->count(); ++i) listed += list->item(i)->text() + "\n";
+    QVERIFY2(listed.contains("does not fit") && !listed.contains("No problems"), qPrintable(listed));
+    QVERIFY(!page.findChild<QLabel*>("icon:strategy.micro_batch")->pixmap().isNull());
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QDir().mkpath(TRAINDECK_SCREENSHOT_DIR);
+    QVERIFY(page.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("setup-plan-does-not-fit.png")));
+    plan->setDeviceName("H200");
+    QCOMPARE(fitProblems(), QStringList());
+  }
+
+  void aLongStepTimeReadsAsPeopleSayIt() {
+    // GPT-2 XL in fp32 on this machine's CPU: a step of hours, said "2h05m", never "7.16e+03 s".
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.choosePreset("gpt2-1.5b-8gpu-zero1");
+    QString text = page.yamlText();
+    text.replace("precision: bf16", "precision: fp32");
+    page.setYamlText(text);
+    page.findChild<PlanPanel*>("plan")->setDeviceName("CPU");
+    const QString step = page.findChild<QLabel*>("plan.stepTime")->text();
+    QVERIFY2(!step.startsWith("unknown") && step.contains("utilization"), qPrintable(step));
+    QVERIFY2(!step.contains("e+") && !step.contains(" s at"), qPrintable(step));
   }
 
   void rendersAScreenshot() {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "runlog/atomic_file.h"
+#include "runlog/checkpoint_names.h"
 #include "trainer/safetensors/safetensors_file.h"
 #include "trainer/safetensors/safetensors_writer.h"
 
@@ -21,8 +22,6 @@ namespace traindeck {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr const char* kPrefix = "step-";
 
 TensorDType dtypeOf(const torch::Tensor& t) {
   switch (t.scalar_type()) {
@@ -68,14 +67,6 @@ void syncFolder(const fs::path& folder) {
   ::close(fd);
 }
 
-// The step of a complete-looking folder name ("step-00000120"), or -1.
-std::int64_t stepOf(const std::string& name) {
-  if (name.rfind(kPrefix, 0) != 0 || name.size() != 13) return -1;
-  const std::string digits = name.substr(5);
-  if (!std::all_of(digits.begin(), digits.end(), ::isdigit)) return -1;
-  return std::stoll(digits);
-}
-
 }  // namespace
 
 void writeTensorFile(const std::string& path, const NamedTensors& tensors) {
@@ -102,9 +93,7 @@ std::map<std::string, torch::Tensor> readTensorFile(const std::string& path) {
 Checkpointer::Checkpointer(std::string checkpointsDir, int keep) : m_dir(std::move(checkpointsDir)), m_keep(keep) {}
 
 std::string Checkpointer::folderName(std::int64_t step) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%s%08lld", kPrefix, static_cast<long long>(step));
-  return buffer;
+  return checkpointName(step);
 }
 
 std::string Checkpointer::save(std::int64_t step, const CheckpointContents& contents) {
@@ -144,17 +133,7 @@ std::string Checkpointer::save(std::int64_t step, const CheckpointContents& cont
 }
 
 std::vector<std::string> Checkpointer::completeFolders() const {
-  std::vector<std::pair<std::int64_t, std::string>> found;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(m_dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    const std::int64_t step = stepOf(name);
-    if (step >= 0 && fs::exists(entry.path() / "COMPLETE", ec)) found.emplace_back(step, name);
-  }
-  std::sort(found.begin(), found.end());
-  std::vector<std::string> names;
-  for (const auto& item : found) names.push_back(item.second);
-  return names;
+  return completeCheckpoints(m_dir);  // the rule every reader of checkpoints/ shares
 }
 
 std::optional<std::string> Checkpointer::latestComplete() const {

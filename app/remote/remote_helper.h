@@ -1,0 +1,74 @@
+// RemoteHelper: the typed client of the helper script (packaging/remote/traindeck-remote.sh) on
+// one host: one method per subcommand, every word quoted by shellJoin, each answer parsed into
+// its struct (remote_helper_answers.h) and handed to `done` on the context's thread. Every shell
+// program the app runs there is in the script, where shellcheck reads it; here are only the
+// command lines that run it. A cheap value: make one where it is needed (the helper's path is
+// known once the work folder is). GUI thread, like its RemoteHost.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <functional>
+
+#include "remote_helper_answers.h"
+#include "remote_host.h"
+
+namespace traindeck {
+
+class RemoteHelper {
+ public:
+  template <class Answer>
+  using Done = std::function<void(const Answer& answer)>;
+
+  // `host` outlives the calls; `path` is the helper's absolute path there. Answers for a
+  // `context` that is gone are dropped (RemoteHost::exec).
+  RemoteHelper(RemoteHost* host, QString path, QObject* context);
+
+  // The work folder (0700, its parents too when made) and its absolute path. The one command
+  // that is not the helper's: it makes the folder the helper is uploaded into. "~" and "~/x"
+  // are the remote home's.
+  static void makeWorkFolder(RemoteHost* host, const QString& workDir, QObject* context, Done<FolderAnswer> done);
+  static QString workFolderCommand(const QString& workDir);
+  // What runs the helper: `sh HELPER ARG...`, unless HELPER is not there (then helper=missing,
+  // exit HelperStatus::kMissingStatus). A fixed program; HELPER and the words are its arguments.
+  static const char* guard();
+  QString command(const QStringList& args) const;
+
+  void probe(const QString& workDir, Done<ProbeAnswer> done) const;
+  // As root, with apt-get; only build tools. The answer's value says what was installed.
+  void install(const QStringList& packages, Done<MadeAnswer> done, RemoteHost::LineHandler onLine = {}) const;
+  void have(const QString& file, Done<YesNoAnswer> done) const;
+  void built(const QString& build, Done<YesNoAnswer> done) const;
+  void mkdirs(const QStringList& dirs, Done<HelperStatus> done) const;
+  void remove(const QStringList& files, Done<HelperStatus> done) const;
+  void unpack(const QString& tarball, const QString& dest, Done<HelperStatus> done) const;
+  void build(const QString& src, const QString& build, const QString& libtorch, Done<MadeAnswer> done,
+             RemoteHost::LineHandler onLine = {}) const;
+  void installTrainer(const QString& build, Done<MadeAnswer> done) const;
+  void installData(const QString& partial, const QString& dest, Done<HelperStatus> done) const;
+  void watch(const QString& dir, Done<FolderAnswer> done) const;
+  void seed(const QString& runDir, Done<SeedAnswer> done) const;
+  void launch(const QString& binary, const QString& config, const QString& runDir, const QStringList& args,
+              Done<LaunchAnswer> done) const;
+  void launched(const QString& runDir, Done<LaunchAnswer> done) const;
+  void alive(qint64 pid, const QString& startTime, Done<AliveAnswer> done) const;
+  void signal(const QString& signal, qint64 pid, const QString& startTime, Done<SignalAnswer> done) const;
+  // The run's files past `offsets` (NAME OFFSET pairs, RunMirror::readArguments), at most
+  // `maxBytes` of each, and whether the supervisor `pid` `startTime` lives.
+  void read(const QString& runDir, int maxBytes, qint64 pid, const QString& startTime, const QStringList& offsets,
+            Done<ReadAnswer> done) const;
+  void checkpoint(const QString& runDir, Done<ListingAnswer> done) const;
+  void exportHf(const QString& trainBinary, const QString& runDir, Done<ListingAnswer> done) const;
+
+ private:
+  template <class Answer>
+  void call(const QStringList& args, std::function<Answer(const RemoteHost::ExecResult&)> parse, Done<Answer> done,
+            RemoteHost::LineHandler onLine = {}) const;
+
+  RemoteHost* m_host;
+  QString m_path;
+  QObject* m_context;
+};
+
+}  // namespace traindeck

@@ -1,0 +1,204 @@
+// RemoteHelper and the helper script, without a host: shellcheck finds nothing in the script nor
+// in the two fixed command lines the app still writes (the work folder, the guard); the answers
+// parse into their structs (a missing helper, a cut listing, a launch that did not start); and
+// the command lines RemoteHelper writes run the script here through /bin/sh, quoting and guard
+// included (the small subcommands that used to be shell in C++ strings, the data rename's rules).
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "remote_helper.h"
+
+using namespace traindeck;
+
+namespace {
+
+RemoteHost::ExecResult result(int status, const QByteArray& out, const QByteArray& err = {},
+                              const QString& failure = {}) {
+  return RemoteHost::ExecResult{.status = status, .out = out, .err = err, .failure = failure};
+}
+
+// shellcheck's findings for a file, or why it could not run; empty when clean.
+QString shellcheck(const QString& path) {
+  const QString tool = QStandardPaths::findExecutable("shellcheck");
+  if (tool.isEmpty()) return "shellcheck is not installed: apt-get install shellcheck (Debian package shellcheck)";
+  QProcess p;
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  p.start(tool, {"-s", "sh", "-f", "gcc", path});
+  if (!p.waitForFinished(60000)) return "shellcheck did not finish: " + p.errorString();
+  return p.exitCode() == 0 ? QString()
+                           : QString::fromUtf8(p.readAll()).trimmed() + " (exit " + QString::number(p.exitCode()) + ")";
+}
+
+}  // namespace
+
+class RemoteHelperTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir m_dir;
+
+  // Runs RemoteHelper's command line for `args` here, as the remote shell would.
+  RemoteHost::ExecResult run(const QStringList& args, const QString& helper = TRAINDECK_REMOTE_HELPER) {
+    QProcess p;
+    p.setWorkingDirectory(m_dir.path());
+    p.start("/bin/sh", {"-c", RemoteHelper(nullptr, helper, nullptr).command(args)});
+    if (!p.waitForFinished(30000)) return result(-1, {}, {}, "did not finish");
+    return result(p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError());
+  }
+  QString path(const QString& name) const { return m_dir.filePath(name); }
+  static bool touch(const QString& file) {
+    QFile f(file);
+    return QDir().mkpath(QFileInfo(file).path()) && f.open(QIODevice::WriteOnly);
+  }
+
+ private slots:
+  void theScriptPassesShellcheck() {
+    const QString findings = shellcheck(TRAINDECK_REMOTE_HELPER);
+    QVERIFY2(findings.isEmpty(), qPrintable(findings));
+  }
+
+  void theFixedCommandsPassShellcheck() {
+    const QString script = path("fixed.sh");
+    QFile f(script);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("#!/bin/sh\n");
+    for (const QString& dir : QStringList{"~", "~/.cache/traindeck", "/srv/it's here"})
+      f.write(RemoteHelper::workFolderCommand(dir).toUtf8() + "\n");
+    f.write(QByteArray(RemoteHelper::guard()) + "\n");
+    f.close();
+    const QString findings = shellcheck(script);
+    QVERIFY2(findings.isEmpty(), qPrintable(findings));
+  }
+
+  void aMissingHelperIsItsOwnAnswer() {
+    const HelperStatus missing = HelperStatus::from(result(HelperStatus::kMissingStatus, "helper=missing\n"));
+    QVERIFY(missing.helperMissing);
+    QVERIFY(!missing.reached());
+    // The same status from the helper itself (a build's exit status passed on) is an answer.
+    QVERIFY(!HelperStatus::from(result(HelperStatus::kMissingStatus, "error=the build failed\n")).helperMissing);
+    const HelperStatus cut = HelperStatus::from(result(-1, {}, {}, "the link went"));
+    QVERIFY(!cut.reached());
+    QVERIFY(!cut.helperMissing);
+    QCOMPARE(cut.linkFailure, QString("the link went"));
+    // Through the guard, for real: a path where nothing is.
+    const ReadAnswer gone = ReadAnswer::from(run({"read", path("runs/x"), "100", "1", "2"}, path("nothing/here.sh")));
+    QVERIFY(gone.helperMissing);
+  }
+
+  void whySaysTheHelpersReasonFirst() {
+    QCOMPARE(HelperStatus::from(result(1, "error=cannot make /x\n", "mkdir: denied\n")).why(),
+             QString("cannot make /x: mkdir: denied"));
+    QCOMPARE(HelperStatus::from(result(1, "", "sh: oops\n")).why(), QString("sh: oops"));
+    QCOMPARE(HelperStatus::from(result(1, "error=no\n")).why(), QString("no"));
+  }
+
+  void launchAnswers() {
+    const LaunchAnswer started = LaunchAnswer::from(result(0, "motd line\npid=4242\nstart_time=987\nboot_id=abc\n"));
+    QVERIFY(started.started());
+    QCOMPARE(started.pid, qint64(4242));
+    QCOMPARE(started.startTime, QString("987"));
+    QCOMPARE(started.bootId, QString("abc"));
+    const LaunchAnswer ended = LaunchAnswer::from(result(1, "error=the trainer ended at once; see x\n"));
+    QVERIFY(!ended.started());
+    QCOMPARE(ended.why(), QString("the trainer ended at once; see x"));
+    const LaunchAnswer never = LaunchAnswer::from(result(0, "launched=no\n"));
+    QVERIFY(never.ok());
+    QCOMPARE(never.pid, qint64(0));
+    QVERIFY(!LaunchAnswer::from(result(0, "pid=-3\n")).started());
+  }
+
+  void smallAnswers() {
+    QVERIFY(AliveAnswer::from(result(0, "alive=yes\nboot_id=b\n")).alive);
+    QCOMPARE(AliveAnswer::from(result(0, "alive=no\nboot_id=b\n")).bootId, QString("b"));
+    QVERIFY(SignalAnswer::from(result(0, "signalled=yes\n")).sent);
+    QVERIFY(SignalAnswer::from(result(0, "signalled=gone\n")).ended);
+    QVERIFY(!SignalAnswer::from(result(1, "")).sent);
+    const MadeAnswer cached = MadeAnswer::from(result(0, "built=cached\n"), "built");
+    QVERIFY(cached.made && cached.cached);
+    const MadeAnswer failed =
+        MadeAnswer::from(result(2, "cmake output\nerror=the trainer's build failed (exit 2)\n"), "built");
+    QVERIFY(!failed.made);
+    QCOMPARE(failed.error, QString("the trainer's build failed (exit 2)"));
+    QCOMPARE(MadeAnswer::from(result(0, "installed=cmake g++\n"), "installed").value, QString("cmake g++"));
+    const SeedAnswer seeded = SeedAnswer::from(result(0, "moved_aside=/w/runs/r.replaced-1\nseeded=yes\n"));
+    QVERIFY(seeded.seeded);
+    QCOMPARE(seeded.movedAside, QString("/w/runs/r.replaced-1"));
+    QVERIFY(!YesNoAnswer::from(result(127, "have=yes\n"), "have").yes);  // only a clean answer says yes
+    QCOMPARE(FolderAnswer::fromPwd(result(0, "Welcome!\n/home/me/.cache/traindeck\n")).path,
+             QString("/home/me/.cache/traindeck"));
+    QVERIFY(FolderAnswer::fromPwd(result(1, "/half\n", "chmod: denied")).path.isEmpty());
+    QCOMPARE(FolderAnswer::from(result(0, "run_dir=/r\n")).path, QString("/r"));
+  }
+
+  void listings() {
+    const ListingAnswer listed =
+        ListingAnswer::from(result(0, "dir step-00000020\nfile model.safetensors 1234\nfile COMPLETE 0\nend\n"));
+    QVERIFY(listed.complete);
+    QCOMPARE(listed.dir, QString("step-00000020"));
+    QCOMPARE(listed.files.size(), 2);
+    QCOMPARE(listed.files[0].size, qint64(1234));
+    QVERIFY(!ListingAnswer::from(result(0, "dir step-1\nfile a 1\n")).complete);  // cut short
+    const ListingAnswer none =
+        ListingAnswer::from(result(1, "checkpoint=none\nerror=the run has no complete checkpoint yet\n"));
+    QVERIFY(!none.complete);
+    QVERIFY(none.noCheckpoint);
+    QVERIFY(!ListingAnswer::from(result(1, "error=the export of step-1 failed\n")).noCheckpoint);
+  }
+
+  void readAnswers() {
+    const ReadAnswer ok = ReadAnswer::from(result(0, "hello from bashrc\nboot b1\nalive yes\nrundir yes\nend\n"));
+    QVERIFY(ok.run.complete);
+    QCOMPARE(ok.run.bootId, QString("b1"));
+    const ReadAnswer failed = ReadAnswer::from(result(1, "boot b1\nerror=no temporary file\n"));
+    QVERIFY(!failed.run.complete);
+    QVERIFY2(failed.run.error.contains("no temporary file"), qPrintable(failed.run.error));
+  }
+
+  // The subcommands that replaced shell in C++ strings, run as the app runs them.
+  void smallSubcommandsRunThroughTheGuard() {
+    const QString odd = path("it's $(here)/a b");
+    QVERIFY(!YesNoAnswer::from(run({"have", odd + "/.done"}), "have").yes);
+    QVERIFY(HelperStatus::from(run({"mkdirs", odd, path("x/y")})).ok());
+    QVERIFY(QFileInfo(odd).isDir() && QFileInfo(path("x/y")).isDir());
+    QVERIFY(touch(odd + "/.done"));
+    QVERIFY(YesNoAnswer::from(run({"have", odd + "/.done"}), "have").yes);
+    QVERIFY(HelperStatus::from(run({"remove", odd + "/.done", odd + "/not-there"})).ok());
+    QVERIFY(!QFileInfo::exists(odd + "/.done"));
+    QVERIFY(!YesNoAnswer::from(run({"built", path("build")}), "built").yes);
+    QVERIFY(touch(path("build/.done")) && touch(path("build/bin/traindeck-train")));
+    QVERIFY(!YesNoAnswer::from(run({"built", path("build")}), "built").yes);  // not executable
+    QVERIFY(QFile::setPermissions(path("build/bin/traindeck-train"), QFile::ReadOwner | QFile::ExeOwner));
+    QVERIFY(YesNoAnswer::from(run({"built", path("build")}), "built").yes);
+    const FolderAnswer notRun = FolderAnswer::from(run({"watch", odd}));
+    QVERIFY(notRun.path.isEmpty());
+    QVERIFY(touch(odd + "/metrics.jsonl"));
+    QCOMPARE(FolderAnswer::from(run({"watch", odd})).path, QFileInfo(odd).canonicalFilePath());
+  }
+
+  void dataIsPutInPlaceOnce() {
+    const QString dest = path("data/abc"), mine = dest + ".partial-run1", theirs = dest + ".partial-run2";
+    QVERIFY(touch(mine + "/shard.bin") && touch(theirs + "/shard.bin"));
+    // A leftover of an older version (no .done) is replaced.
+    QVERIFY(touch(dest + "/stale"));
+    HelperStatus a = HelperStatus::from(run({"install-data", mine, dest}));
+    QVERIFY2(a.ok(), qPrintable(a.why()));
+    QVERIFY(QFileInfo::exists(dest + "/.done") && QFileInfo::exists(dest + "/shard.bin"));
+    QVERIFY(!QFileInfo::exists(dest + "/stale") && !QFileInfo::exists(mine));
+    // Another start got there first: its own upload is removed, the complete one kept.
+    a = HelperStatus::from(run({"install-data", theirs, dest}));
+    QVERIFY2(a.ok(), qPrintable(a.why()));
+    QCOMPARE(a.keys.value("data"), QString("there"));
+    QVERIFY(!QFileInfo::exists(theirs) && QFileInfo::exists(dest + "/.done"));
+    // Nothing uploaded: it says so.
+    a = HelperStatus::from(run({"install-data", path("data/none.partial"), path("data/none")}));
+    QVERIFY(!a.ok());
+    QVERIFY2(a.why().contains("cannot put"), qPrintable(a.why()));
+  }
+};
+
+QTEST_GUILESS_MAIN(RemoteHelperTest)
+#include "remote_helper_test.moc"

@@ -1,0 +1,140 @@
+// The batch script of a Slurm run (slurmBatchScript), submitted to the test's real cluster with a
+// stand-in trainer that writes down how it was started: one supervisor per node, node ranks from
+// SLURM_NODEID, the first node's address as the master, --resume after a requeue, and a run folder
+// whose name holds shell syntax and Slurm's filename patterns reaches the trainer as it is, with
+// nothing run. Values an #SBATCH line cannot carry are refused with a sentence.
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+#include "slurm_batch.h"
+#include "slurm_cluster.h"
+
+using namespace traindeck;
+using traindeck::test::SlurmCluster;
+
+class SlurmBatchTest : public QObject {
+  Q_OBJECT
+  SlurmCluster m_cluster;
+  QString m_fake;
+
+  static SlurmPlace place(const QString& partition) {
+    SlurmPlace p;
+    p.partition = partition;
+    p.signalSeconds = 60;
+    return p;
+  }
+  static SlurmStart start(const QString& trainBinary, const QString& runDir, int nodes, const QStringList& args = {}) {
+    SlurmStart s;
+    s.jobName = "tiny; job";
+    s.trainBinary = trainBinary;
+    s.configPath = "/shared/job.yaml";
+    s.runDir = runDir;
+    s.nodes = nodes;
+    s.masterPort = 29511;
+    s.extraArgs = args;
+    return s;
+  }
+  static QString read(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+  }
+  bool inQueue(const QString& id) { return !m_cluster.run("squeue", {"-h", "-j", id}).trimmed().isEmpty(); }
+  QString submit(const QString& script, const QString& dir) {
+    const QString path = QDir(dir).filePath("slurm.sbatch");
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return {};
+    file.write(script.toUtf8());
+    file.close();
+    bool ok = false;
+    const QString id = m_cluster.run("sbatch", {"--parsable", "--chdir", m_cluster.dir(), path}, &ok).trimmed();
+    return ok ? id : QString();
+  }
+
+ private slots:
+  void initTestCase() {
+    if (const QString missing = SlurmCluster::missingPackage(); !missing.isEmpty())
+      QFAIL(qPrintable("install " + missing + " (packaging/install-deps.sh does) to run the Slurm tests"));
+    QCOMPARE(m_cluster.start(), QString());
+    // The stand-in: its arguments one per line, per node and start; the first start waits (to be requeued).
+    m_fake = QDir(m_cluster.dir()).filePath("fake-train");
+    QFile fake(m_fake);
+    QVERIFY(fake.open(QIODevice::WriteOnly));
+    fake.write(
+        "#!/bin/sh\n"
+        "while [ $# -gt 0 ]; do [ \"$1\" = --run-dir ] && run=$2; printf '%s\\n' \"$1\" >> "
+        "\"$TRAINDECK_ARGS.$SLURM_NODEID.${SLURM_RESTART_COUNT:-0}\"; shift; done\n"
+        "[ -n \"${WAIT_FIRST:-}\" ] && [ \"${SLURM_RESTART_COUNT:-0}\" = 0 ] && sleep 300\n"
+        "exit 0\n");
+    fake.close();
+    fake.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+  }
+
+  void oneSupervisorPerNodeWithItsRank() {
+    const QString run = QDir(m_cluster.dir()).filePath("runs/r 'x' $(touch PWNED) %j");
+    QVERIFY(QDir().mkpath(run));
+    qputenv("TRAINDECK_ARGS", QDir(m_cluster.dir()).filePath("args-a").toUtf8());  // sbatch hands it on
+    QString error;
+    const QString script =
+        slurmBatchScript(place("debug"), start(m_fake, run, 2, {"--set", "name=$(touch PWNED2)"}), &error);
+    QVERIFY2(!script.isEmpty(), qPrintable(error));
+    const QString id = submit(script, run);
+    QVERIFY2(!id.isEmpty(), qPrintable(m_cluster.logs()));
+    QTRY_VERIFY2_WITH_TIMEOUT(!inQueue(id), qPrintable(m_cluster.logs()), 60000);
+    for (int node = 0; node < 2; ++node) {
+      const QStringList args =
+          read(QDir(m_cluster.dir()).filePath(QStringLiteral("args-a.%1.0").arg(node))).split('\n');
+      QVERIFY2(args.size() > 10, qPrintable(args.join(' ') + read(run + "/slurm-" + id + ".out")));
+      QCOMPARE(args.value(args.indexOf("--run-dir") + 1), run);
+      QCOMPARE(args.value(args.indexOf("--node-rank") + 1), QString::number(node));
+      QCOMPARE(args.value(args.indexOf("--nnodes") + 1), QString("2"));
+      QCOMPARE(args.value(args.indexOf("--master-addr") + 1), QString("127.0.0.1"));
+      QCOMPARE(args.value(args.indexOf("--master-port") + 1), QString("29511"));
+      QCOMPARE(args.value(args.indexOf("--set") + 1), QString("name=$(touch PWNED2)"));
+      QVERIFY(!args.contains("--resume"));
+    }
+    QVERIFY2(QFile::exists(run + "/slurm-" + id + ".out"), "the job's output is in the run folder");
+    for (const QString& dir : {m_cluster.dir(), run, QDir::currentPath(), QDir::homePath()})
+      QVERIFY2(!QFile::exists(dir + "/PWNED") && !QFile::exists(dir + "/PWNED2"), qPrintable(dir));
+  }
+
+  void aRequeuedJobResumes() {
+    const QString run = QDir(m_cluster.dir()).filePath("runs/requeued");
+    QVERIFY(QDir().mkpath(run));
+    qputenv("TRAINDECK_ARGS", QDir(m_cluster.dir()).filePath("args-b").toUtf8());
+    QString error;
+    const QString script = slurmBatchScript(SlurmPlace{}, start(m_fake, run, 1), &error);
+    QVERIFY2(!script.isEmpty(), qPrintable(error));
+    qputenv("WAIT_FIRST", "1");  // the first start waits there to be requeued (sbatch hands it on)
+    const QString id = submit(script, run);
+    qunsetenv("WAIT_FIRST");
+    QVERIFY(!id.isEmpty());
+    const QString first = QDir(m_cluster.dir()).filePath("args-b.0.0"),
+                  second = QDir(m_cluster.dir()).filePath("args-b.0.1");
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(first), 30000);
+    QVERIFY(!read(first).split('\n').contains("--resume"));
+    bool ok = false;
+    m_cluster.run("scontrol", {"requeue", id}, &ok);
+    QVERIFY2(ok, qPrintable(m_cluster.logs()));
+    QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(second), qPrintable(m_cluster.logs()), 60000);
+    QVERIFY2(read(second).split('\n').contains("--resume"), qPrintable(read(second)));
+    QTRY_VERIFY_WITH_TIMEOUT(!inQueue(id), 60000);
+  }
+
+  void whatAnSbatchLineCannotCarryIsRefused() {
+    QString error;
+    QVERIFY(slurmBatchScript(place("gpu\n#SBATCH --uid=0"), start("/t", "/r", 1), &error).isEmpty());
+    QVERIFY2(error.contains("line break"), qPrintable(error));
+    SlurmPlace extra;
+    extra.extraLines = {"uid=0"};
+    QVERIFY(slurmBatchScript(extra, start("/t", "/r", 1), &error).isEmpty());
+    QVERIFY2(error.contains("must start with --"), qPrintable(error));
+    QVERIFY(slurmBatchScript(SlurmPlace{}, start("/t", "/r\"x", 1), &error).isEmpty());
+    QVERIFY2(error.contains("double quote"), qPrintable(error));
+    QVERIFY(slurmBatchScript(SlurmPlace{}, start("/t", "/r", 0), &error).isEmpty());
+    QVERIFY(!slurmBatchScript(place("debug"), start("/t", "/r", 1), &error).isEmpty());  // and a sane one is said
+  }
+};
+
+QTEST_GUILESS_MAIN(SlurmBatchTest)
+#include "slurm_batch_test.moc"

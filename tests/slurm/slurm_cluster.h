@@ -1,0 +1,48 @@
+// A real Slurm cluster of one machine for the tests: munged, slurmctld and two slurmd (nodes n1 and
+// n2 of partition "debug", NodeAddr 127.0.0.1, ports of their own) started in a temporary folder
+// as this object's children, in the foreground, without systemd or cgroups (proctrack/linuxproc,
+// task/none), with cred_expire=10 so a requeued job starts again within seconds. Ready once sinfo
+// says both nodes are idle; stopped (all of it) when this object goes. Needs Debian's slurmctld,
+// slurmd, slurm-client and munge (missingPackage() names the one that is not there).
+#pragma once
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <memory>
+#include <vector>
+
+namespace traindeck::test {
+
+class SlurmCluster {
+ public:
+  SlurmCluster();
+  ~SlurmCluster();
+
+  // The Debian package that is missing, or empty.
+  static QString missingPackage();
+  // Starts the daemons and waits until both nodes are idle. Empty, or what went wrong (with the
+  // daemons' last log lines).
+  QString start(int timeoutMs = 30000);
+  void stop();
+
+  QString conf() const { return m_dir.filePath("slurm.conf"); }
+  QString dir() const { return m_dir.path(); }
+  // The environment a client (sbatch, squeue, scontrol) needs: SLURM_CONF.
+  QProcessEnvironment environment() const;
+  // Runs a client command to its end; its stdout, and *ok (exit 0).
+  QString run(const QString& program, const QStringList& args, bool* ok = nullptr, int timeoutMs = 30000) const;
+  // What the daemons logged, their last lines (for failure messages).
+  QString logs() const;
+
+ private:
+  QString writeFiles();
+  std::unique_ptr<QProcess> spawn(const QString& program, const QStringList& args);
+
+  QTemporaryDir m_dir;
+  std::vector<std::unique_ptr<QProcess>> m_daemons;  // munged, slurmctld, slurmd n1, slurmd n2
+};
+
+}  // namespace traindeck::test
