@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QThread>
@@ -45,7 +46,7 @@ QString SlurmCluster::missingPackage() {
 
 QString SlurmCluster::writeFiles() {
   const QDir d(m_dir.path());
-  for (const char* sub : {"munge", "state", "spool", "log"})
+  for (const char* sub : {"munge", "state", "spool/n1", "spool/n2", "log"})
     if (!d.mkpath(sub)) return QStringLiteral("cannot make %1 in %2").arg(sub, d.path());
   // munged refuses a socket folder others may write, and a key others may read.
   QFile::setPermissions(d.filePath("munge"), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup |
@@ -94,7 +95,24 @@ QString SlurmCluster::writeFiles() {
                  .arg(n1)
                  .arg(n2)
                  .toUtf8());
+  // Slurm 23.02 and later load a cgroup plugin in slurmd unless told not to; this machine (a
+  // container, a bubblewrap root) may have no cgroup file system. 22.05 neither needs nor knows it.
+  if (slurmVersion() >= 2302) {
+    QFile cgroup(d.filePath("cgroup.conf"));
+    if (!cgroup.open(QIODevice::WriteOnly) || cgroup.write("CgroupPlugin=disabled\n") < 0)
+      return "cannot write cgroup.conf";
+  }
   return {};
+}
+
+int SlurmCluster::slurmVersion() {
+  QProcess v;
+  v.start("slurmd", {"-V"});
+  if (!v.waitForFinished(10000)) return 0;
+  // "slurm 24.11.5" or "slurm-wlm 22.05.8"
+  const QRegularExpressionMatch m =
+      QRegularExpression("(\\d+)\\.(\\d+)").match(QString::fromUtf8(v.readAllStandardOutput()));
+  return m.hasMatch() ? m.captured(1).toInt() * 100 + m.captured(2).toInt() : 0;
 }
 
 std::unique_ptr<QProcess> SlurmCluster::spawn(const QString& program, const QStringList& args) {
@@ -156,6 +174,7 @@ QString SlurmCluster::run(const QString& program, const QStringList& args, bool*
   p.start(program, args);
   const bool ended = p.waitForFinished(timeoutMs);
   if (ok != nullptr) *ok = ended && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+  m_lastError = QString::fromUtf8(p.readAllStandardError()).trimmed();
   return QString::fromUtf8(p.readAllStandardOutput());
 }
 

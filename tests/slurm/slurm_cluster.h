@@ -34,8 +34,12 @@ class SlurmCluster {
   QProcessEnvironment environment() const;
   // Runs a client command to its end; its stdout, and *ok (exit 0).
   QString run(const QString& program, const QStringList& args, bool* ok = nullptr, int timeoutMs = 30000) const;
+  // What the last client command said on stderr.
+  QString lastError() const { return m_lastError; }
   // What the daemons logged, their last lines (for failure messages).
   QString logs() const;
+  // slurmd's version as major * 100 + minor (2205, 2411), 0 when it does not say.
+  static int slurmVersion();
 
  private:
   QString writeFiles();
@@ -43,6 +47,7 @@ class SlurmCluster {
 
   QTemporaryDir m_dir;
   std::vector<std::unique_ptr<QProcess>> m_daemons;  // munged, slurmctld, slurmd n1, slurmd n2
+  mutable QString m_lastError;
 };
 
 }  // namespace traindeck::test
