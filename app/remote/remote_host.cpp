@@ -43,7 +43,8 @@ void RemoteHost::answerCallbacks() {
     auto node = m_pending.extract(id);
     if (node.empty() || !node.mapped().execDone || node.mapped().context.isNull()) return;
     Pending& p = node.mapped();
-    if (const std::string rest = p.lines.takePartial(); p.onLine && !rest.empty()) p.onLine(QString::fromStdString(rest));
+    if (const std::string rest = p.lines.takePartial(); p.onLine && !rest.empty())
+      p.onLine(QString::fromStdString(rest));
     p.execDone(ExecResult{status, p.out, p.err, {}});
   });
   connect(this, &RemoteHost::transferProgressChanged, this, [this](int id, qint64 done, qint64 total) {
@@ -75,18 +76,16 @@ int RemoteHost::exec(const QString& command, QObject* context, ExecDone done, Li
 
 int RemoteHost::upload(const QString& localPath, const QString& remotePath, QObject* context, TransferDone done,
                        Progress progress) {
-  const int id = upload(localPath, remotePath);
-  Pending& pending = m_pending[id];
-  pending.context = context;
-  pending.transferDone = std::move(done);
-  pending.progress = std::move(progress);
-  return id;
+  return awaitTransfer(upload(localPath, remotePath), context, std::move(done), std::move(progress));
 }
 
 int RemoteHost::download(const QString& remotePath, const QString& localPath, QObject* context, TransferDone done,
                          Progress progress) {
-  const int id = download(remotePath, localPath);
-  Pending& pending = m_pending[id];
+  return awaitTransfer(download(remotePath, localPath), context, std::move(done), std::move(progress));
+}
+
+int RemoteHost::awaitTransfer(int id, QObject* context, TransferDone done, Progress progress) {
+  Pending& pending = m_pending[id];  // its answer is queued: the callback is in place before it comes
   pending.context = context;
   pending.transferDone = std::move(done);
   pending.progress = std::move(progress);

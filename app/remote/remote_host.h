@@ -71,7 +71,7 @@ class RemoteHost : public QObject {
              Progress progress = {});
   int download(const QString& remotePath, const QString& localPath, QObject* context, TransferDone done,
                Progress progress = {});
-  void forgetCallbacks();  // answers still on their way are dropped
+  void forgetCallbacks();                                  // answers still on their way are dropped
   static constexpr std::size_t kMaxLineBytes = 16u << 10;  // onLine's longest (a compiler's lines)
   int openTunnel(quint16 remotePort, quint16 localPort = 0, const QString& remoteHost = "127.0.0.1");
   void closeTunnel(int id);
@@ -100,7 +100,10 @@ class RemoteHost : public QObject {
   // Gives the operation an id and queues it on the worker thread (or fails it, unconnected).
   int post(const std::function<void(SshWorker*, int)>& call);
   void onStateChanged(LinkState state);
-  void answerCallbacks();  // connects the result signals to the callbacks below, once
+  void answerCallbacks();
+  int awaitTransfer(
+      int id, QObject* context, TransferDone done,
+      Progress progress);  // upload's and download's  // connects the result signals to the callbacks below, once
 
   struct Pending {
     QPointer<QObject> context;
