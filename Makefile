@@ -2,6 +2,10 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 BUILD_TYPE ?= Release
+# ccache can serve a rebuild (also of another checkout of the same sources) only when it may
+# take precompiled headers and ignores the checkout's absolute path.
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_SLOPPINESS ?= pch_defines,time_macros,include_file_mtime,include_file_ctime
 
 .PHONY: all deps configure build demo-data run test test-debian13 package clean
 

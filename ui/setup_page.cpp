@@ -31,9 +31,11 @@
 #include "config/devices.h"
 #include "config/path_expand.h"
 #include "config/preset_files.h"
+#include "config/slurm_partitions.h"
 #include "config/validate.h"
 #include "config_form.h"
 #include "export_dialog.h"
+#include "gpt2_files_fetch.h"
 #include "plan_panel.h"
 #include "prepare_dialog.h"
 #include "probed_devices.h"
@@ -260,6 +262,7 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   connect(m_problemList, &QListWidget::itemClicked, this, &SetupPage::problemActivated);
   connect(m_problemList, &QListWidget::itemActivated, this, &SetupPage::problemActivated);
   connect(m_form, &ConfigForm::prepareRequested, this, [this] { openPrepareDialog(); });
+  connect(m_form, &ConfigForm::gpt2FilesRequested, this, &SetupPage::fetchGpt2Files);
   connect(m_presets, &QComboBox::activated, this, [this](int index) { choosePreset(m_presets->itemText(index)); });
   connect(open, &QPushButton::clicked, this, [this] { openFile(); });
   connect(fromRun, &QPushButton::clicked, this, [this] { newFromConfig(); });
@@ -395,6 +398,32 @@ PrepareDialog* SetupPage::openPrepareDialog() {
   return dialog;
 }
 
+void SetupPage::fetchGpt2Files() {
+  if (m_gpt2Fetch && m_gpt2Fetch->isRunning()) return;
+  if (!m_gpt2Fetch) {
+    m_gpt2Fetch = new Gpt2FilesFetch(this);
+    connect(m_gpt2Fetch, &Gpt2FilesFetch::finished, this, [this](bool ok, const QString& folder, const QString& why) {
+      if (auto* button = m_form->findChild<QToolButton*>("fetch:data.vocab")) button->setEnabled(true);
+      if (ok) {
+        applyFieldEdits({{"data.tokenizer", "gpt2"},
+                         {"data.vocab", yamlScalar(Gpt2Files::vocabInJob())},
+                         {"data.merges", yamlScalar(Gpt2Files::mergesInJob())}});
+      } else {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("GPT-2's files were not fetched"),
+                                    tr("GPT-2's tokenizer files could not be fetched into %1.")
+                                        .arg(QDir::toNativeSeparators(folder)),
+                                    QMessageBox::Ok, this);
+        box->setInformativeText(why);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+      }
+      emit gpt2FilesFetched(ok, why);
+    });
+  }
+  if (auto* button = m_form->findChild<QToolButton*>("fetch:data.vocab")) button->setEnabled(false);
+  m_gpt2Fetch->start(m_gpt2FilesScript, QDir(dataDir()).filePath("gpt2"));
+}
+
 ExportDialog* SetupPage::openExportDialog() {
   ExportRequest request;
   request.config = m_loaded.config;
@@ -517,6 +546,9 @@ void SetupPage::reparse(const QString& editedField) {
     context.host = m_thisMachine;
     const auto probe = m_probes.constFind(QString::fromStdString(m_loaded.config.target.host));
     if (probe != m_probes.constEnd()) context.remoteHost = probedDevices(probe->probe).forValidation();
+    // A Slurm login node as last probed: its partitions say which jobs can never run there.
+    if (probe != m_probes.constEnd() && m_loaded.config.target.kind == TargetKind::Slurm && !probe->probe.sinfo.isEmpty())
+      context.slurmPartitions = parseSinfo(probe->probe.sinfo.toStdString());
     problems = checkConfig(m_loaded, context);
     QSet<QString> keep{editedField};
     for (const Diagnostic& d : m_loaded.problems) keep.insert(QString::fromStdString(d.path));  // unreadable value

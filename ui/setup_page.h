@@ -28,6 +28,7 @@ class QToolButton;
 namespace traindeck {
 
 class ConfigForm;
+class Gpt2FilesFetch;
 class ExportDialog;
 class PrepareDialog;
 class PlanPanel;
@@ -55,6 +56,12 @@ class SetupPage : public QWidget {
   void setTrainBinary(const QString& path) { m_trainBinary = path; }
   // trainer-sources.tar.gz, which the TrainDeck notebook export carries.
   void setTrainerSources(const QString& path) { m_trainerSources = path; }
+  // packaging/fetch-gpt2-tokenizer.sh as installed, for Get… beside data.vocab.
+  void setGpt2FilesScript(const QString& path) { m_gpt2FilesScript = path; }
+  // Get… beside data.vocab: fetches GPT-2's files into ${TRAINDECK_DATA}/gpt2; once they are
+  // there the job's tokenizer is gpt2 and data.vocab / data.merges name them. Why it failed is
+  // said in a message box; gpt2FilesFetched says either way.
+  void fetchGpt2Files();
   // Export…: the job as a script and a notebook for a framework path and a place.
   ExportDialog* openExportDialog();
   // Prepare data… (also the button beside data.train): a dialog, shown and returned; when it has
@@ -94,6 +101,7 @@ class SetupPage : public QWidget {
   void validityChanged(bool startable);
   void configChanged();
   void hostsRequested();  // the Hosts… button
+  void gpt2FilesFetched(bool ok, const QString& why);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -130,6 +138,8 @@ class SetupPage : public QWidget {
   QString m_trainBinary = QStringLiteral("traindeck-train");
   QString m_savedText;  // as last opened, chosen or saved
   QString m_trainerSources;
+  QString m_gpt2FilesScript;
+  Gpt2FilesFetch* m_gpt2Fetch = nullptr;
   QString m_presetName;  // the preset shown, while the YAML is one
   QString m_filePath;
   QString m_baseDir;

@@ -73,7 +73,7 @@ JobController::Started JobController::start(const RunConfig& jobConfig, const QS
     config.target.host = hosts.front();
     config.target.hosts.clear();
   }
-  if (config.target.kind == TargetKind::Ssh) return startRemote(config, runDir, configPath, extraArgs);
+  if (isRemote(config.target.kind)) return startRemote(config, runDir, configPath, extraArgs);
   auto job = std::make_unique<LocalJob>();
   LocalJob* local = job.get();
   adopt(runDir, std::move(job));
@@ -106,6 +106,10 @@ std::optional<RemoteLaunch> remoteLaunch(const RunConfig& config, const JobContr
   launch.workDir = options.workDir.isEmpty() ? QString::fromStdString(config.target.remote_dir) : options.workDir;
   launch.config = config;
   launch.payloadDir = options.payloadDir;
+  if (config.target.kind == TargetKind::Slurm) {
+    launch.slurm = slurmPlaceOf(config.target.slurm);
+    launch.maxRequeues = static_cast<int>(config.target.slurm.max_requeues);
+  }
   return launch;
 }
 
@@ -118,6 +122,7 @@ std::unique_ptr<RemoteJob> JobController::makeRemote(bool keepsCheckpoints) {
   job->setCheckpointsKeptHere(keepsCheckpoints ? m_remote.checkpointsKeptHere : 0);
   job->setGoneAfter(m_remote.goneAfterSeconds);
   job->setTrainerCacheDir(m_remote.trainerCacheDir);
+  job->setSlurmQueues(&m_slurmQueues);
   connect(job.get(), &RemoteJob::probed, this,
           [this, remote = job.get()](const HostProbe& probe) { emit hostProbed(remote->spec(), probe); });
   return job;

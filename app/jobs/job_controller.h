@@ -20,6 +20,7 @@
 #include "job.h"
 #include "remote_fetch.h"
 #include "remote_host.h"
+#include "slurm_queue.h"
 
 namespace traindeck {
 
@@ -121,6 +122,7 @@ class JobController : public QObject {
   QString m_runsRoot;
   QString m_trainBinary;
   RemoteOptions m_remote;
+  SlurmQueues m_slurmQueues;  // one squeue per login node for all its Slurm runs; before m_jobs, which use it
   std::map<QString, std::unique_ptr<Job>> m_jobs;  // by absolute run directory
 };
 

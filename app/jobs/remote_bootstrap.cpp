@@ -11,11 +11,14 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QTemporaryFile>
 #include <QTimer>
 
 #include "checkpoint_sync.h"
 #include "config/config_io.h"
+#include "config/slurm_partitions.h"
+#include "config/validate.h"
 #include "remote_helper.h"
 #include "runlog/metrics_writer.h"
 #include "trainer_cache.h"
@@ -534,7 +537,61 @@ void RemoteBootstrap::stepLaunch() {
     if (!arrived(made)) return;
     upload(localConfig, remoteConfig, [this, localConfig, remoteConfig, started] {
       QFile::remove(localConfig);
+      if (m_launch->slurm) return stepSubmit(remoteConfig);
       helper().launch(m_record->trainBinary, remoteConfig, m_record->remoteRunDir, m_launch->extraArgs, started);
+    });
+  });
+}
+
+void RemoteBootstrap::stepSubmit(const QString& remoteConfig) {
+  // What the login node's partitions say before anything is queued: a job that can never run
+  // there is not submitted (Slurm would keep it pending for ever).
+  if (!m_probe.sinfo.isEmpty()) {
+    ValidationContext context;
+    context.slurmPartitions = parseSinfo(m_probe.sinfo.toStdString());
+    const Diagnostics without = validateConfig(m_launch->config, ValidationContext{});
+    for (const Diagnostic& d : validateConfig(m_launch->config, context)) {
+      const bool partitionsSayIt = std::none_of(without.begin(), without.end(), [&d](const Diagnostic& w) {
+        return w.message == d.message;
+      });
+      if (d.severity == Severity::Error && partitionsSayIt)
+        return fail(tr("Not submitted: %1 (%2)")
+                        .arg(QString::fromStdString(d.message), QString::fromStdString(d.hint)));
+    }
+  }
+  SlurmStart start;
+  start.jobName = QString::fromStdString(m_launch->config.name);
+  start.trainBinary = m_record->trainBinary;
+  start.configPath = remoteConfig;
+  start.runDir = m_record->remoteRunDir;
+  start.nodes = static_cast<int>(m_launch->config.strategy.nnodes);
+  start.masterPort = static_cast<int>(m_launch->config.strategy.master_port);
+  start.maxRequeues = m_launch->maxRequeues;
+  start.resume = m_launch->extraArgs.contains(QStringLiteral("--resume"));
+  start.extraArgs = m_launch->extraArgs;
+  start.extraArgs.removeAll(QStringLiteral("--resume"));
+  QString why;
+  const QString script = slurmBatchScript(*m_launch->slurm, start, &why);
+  if (script.isEmpty()) return fail(tr("The Slurm batch script could not be written: %1").arg(why));
+  // Kept here, beside the run it started, and shown as it is.
+  QSaveFile kept(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")));
+  const QByteArray bytes = script.toUtf8();
+  if (!kept.open(QIODevice::WriteOnly) || kept.write(bytes) != bytes.size() || !kept.commit())
+    return fail(tr("Could not keep the batch script in the run folder: %1").arg(kept.errorString()));
+  addOutput(tr("The batch script (slurm.sbatch in the run folder):"));
+  for (const QString& line : script.split('\n', Qt::SkipEmptyParts)) addOutput(QStringLiteral("  ") + line);
+  const QString remoteScript = m_record->remoteRunDir + "/slurm.sbatch";
+  helper().mkdirs({m_record->remoteRunDir}, [this, remoteScript](const HelperStatus& made) {
+    if (!arrived(made)) return;
+    upload(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")), remoteScript, [this, remoteScript] {
+      helper().submit(remoteScript, m_record->remoteRunDir, [this](const SubmitAnswer& a) {
+        if (!arrived(a)) return;
+        if (!a.submitted()) return fail(tr("Slurm did not take the job on %1: %2").arg(m_launch->spec, a.why()));
+        m_record->slurmJobId = a.jobId;
+        if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+        addOutput(tr("Submitted to Slurm through %1 as job %2").arg(m_launch->spec, a.jobId));
+        finish();
+      });
     });
   });
 }

@@ -6,7 +6,8 @@
 // subcommands through RemoteHelper, uploads) and starts the next (runStep). A step cut by a
 // lost link runs again once the link is back; one that fails the same way kSameFailureLimit
 // times in a row, or any other failure, ends the start with one sentence.
-// The launch is the last step, the one a start of another kind (a Slurm job) swaps. GUI thread.
+// The launch is the last step; a Slurm job's submits its batch script instead (stepSubmit). GUI
+// thread.
 #pragma once
 
 #include <QElapsedTimer>
@@ -15,6 +16,7 @@
 #include <QStringList>
 #include <QVector>
 #include <functional>
+#include <optional>
 
 #include "config/run_config.h"
 #include "host_probe.h"
@@ -23,6 +25,7 @@
 #include "remote_record.h"
 #include "remote_uploads.h"
 #include "run_mirror.h"
+#include "slurm_batch.h"
 
 namespace traindeck {
 
@@ -37,6 +40,10 @@ struct RemoteLaunch {
   QString payloadDir;                      // trainer-sources.tar, trainer-sources.sha256, traindeck-remote.sh
   QStringList notes;                       // said once the host is reached (continueOn's remote: fields)
   QString remoteName;                      // the run's folder name there; empty: the mirror's name
+  // A Slurm job: the host is the cluster's login node and the launch is a submission (sbatch)
+  // of slurm.sbatch, kept in the run folder here and there.
+  std::optional<SlurmPlace> slurm;
+  int maxRequeues = 3;
 };
 
 class RemoteBootstrap : public QObject {
@@ -127,6 +134,7 @@ class RemoteBootstrap : public QObject {
   void markMove(const QString& checkpoint);
   void stepHold();
   void stepLaunch();
+  void stepSubmit(const QString& remoteConfig);  // a Slurm job's launch
   void stepLaunched();
 
   RemoteHost* m_host;

@@ -41,7 +41,9 @@ RemoteFollower::RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror
   });
 }
 
-RemoteFollower::~RemoteFollower() = default;
+RemoteFollower::~RemoteFollower() {
+  if (m_following && isSlurm()) m_options.queue->unfollow(m_record->slurmJobId);
+}
 
 void RemoteFollower::start() {
   m_following = true;
@@ -51,6 +53,43 @@ void RemoteFollower::start() {
   m_pollTimer.start();
   pollNow();
   if (!m_record->watchOnly && m_options.keepHere > 0) startSync();
+  if (isSlurm()) {
+    connect(m_options.queue, &SlurmQueue::updated, this, &RemoteFollower::onQueue);
+    m_options.queue->follow(m_record->slurmJobId, m_host, m_record->helper);
+  }
+}
+
+void RemoteFollower::onQueue(const QMap<QString, SlurmJobState>& jobs) {
+  if (!m_following) return;
+  const auto it = jobs.constFind(m_record->slurmJobId);
+  if (it == jobs.cend()) {
+    m_jobLeftQueue = true;
+    return pollNow();  // the end rules read the run folder once more
+  }
+  const bool changed = !m_job || m_job->state != it->state || m_job->reason != it->reason || m_job->nodes != it->nodes;
+  m_job = *it;
+  if (m_job->neverRuns()) {
+    const QString why = slurmReasonInWords(m_job->reason);
+    RemoteHelper(m_host, m_record->helper, this).cancelJob(m_record->slurmJobId, [](const YesNoAnswer&) {});
+    stopFollowing();
+    return emit failed(tr("Slurm job %1 can never run as asked (%2, %3): it was cancelled. Change the job's target "
+                          "(partition, nodes, GPUs, time limit) and start it again.")
+                           .arg(m_record->slurmJobId, m_job->reason, why));
+  }
+  if (!changed) return;
+  const RunInfoReadResult read = readRunInfo(RunPaths{runDir().toStdString()});
+  const bool requeued = read.ok() && read.info.status == RunStatus::Requeued;
+  const QString words = tr("Slurm job %1: %2").arg(m_record->slurmJobId, m_job->describe(requeued));
+  emit outputLine(words);
+  if (m_host->isReady()) emit linkChanged(Job::Link::Following, m_job->describe(requeued));
+  if (!m_job->active()) pollNow();
+}
+
+bool RemoteFollower::runLives(const RemoteReadAnswer& answer) const {
+  if (m_record->watchOnly) return false;
+  if (!isSlurm()) return answer.supervisorAlive;
+  if (m_jobLeftQueue) return false;
+  return !m_job || m_job->active();  // not asked yet: as if it lived
 }
 
 void RemoteFollower::holdEnd(const QString& what) {
@@ -131,11 +170,16 @@ void RemoteFollower::pollNow() {
             });
 }
 
-void RemoteFollower::end(int exitCode, Job::Link link, const QString& text) {
+void RemoteFollower::stopFollowing() {
   m_following = false;
+  if (isSlurm()) m_options.queue->unfollow(m_record->slurmJobId);
   m_pollTimer.stop();
   m_goneTimer.stop();
   m_sync.reset();
+}
+
+void RemoteFollower::end(int exitCode, Job::Link link, const QString& text) {
+  stopFollowing();
   emit linkChanged(link, text);
   emit ended(exitCode);
 }
@@ -155,23 +199,41 @@ void RemoteFollower::onAnswer(const RemoteReadAnswer& answer) {
   const bool ended = read.ok() && !isLive(read.info.status);
   // Ended, and its supervisor gone (it writes its last lines after run.json), all of it here.
   // A watched run has no supervisor of ours: its run.json alone says when it is over.
-  const bool supervisorAlive = !m_record->watchOnly && answer.supervisorAlive;
+  const bool supervisorAlive = runLives(answer);
+  if (!ended) m_endedSeen.invalidate();  // a requeued Slurm run goes on
   if (ended && !m_endedSeen.isValid()) m_endedSeen.start();
-  if (ended && RunMirror::caughtUp(answer) && (!supervisorAlive || m_endedSeen.elapsed() > kSupervisorGraceMs)) {
+  // A Slurm job that lives after its run said it ended is requeued (or ending): no grace.
+  const bool graceOver = !isSlurm() && m_endedSeen.elapsed() > kSupervisorGraceMs;
+  if (ended && RunMirror::caughtUp(answer) && (!supervisorAlive || graceOver)) {
     if (!lastCheckpointCopied()) return;
     if (!m_heldBy.isEmpty()) return emit linkChanged(Job::Link::Following, m_heldBy);
     return end(read.info.status == RunStatus::Failed ? 1 : 0, Job::Link::Ended, tr("finished"));
   }
-  if (m_record->watchOnly || answer.supervisorAlive || ended || !RunMirror::caughtUp(answer)) return;
+  if (m_record->watchOnly || supervisorAlive || ended || !RunMirror::caughtUp(answer)) return;
   // Once more, in case run.json was being replaced as the supervisor ended.
   if (!m_supervisorGoneOnce) {
     m_supervisorGoneOnce = true;
     return;
   }
+  if (!read.ok() && isSlurm()) {
+    stopFollowing();
+    return emit failed(tr("Slurm job %1 ended before its trainer wrote the run (%2): slurm-%1.out in the run folder "
+                          "on %3 says why")
+                           .arg(m_record->slurmJobId, m_job ? m_job->state.toLower() : tr("gone from the queue"),
+                                m_spec));
+  }
   if (!read.ok()) {  // it never wrote run.json: it refused the job, or died at once
     m_following = false;
     return emit failed(tr("The trainer on %1 ended without starting the run: %2")
                            .arg(m_spec, supervisorLogTail(runDir(), 3).join(' ')));
+  }
+  if (isSlurm()) {
+    markRunKilled(RunPaths{runDir().toStdString()},
+                  tr("killed: Slurm job %1 ended (%2) without its trainer saying how (cancelled, a node failure, "
+                     "out of memory); Continue… resumes from the newest checkpoint here")
+                      .arg(m_record->slurmJobId, m_job ? m_job->state.toLower() : tr("gone from the queue"))
+                      .toStdString());
+    return end(-1, Job::Link::Ended, tr("ended"));
   }
   // Killed (a Kill, a kill there, out of memory): the mirror says so from now on.
   markRunKilled(RunPaths{runDir().toStdString()},

@@ -4,16 +4,21 @@
 // Ends: the run's own run.json once its supervisor is gone and all of it is here (a watched run:
 // its run.json alone); a supervisor dead without a verdict is "killed" (run_verdict.h); one that
 // never wrote run.json refused the job. Gone: another boot id, no work folder, no run folder, or
-// unreachable past goneAfterMs. A lost link never ends a run otherwise. Made by RemoteJob once
-// the run is launched (or attached); GUI thread.
+// unreachable past goneAfterMs. A lost link never ends a run otherwise. A Slurm run's trainer is
+// on the cluster's nodes, not the host: its SlurmQueue says whether the job still lives (queued,
+// running, requeued) and the link text says its queue state; a job that can never run is
+// cancelled and fails with Slurm's reason in words. Made by RemoteJob once the run is launched
+// (or attached); GUI thread.
 #pragma once
 
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QTimer>
 #include <memory>
+#include <optional>
 
 #include "checkpoint_sync.h"
 #include "job.h"
@@ -21,6 +26,7 @@
 #include "remote_host.h"
 #include "remote_record.h"
 #include "run_mirror.h"
+#include "slurm_queue.h"
 
 namespace traindeck {
 
@@ -35,6 +41,7 @@ class RemoteFollower : public QObject {
   struct Options {
     int keepHere = 2;     // the newest complete checkpoints copied here (0: none)
     int goneAfterMs = 0;  // unreachable this long: the runtime is gone (0: never)
+    QPointer<SlurmQueue> queue;  // a Slurm run's login node's queue (record.slurmJobId)
   };
 
   // `host`, `record` and `mirror` are the job's and outlive this follower.
@@ -63,7 +70,12 @@ class RemoteFollower : public QObject {
   void onAnswer(const RemoteReadAnswer& answer);
   bool lastCheckpointCopied();  // false while the run's last checkpoint is being copied here
   void startSync();
+  void stopFollowing();
   void end(int exitCode, Job::Link link, const QString& text);
+  bool isSlurm() const { return !m_record->slurmJobId.isEmpty() && m_options.queue; }
+  void onQueue(const QMap<QString, SlurmJobState>& jobs);
+  // Whether the run's processes may still write: its supervisor there, or its Slurm job.
+  bool runLives(const RemoteReadAnswer& answer) const;
 
   RemoteHost* m_host;
   RemoteRecord* m_record;
@@ -79,6 +91,8 @@ class RemoteFollower : public QObject {
   bool m_supervisorGoneOnce = false;
   QString m_heldBy;
   std::unique_ptr<CheckpointSync> m_sync;
+  std::optional<SlurmJobState> m_job;  // the queue's last word on a Slurm run's job
+  bool m_jobLeftQueue = false;         // a poll answered without it: ended and forgotten
   enum class LastCopy { NotYet, Running, Done } m_lastCopy = LastCopy::NotYet;
 };
 

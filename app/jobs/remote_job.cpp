@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QTimer>
 
 #include "checkpoint_sync.h"
 #include "remote_helper.h"
@@ -192,7 +193,7 @@ QString RemoteJob::attach(const QString& runDir, bool batch) {
   m_mirror = std::make_unique<RunMirror>(runDir);
   makeHost(m_record.target(batch));
   m_host->connectToHost();
-  if (m_record.pid > 0 || m_record.watchOnly) {
+  if (m_record.pid > 0 || m_record.watchOnly || !m_record.slurmJobId.isEmpty()) {
     startFollowing();
     return {};
   }
@@ -208,8 +209,10 @@ QString RemoteJob::attach(const QString& runDir, bool batch) {
 void RemoteJob::startFollowing() {
   endSteps();
   setState(State::Running);
-  m_follower = std::make_unique<RemoteFollower>(m_host.get(), &m_record, m_mirror.get(), spec(),
-                                                RemoteFollower::Options{.keepHere = m_keepHere, .goneAfterMs = m_goneAfterMs});
+  SlurmQueue* queue = !m_record.slurmJobId.isEmpty() && m_slurmQueues ? m_slurmQueues->forLogin(spec()) : nullptr;
+  m_follower = std::make_unique<RemoteFollower>(
+      m_host.get(), &m_record, m_mirror.get(), spec(),
+      RemoteFollower::Options{.keepHere = m_keepHere, .goneAfterMs = m_goneAfterMs, .queue = queue});
   connect(m_follower.get(), &RemoteFollower::linkChanged, this, &RemoteJob::setLink);
   connect(m_follower.get(), &RemoteFollower::outputLine, this, &RemoteJob::addOutput);
   connect(m_follower.get(), &RemoteFollower::gone, this, &RemoteJob::runtimeGone);
@@ -252,6 +255,31 @@ void RemoteJob::signalSupervisor(const QString& signal) {
       });
 }
 
+void RemoteJob::stopSlurmJob() {
+  RemoteHelper(m_host.get(), m_record.helper, this)
+      .stopJob(m_record.slurmJobId, m_record.remoteRunDir, [this](const SignalAnswer& a) {
+        if (!a.ok()) {
+          addOutput(tr("Could not ask Slurm job %1 to stop: %2").arg(m_record.slurmJobId, a.why()));
+          if (m_state == State::Stopping) setState(State::Running);
+          return;
+        }
+        addOutput(tr("Slurm job %1 asked to checkpoint and stop").arg(m_record.slurmJobId));
+        QTimer::singleShot(kStopGraceMs, this, [this] {
+          if (m_state != State::Stopping || !m_host) return;
+          addOutput(tr("Slurm job %1 did not stop within %2 s: cancelling it")
+                        .arg(m_record.slurmJobId)
+                        .arg(kStopGraceMs / 1000));
+          cancelSlurmJob();
+        });
+      });
+}
+
+void RemoteJob::cancelSlurmJob() {
+  RemoteHelper(m_host.get(), m_record.helper, this).cancelJob(m_record.slurmJobId, [this](const YesNoAnswer& a) {
+    if (!a.ok()) addOutput(tr("Could not cancel Slurm job %1: %2").arg(m_record.slurmJobId, a.why()));
+  });
+}
+
 QString RemoteJob::stopRefusal() const {
   return m_record.watchOnly ? tr("a run started on %1 outside TrainDeck (watched): stop it there").arg(spec())
                             : QString();
@@ -267,7 +295,10 @@ void RemoteJob::stop() {
   if (m_state == State::Starting) return cancelStart();
   if (refusedAsWatched()) return;
   if (m_state != State::Running || !m_host) return;
-  signalSupervisor(QStringLiteral("TERM"));
+  if (m_record.slurmJobId.isEmpty())
+    signalSupervisor(QStringLiteral("TERM"));
+  else
+    stopSlurmJob();
   setState(State::Stopping);
 }
 
@@ -275,6 +306,7 @@ void RemoteJob::kill() {
   if (m_state == State::Starting) return cancelStart();
   if (refusedAsWatched()) return;
   if ((m_state != State::Running && m_state != State::Stopping) || !m_host) return;
+  if (!m_record.slurmJobId.isEmpty()) return cancelSlurmJob();
   signalSupervisor(QStringLiteral("KILL"));
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -27,6 +28,7 @@
 #include "remote_record.h"
 #include "run_mirror.h"
 #include "runtime_check.h"
+#include "slurm_queue.h"
 
 namespace traindeck {
 
@@ -34,6 +36,7 @@ class RemoteJob : public Job {
   Q_OBJECT
  public:
   static constexpr int kOutputLines = 400;
+  static constexpr int kStopGraceMs = 180000;  // a Slurm run asked to stop, then cancelled
 
   explicit RemoteJob(QObject* parent = nullptr);
   ~RemoteJob() override;  // the remote run goes on
@@ -50,6 +53,9 @@ class RemoteJob : public Job {
   // Before start()/attach(): after how many seconds unreachable the runtime counts as gone
   // (0: never; the run is then only ended by its own run.json).
   void setGoneAfter(int seconds) { m_goneAfterMs = seconds * 1000; }
+  // Before start()/attach(): where Slurm runs' queue states come from (one queue per login node,
+  // shared by every job that follows runs there). None: a Slurm run cannot be followed.
+  void setSlurmQueues(SlurmQueues* queues) { m_slurmQueues = queues; }
   // Before start(): where built trainers are kept here (empty: TrainerCache's default).
   void setTrainerCacheDir(const QString& dir) { m_options.trainerCacheDir = dir; }
   // Before start(): the start waits, once everything is there, until releaseLaunch() (one node
@@ -114,6 +120,10 @@ class RemoteJob : public Job {
   void startFollowing();
   void runtimeGone(const QString& reason);
   void signalSupervisor(const QString& signal);
+  // A Slurm run's Stop (marker, USR2, and a cancel when it has not ended kStopGraceMs later) and
+  // Kill (a cancel).
+  void stopSlurmJob();
+  void cancelSlurmJob();
   bool refusedAsWatched();  // a watched run is not ours to stop: says so
 
   State m_state = State::Idle;
@@ -131,6 +141,7 @@ class RemoteJob : public Job {
   QElapsedTimer m_clock;  // since the start began
   int m_keepHere = 2;
   int m_goneAfterMs = 0;
+  QPointer<SlurmQueues> m_slurmQueues;
   std::deque<QString> m_output;
   QString m_linkText;
   Link m_link = Link::Connecting;

@@ -51,6 +51,7 @@ QString writeRemoteRecord(const QString& runDir, const RemoteRecord& r) {
                 {"start_time", r.startTime},
                 {"boot_id", r.bootId},
                 {"watch_only", r.watchOnly}};
+  if (!r.slurmJobId.isEmpty()) o["slurm_job"] = r.slurmJobId;
   QJsonObject local;
   for (auto it = r.localPaths.begin(); it != r.localPaths.end(); ++it) local[it.key()] = it.value();
   o["local_paths"] = local;
@@ -88,6 +89,7 @@ bool readRemoteRecord(const QString& runDir, RemoteRecord* r, QString* error) {
   r->startTime = o.value("start_time").toString();
   r->bootId = o.value("boot_id").toString();
   r->watchOnly = o.value("watch_only").toBool();
+  r->slurmJobId = o.value("slurm_job").toString();
   const QJsonObject local = o.value("local_paths").toObject();
   for (auto it = local.begin(); it != local.end(); ++it) r->localPaths[it.key()] = it.value().toString();
   return true;

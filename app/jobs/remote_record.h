@@ -1,7 +1,8 @@
 // <mirror>/remote.json: what makes a local run directory the mirror of a remote run: how to
 // reach the host, where the run lives there, and which process runs it (pid, its start time
 // in clock ticks since boot and the host's boot id: a pid alone is reused). Written when the
-// job is launched and read to re-attach after the app was closed. Holds no secrets.
+// job is launched and read to re-attach after the app was closed; for a Slurm run, its job id.
+// Holds no secrets.
 #pragma once
 
 #include <QMap>
@@ -25,6 +26,9 @@ struct RemoteRecord {
   qint64 pid = 0;
   QString startTime;  // field 22 of /proc/<pid>/stat there
   QString bootId;
+  // A Slurm run: its job id on the cluster the host is the login node of (sbatch's answer). Its
+  // trainer runs on the cluster's nodes, not the host: the queue says whether it lives (pid 0).
+  QString slurmJobId;
   // A run started elsewhere (an exported script) that the app only watches: no pid to follow,
   // nothing to stop; it is over when its run.json says so.
   bool watchOnly = false;

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QRegularExpression>
+#include <algorithm>
 
 #include "shell_quote.h"
 
@@ -11,7 +12,7 @@ namespace traindeck {
 
 namespace {
 
-QString tr(const char* text) {
+QString batchTr(const char* text) {
   return QCoreApplication::translate("SlurmBatch", text);
 }
 
@@ -21,15 +22,29 @@ bool oneLine(const QString& value) {
 
 }  // namespace
 
+SlurmPlace slurmPlaceOf(const SlurmConfig& slurm) {
+  SlurmPlace place;
+  place.partition = QString::fromStdString(slurm.partition);
+  place.account = QString::fromStdString(slurm.account);
+  place.qos = QString::fromStdString(slurm.qos);
+  place.timeLimit = QString::fromStdString(slurm.time_limit);
+  place.mem = QString::fromStdString(slurm.mem);
+  place.constraint = QString::fromStdString(slurm.constraint);
+  place.gpusPerNode = static_cast<int>(slurm.gpus_per_node);
+  place.cpusPerTask = static_cast<int>(slurm.cpus_per_task);
+  for (const std::string& line : slurm.sbatch_args) place.extraLines << QString::fromStdString(line);
+  return place;
+}
+
 QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QString* error) {
-  if (start.nodes < 1 || start.masterPort < 1 || start.masterPort > 65535) {
-    *error = tr("a Slurm job needs 1 node or more and a master port between 1 and 65535");
+  if (start.nodes < 1 || start.masterPort < 0 || start.masterPort > 65535) {
+    *error = batchTr("a Slurm job needs 1 node or more and a master port between 0 (chosen) and 65535");
     return {};
   }
   // sbatch reads these lines itself: a value in double quotes may hold spaces, and its filename
   // patterns ("%j") are escaped where the path is the job's own ("%%").
   if (start.runDir.contains('"')) {
-    *error = tr("the run folder's path holds a double quote, which an #SBATCH line cannot carry: %1").arg(start.runDir);
+    *error = batchTr("the run folder's path holds a double quote, which an #SBATCH line cannot carry: %1").arg(start.runDir);
     return {};
   }
   QString jobName = start.jobName;
@@ -54,14 +69,14 @@ QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QStri
   if (place.cpusPerTask > 0) option("cpus-per-task", QString::number(place.cpusPerTask));
   for (const QString& line : place.extraLines) {
     if (!line.startsWith("--")) {
-      *error = tr("an extra sbatch option must start with --: %1").arg(line);
+      *error = batchTr("an extra sbatch option must start with --: %1").arg(line);
       return {};
     }
     sbatch << line;
   }
   for (const QString& line : sbatch)
     if (!oneLine(line)) {
-      *error = tr("a Slurm option holds a line break: %1").arg(line.simplified());
+      *error = batchTr("a Slurm option holds a line break: %1").arg(line.simplified());
       return {};
     }
   QString script = QStringLiteral("#!/bin/bash\n");
@@ -74,24 +89,34 @@ QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QStri
                                       start.runDir,
                                       "--no-progress",
                                       "--nnodes",
-                                      QString::number(start.nodes),
-                                      "--master-port",
-                                      QString::number(start.masterPort)} +
+                                      QString::number(start.nodes)} +
                           start.extraArgs;
   script += QStringLiteral(
-                "set -eu\n"
+                "set -u\n"
                 "# The first node's address, as Slurm knows it: every node's supervisor meets there.\n"
                 "first=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
                 "MASTER=$(scontrol show node \"$first\" | sed -n 's/.*NodeAddr=\\([^ ]*\\).*/\\1/p')\n"
-                "RESUME=\n"
+                "# The rendezvous port: the job's own, or one from its id (two jobs on a node differ).\n"
+                "PORT=%5\n"
+                "if [ \"$PORT\" -eq 0 ]; then PORT=$((20000 + SLURM_JOB_ID % 20000)); fi\n"
+                "RESUME=%2\n"
                 "# Requeued (a time limit, a preemption): from the newest complete checkpoint.\n"
                 "if [ \"${SLURM_RESTART_COUNT:-0}\" -gt 0 ]; then RESUME=--resume; fi\n"
-                "export MASTER RESUME  # srun hands the batch shell's environment to each task\n"
+                "export MASTER PORT RESUME  # srun hands the batch shell's environment to each task\n"
                 "# One task per node, its node rank its SLURM_NODEID; the job's words are arguments, never code.\n"
+                "code=0\n"
                 "srun --ntasks-per-node=1 --kill-on-bad-exit=1 sh -c \\\n"
-                "  'exec \"$@\" --node-rank \"$SLURM_NODEID\" --master-addr \"$MASTER\" ${RESUME:+\"$RESUME\"}' sh \\\n"
-                "  %1\n")
-                .arg(shellJoin(run));
+                "  'exec \"$@\" --node-rank \"$SLURM_NODEID\" --master-addr \"$MASTER\" --master-port \"$PORT\" ${RESUME:+\"$RESUME\"}' sh \\\n"
+                "  %1 || code=$?\n"
+                "# Exit %3: every rank checkpointed for the time limit; the job goes back into the queue.\n"
+                "if [ \"$code\" -eq %3 ] && [ \"${SLURM_RESTART_COUNT:-0}\" -lt %4 ]; then\n"
+                "  scontrol requeue \"$SLURM_JOB_ID\"\n"
+                "fi\n"
+                "exit \"$code\"\n")
+                // One arg() call: a %N inside a path is never taken for a placeholder.
+                .arg(shellJoin(run), start.resume ? QStringLiteral("--resume") : QString(),
+                     QString::number(kTrainExitRequeued), QString::number(std::max(0, start.maxRequeues)),
+                     QString::number(start.masterPort));
   return script;
 }
 

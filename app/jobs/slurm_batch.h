@@ -10,6 +10,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "config/run_config.h"
+
 namespace traindeck {
 
 // Where on the cluster, as the job's target says it.
@@ -33,7 +35,16 @@ struct SlurmStart {
   int nodes = 1;
   int masterPort = 29500;
   QStringList extraArgs;  // for `traindeck-train run` after its own
+  bool resume = false;    // a continued run: --resume from the first start, not only after a requeue
+  int maxRequeues = 3;    // times the script requeues itself when the trainer checkpointed for the time limit
 };
+
+// `traindeck-train run`'s exit status for a run that checkpointed on Slurm's signal (USR2 at the
+// time limit, SIGTERM on a preemption): the batch script requeues the job.
+inline constexpr int kTrainExitRequeued = 3;
+
+// The place a job's target.kind: slurm keys say.
+SlurmPlace slurmPlaceOf(const SlurmConfig& slurm);
 
 // The whole script, or an empty string and *error when the place or the start cannot be said
 // safely (a line break in a value, a non-positive count).

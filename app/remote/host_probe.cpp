@@ -83,6 +83,8 @@ HostProbe parseHostProbe(const QByteArray& answer) {
       p.cmake = value;
     else if (key == "gxx")
       p.gxx = value;
+    else if (key == "slurm_partition")
+      p.sinfo += value + '\n';
     else if (key == "gpu") {  // "name, memory MiB, driver"
       const QStringList parts = value.split(',');
       HostProbe::Gpu gpu;
@@ -115,6 +117,7 @@ QString HostProbe::summary() const {
   else
     parts << QStringLiteral("no LibTorch");
   if (!torchCuda.isEmpty()) parts << QStringLiteral("CUDA %1").arg(torchCuda);
+  if (!sinfo.isEmpty()) parts << QStringLiteral("Slurm login node");
   return parts.join(QStringLiteral(" · "));
 }
 

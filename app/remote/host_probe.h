@@ -31,6 +31,8 @@ struct HostProbe {
   bool tpu = false, colab = false, apt = false, ninja = false;
   QString python, torch, torchCuda, torchPrefix, systemLibtorch, nvcc, cmake, gxx;
   bool torchCxx11Abi = false;
+  // A Slurm login node's partitions, `sinfo -h -o '%P|%D|%G|%l'` lines (parseSinfo reads them).
+  QString sinfo;
 
   // "8× H100 80GB · torch 2.11+cu128 · CUDA 12.8", or for a CPU host "2 CPUs · 24 GB · torch 1.13".
   QString summary() const;

@@ -131,6 +131,24 @@ void RemoteHelper::read(const QString& runDir, int maxBytes, qint64 pid, const Q
                    &ReadAnswer::from, std::move(done));
 }
 
+void RemoteHelper::submit(const QString& script, const QString& runDir, Done<SubmitAnswer> done) const {
+  call<SubmitAnswer>({"submit", script, runDir}, &SubmitAnswer::from, std::move(done));
+}
+
+void RemoteHelper::queue(Done<QueueAnswer> done) const {
+  call<QueueAnswer>({"queue"}, &QueueAnswer::from, std::move(done));
+}
+
+void RemoteHelper::stopJob(const QString& jobId, const QString& runDir, Done<SignalAnswer> done) const {
+  call<SignalAnswer>({"stop", jobId, runDir}, &SignalAnswer::from, std::move(done));
+}
+
+void RemoteHelper::cancelJob(const QString& jobId, Done<YesNoAnswer> done) const {
+  call<YesNoAnswer>(
+      {"cancel", jobId}, [](const RemoteHost::ExecResult& r) { return YesNoAnswer::from(r, "cancelled"); },
+      std::move(done));
+}
+
 void RemoteHelper::checkpoint(const QString& runDir, Done<ListingAnswer> done) const {
   call<ListingAnswer>({"checkpoint", runDir}, &ListingAnswer::from, std::move(done));
 }

@@ -58,6 +58,13 @@ class RemoteHelper {
   // `maxBytes` of each, and whether the supervisor `pid` `startTime` lives.
   void read(const QString& runDir, int maxBytes, qint64 pid, const QString& startTime, const QStringList& offsets,
             Done<ReadAnswer> done) const;
+  // Slurm, through the login node: the batch script submitted once per run folder; this
+  // account's jobs; the user's Stop (a stop-requested marker, then USR2: every rank
+  // checkpoints); a cancel (Kill).
+  void submit(const QString& script, const QString& runDir, Done<SubmitAnswer> done) const;
+  void queue(Done<QueueAnswer> done) const;
+  void stopJob(const QString& jobId, const QString& runDir, Done<SignalAnswer> done) const;
+  void cancelJob(const QString& jobId, Done<YesNoAnswer> done) const;
   void checkpoint(const QString& runDir, Done<ListingAnswer> done) const;
   void exportHf(const QString& trainBinary, const QString& runDir, Done<ListingAnswer> done) const;
 

@@ -72,6 +72,21 @@ LaunchAnswer LaunchAnswer::from(const RemoteHost::ExecResult& r) {
   return a;
 }
 
+SubmitAnswer SubmitAnswer::from(const RemoteHost::ExecResult& r) {
+  SubmitAnswer a;
+  static_cast<HelperStatus&>(a) = HelperStatus::from(r);
+  if (a.ok()) a.jobId = a.keys.value("job");
+  return a;
+}
+
+QueueAnswer QueueAnswer::from(const RemoteHost::ExecResult& r) {
+  QueueAnswer a;
+  static_cast<HelperStatus&>(a) = HelperStatus::from(r);
+  a.complete = a.ok() && a.keys.value("queue") == QLatin1String("ok");
+  if (a.complete) a.jobs = parseSlurmQueue(QString::fromUtf8(r.out));
+  return a;
+}
+
 SeedAnswer SeedAnswer::from(const RemoteHost::ExecResult& r) {
   SeedAnswer a;
   static_cast<HelperStatus&>(a) = HelperStatus::from(r);

@@ -11,6 +11,7 @@
 #include "host_probe.h"
 #include "remote_answers.h"
 #include "remote_host.h"
+#include "slurm_job_state.h"
 
 namespace traindeck {
 
@@ -67,6 +68,20 @@ struct LaunchAnswer : HelperStatus {
   QString startTime, bootId;
   bool started() const { return ok() && pid > 0; }
   static LaunchAnswer from(const RemoteHost::ExecResult& r);
+};
+
+// `submit` (slurm.env): the Slurm job the run was submitted as.
+struct SubmitAnswer : HelperStatus {
+  QString jobId;  // not empty: submitted
+  bool submitted() const { return ok() && !jobId.isEmpty(); }
+  static SubmitAnswer from(const RemoteHost::ExecResult& r);
+};
+
+// `queue`: this account's Slurm jobs, by id; complete when squeue answered (queue=ok).
+struct QueueAnswer : HelperStatus {
+  QMap<QString, SlurmJobState> jobs;
+  bool complete = false;
+  static QueueAnswer from(const RemoteHost::ExecResult& r);
 };
 
 struct SeedAnswer : HelperStatus {

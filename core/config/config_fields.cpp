@@ -7,6 +7,7 @@
 #include "config_fields.h"
 #include "field_codecs.h"
 #include "model_presets.h"
+#include "slurm_partitions.h"
 #include "value_codecs.h"
 
 namespace traindeck {
@@ -103,6 +104,55 @@ Constraint<std::string> modelPresetName() {
           }};
 }
 
+// target.time_limit: empty, or a time in one of Slurm's forms.
+Constraint<std::string> slurmTimeLimitForm() {
+  return {"empty or a Slurm time (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS)",
+          [](const std::string& v) -> std::optional<Problem> {
+            if (v.empty()) return std::nullopt;
+            const auto minutes = slurmMinutes(v);
+            if (!minutes)
+              return Problem{"is not a Slurm time limit: '" + v + "'",
+                             "write MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, e.g. 90, 12:00:00 or 2-00:00:00 "
+                             "(minutes and seconds below 60, hours after a day below 24); leave it empty for the "
+                             "partition's default"};
+            if (*minutes == 0)
+              return Problem{"is zero, which Slurm reads as no limit at all",
+                             "give the time the job needs, or leave it empty for the partition's default"};
+            return std::nullopt;
+          }};
+}
+
+// target.mem: empty, or digits with an optional K, M, G or T (sbatch --mem; no suffix is MiB).
+Constraint<std::string> slurmMemForm() {
+  return {"empty or a size: digits with an optional K, M, G or T", [](const std::string& v) -> std::optional<Problem> {
+            if (v.empty()) return std::nullopt;
+            const std::size_t digits = v.find_first_not_of("0123456789");
+            const bool ok = digits != 0 && (digits == std::string::npos ||
+                                            (digits + 1 == v.size() && std::string_view("KMGTkmgt").find(v.back()) !=
+                                                                           std::string_view::npos));
+            if (ok) return std::nullopt;
+            return Problem{"is not a Slurm memory size: '" + v + "'",
+                           "write digits with an optional K, M, G or T, e.g. 64G or 500000 (MiB); no 'B' or spaces"};
+          }};
+}
+
+// target.sbatch_args: each entry is one sbatch option line of its own.
+Constraint<std::vector<std::string>> sbatchOptionLines() {
+  return {"each starting with --", [](const std::vector<std::string>& v) -> std::optional<Problem> {
+            for (std::size_t i = 0; i < v.size(); ++i) {
+              const std::string& line = v[i];
+              const std::string which = "entry " + std::to_string(i + 1);
+              if (line.find_first_of("\n\r") != std::string::npos)
+                return Problem{which + " holds a line break; each entry is one #SBATCH line",
+                               "give each option as an entry of its own"};
+              if (line.rfind("--", 0) != 0 || line.size() == 2)
+                return Problem{which + " ('" + line + "') does not start with -- and an option name",
+                               "write long options, e.g. --exclusive or --mail-type=END (not -N 2)"};
+            }
+            return std::nullopt;
+          }};
+}
+
 // One row: `get` is a generic lambda returning a reference to the member, for const and
 // non-const configs alike.
 template <class Get, class T = std::remove_cvref_t<decltype(std::declval<Get>()(std::declval<RunConfig&>()))>>
@@ -120,7 +170,7 @@ FieldCodec field(std::string path, Get get, std::string doc, Constraint<T> const
   }
   codec.read = [path, get, check = constraint.check](const YAML::Node& key, const YAML::Node& value, RunConfig& config,
                                                      Diagnostics& out) {
-    if constexpr (!std::is_same_v<T, std::array<double, 2>>) {
+    if constexpr (!std::is_same_v<T, std::array<double, 2>> && !std::is_same_v<T, std::vector<std::string>>) {
       if (value.IsNull() && !std::is_same_v<T, std::string>) {
         out.push_back(diagnosticAt(key, path, "has no value", "give a " + ValueCodec<T>::typeName() +
                                                                     " or remove the key to use the default"));
@@ -213,15 +263,29 @@ std::vector<FieldCodec> makeTable() {
   t.push_back(field("checkpoint.keep", [](auto& c) -> auto& { return c.checkpoint.keep; }, "Complete checkpoints to keep; older ones are deleted.", atLeast<std::int64_t>(1)));
   t.push_back(field("checkpoint.resume", [](auto& c) -> auto& { return c.checkpoint.resume; }, "Continue from the newest complete checkpoint of the run directory, as --resume does."));
 
-  t.push_back(field("target.kind", [](auto& c) -> auto& { return c.target.kind; }, "local: this machine; ssh: a cloud VM or a Colab runtime over SSH."));
-  t.push_back(field("target.host", [](auto& c) -> auto& { return c.target.host; }, "ssh: [user@]host[:port] or an alias from ~/.ssh/config."));
-  t.push_back(field("target.user", [](auto& c) -> auto& { return c.target.user; }, "ssh: user name, when not in host or ~/.ssh/config."));
-  t.push_back(field("target.port", [](auto& c) -> auto& { return c.target.port; }, "ssh: port.", between<std::int64_t>(1, 65535)));
-  t.push_back(field("target.identity", [](auto& c) -> auto& { return c.target.identity; }, "ssh: private key file; empty uses ssh-agent and the usual key files."));
-  t.push_back(field("target.proxy_command", [](auto& c) -> auto& { return c.target.proxy_command; }, "ssh: ProxyCommand, e.g. `cloudflared access ssh --hostname %h` for Colab."));
-  t.push_back(field("target.remote_dir", [](auto& c) -> auto& { return c.target.remote_dir; }, "ssh: folder on the remote machine for the trainer build and the runs.", nonEmpty()));
+  t.push_back(field("target.kind", [](auto& c) -> auto& { return c.target.kind; }, "local: this machine; ssh: a cloud VM or a Colab runtime over SSH; slurm: a batch job on a Slurm cluster, submitted over SSH from its login node."));
+  t.push_back(field("target.host", [](auto& c) -> auto& { return c.target.host; }, "ssh: [user@]host[:port] or an alias from ~/.ssh/config; slurm: the cluster's login node, written the same way."));
+  t.push_back(field("target.user", [](auto& c) -> auto& { return c.target.user; }, "ssh and slurm: user name, when not in host or ~/.ssh/config."));
+  t.push_back(field("target.port", [](auto& c) -> auto& { return c.target.port; }, "ssh and slurm: port.", between<std::int64_t>(1, 65535)));
+  t.push_back(field("target.identity", [](auto& c) -> auto& { return c.target.identity; }, "ssh and slurm: private key file; empty uses ssh-agent and the usual key files."));
+  t.push_back(field("target.proxy_command", [](auto& c) -> auto& { return c.target.proxy_command; }, "ssh and slurm: ProxyCommand, e.g. `cloudflared access ssh --hostname %h` for Colab."));
+  t.push_back(field("target.remote_dir", [](auto& c) -> auto& { return c.target.remote_dir; }, "ssh: folder on the remote machine for the trainer build and the runs; slurm: the same, on the cluster's shared file system, which the login and compute nodes all see.", nonEmpty()));
   t.push_back(field("target.hosts", [](auto& c) -> auto& { return c.target.hosts; }, "ssh, one job on several hosts: [user@]host[:port] of each node, separated by commas, node 0 first (one node each; strategy.nnodes is their number). target.host is then empty or the first."));
   t.push_back(field("target.node_address", [](auto& c) -> auto& { return c.target.node_address; }, "ssh, several hosts: the address the nodes reach node 0 at (a cloud network's private address); empty: node 0's host as target.hosts names it."));
+
+  // Slurm: flat under target, like the ssh keys; strategy.nnodes is the node count and
+  // strategy.nproc_per_node the ranks on each.
+  t.push_back(field("target.partition", [](auto& c) -> auto& { return c.target.slurm.partition; }, "slurm: the partition to submit to (sbatch --partition); empty: the cluster's default partition."));
+  t.push_back(field("target.account", [](auto& c) -> auto& { return c.target.slurm.account; }, "slurm: the account the job is charged to (sbatch --account); empty: your default account."));
+  t.push_back(field("target.qos", [](auto& c) -> auto& { return c.target.slurm.qos; }, "slurm: quality of service (sbatch --qos); empty: the default."));
+  t.push_back(field("target.time_limit", [](auto& c) -> auto& { return c.target.slurm.time_limit; }, "slurm: the job's wall-time limit (sbatch --time); shortly before it the job checkpoints and requeues itself. Empty: the partition's default.", slurmTimeLimitForm()));
+  t.push_back(field("target.gpus_per_node", [](auto& c) -> auto& { return c.target.slurm.gpus_per_node; }, "slurm: GPUs asked for on each node, usually strategy.nproc_per_node; 0 asks for none.", atLeast<std::int64_t>(0)));
+  t.push_back(field("target.cpus_per_task", [](auto& c) -> auto& { return c.target.slurm.cpus_per_task; }, "slurm: CPU cores per task (sbatch --cpus-per-task); one task per node runs that node's ranks. 0: Slurm's default.", atLeast<std::int64_t>(0)));
+  t.push_back(field("target.mem", [](auto& c) -> auto& { return c.target.slurm.mem; }, "slurm: memory per node (sbatch --mem), e.g. 64G; a number alone is MiB, 0 is all of the node's. Empty: the partition's default.", slurmMemForm()));
+  t.push_back(field("target.constraint", [](auto& c) -> auto& { return c.target.slurm.constraint; }, "slurm: node features the nodes must have (sbatch --constraint), e.g. a100; empty: any node of the partition."));
+  t.push_back(field("target.sbatch_args", [](auto& c) -> auto& { return c.target.slurm.sbatch_args; }, "slurm: more sbatch options, one per entry, e.g. [--exclusive, --mail-type=END]; each becomes an #SBATCH line.", sbatchOptionLines()));
+  t.push_back(field("target.build", [](auto& c) -> auto& { return c.target.slurm.build; }, "slurm: where the trainer is built: login on the login node, or job as a small Slurm job (where the login node may not compile)."));
+  t.push_back(field("target.max_requeues", [](auto& c) -> auto& { return c.target.slurm.max_requeues; }, "slurm: how many times the job requeues itself when its time limit nears, resuming from its checkpoint; 0 ends it at the first limit.", atLeast<std::int64_t>(0)));
 
   return t;
 }

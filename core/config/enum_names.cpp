@@ -19,7 +19,9 @@ constexpr std::pair<TokenizerKind, std::string_view> kTokenizers[] = {
 constexpr std::pair<OptimizerKind, std::string_view> kOptimizers[] = {
     {OptimizerKind::AdamW, "adamw"}};
 constexpr std::pair<TargetKind, std::string_view> kTargets[] = {
-    {TargetKind::Local, "local"}, {TargetKind::Ssh, "ssh"}};
+    {TargetKind::Local, "local"}, {TargetKind::Ssh, "ssh"}, {TargetKind::Slurm, "slurm"}};
+constexpr std::pair<SlurmBuild, std::string_view> kSlurmBuilds[] = {
+    {SlurmBuild::Login, "login"}, {SlurmBuild::Job, "job"}};
 }  // namespace
 
 template <> EnumNames<StrategyKind> enumNames() { return kStrategyKinds; }
@@ -30,5 +32,6 @@ template <> EnumNames<Decay> enumNames() { return kDecays; }
 template <> EnumNames<TokenizerKind> enumNames() { return kTokenizers; }
 template <> EnumNames<OptimizerKind> enumNames() { return kOptimizers; }
 template <> EnumNames<TargetKind> enumNames() { return kTargets; }
+template <> EnumNames<SlurmBuild> enumNames() { return kSlurmBuilds; }
 
 }  // namespace traindeck

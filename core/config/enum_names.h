@@ -25,6 +25,7 @@ template <> EnumNames<Decay> enumNames();
 template <> EnumNames<TokenizerKind> enumNames();
 template <> EnumNames<OptimizerKind> enumNames();
 template <> EnumNames<TargetKind> enumNames();
+template <> EnumNames<SlurmBuild> enumNames();
 
 template <class E>
 std::string_view toString(E value) {

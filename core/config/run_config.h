@@ -16,7 +16,8 @@ enum class Precision { Fp32, Bf16, Fp16 };
 enum class Decay { Cosine, Linear, Constant };
 enum class TokenizerKind { Byte, Gpt2 };
 enum class OptimizerKind { AdamW };
-enum class TargetKind { Local, Ssh };
+enum class TargetKind { Local, Ssh, Slurm };
+enum class SlurmBuild { Login, Job };
 
 struct ModelConfig {
   std::string preset;  // empty: the sizes below as written; else a name from model_presets.h
@@ -91,6 +92,23 @@ struct CheckpointConfig {
   bool operator==(const CheckpointConfig&) const = default;
 };
 
+// target.kind: slurm. The YAML keys are flat under target (target.partition, ...); target.host is
+// the login node and target.remote_dir a folder on the cluster's shared file system.
+struct SlurmConfig {
+  std::string partition;                 // empty: the cluster's default partition
+  std::string account;                   // empty: the user's default
+  std::string qos;                       // empty: the default
+  std::string time_limit;                // Slurm's forms (slurmMinutes); empty: the partition's default
+  std::int64_t gpus_per_node = 0;        // 0: none asked for
+  std::int64_t cpus_per_task = 0;        // 0: Slurm's default
+  std::string mem;                       // per node: digits with an optional K, M, G or T; empty: default
+  std::string constraint;                // node features, as sbatch --constraint takes them
+  std::vector<std::string> sbatch_args;  // more sbatch options, each one line starting with "--"
+  SlurmBuild build = SlurmBuild::Login;  // where the trainer is built: the login node or a job
+  std::int64_t max_requeues = 3;         // times the job requeues itself at the time-limit signal
+  bool operator==(const SlurmConfig&) const = default;
+};
+
 struct TargetConfig {
   TargetKind kind = TargetKind::Local;
   std::string host;  // user@host:port or an alias from ~/.ssh/config
@@ -101,11 +119,18 @@ struct TargetConfig {
   std::string remote_dir = "~/traindeck";
   std::string hosts;         // several nodes: "a, b" ([user@]host[:port] each), node 0 first
   std::string node_address;  // the address the nodes reach node 0 at; empty: node 0's host as given
+  SlurmConfig slurm;         // kind slurm only
   bool operator==(const TargetConfig&) const = default;
 };
 
-// The hosts a target runs on, node 0 first: target.hosts split at commas, else target.host
-// alone (none for a local target).
+// Whether the job runs somewhere other than this machine (ssh and slurm): its devices are not
+// this machine's, and its paths may be remote ones.
+inline bool isRemote(TargetKind kind) {
+  return kind != TargetKind::Local;
+}
+
+// The hosts an ssh target runs on, node 0 first: target.hosts split at commas, else target.host
+// alone. None for a local target, nor for a slurm one, whose nodes Slurm picks when the job starts.
 std::vector<std::string> nodeHosts(const TargetConfig& target);
 
 struct RunConfig {

@@ -1,5 +1,6 @@
 // Cross-field validation. Each rule is a few lines in one function per section, and each
-// message says what is wrong with the numbers in it and what to change.
+// message says what is wrong with the numbers in it and what to change. A slurm job is remote
+// like an ssh one; its devices are the GPUs it asks for on each node.
 #include "validate.h"
 
 #include <glob.h>
@@ -12,10 +13,40 @@
 #include "enum_names.h"
 #include "model_presets.h"
 #include "runlog/run_directory.h"
+#include "suggest.h"
 
 namespace traindeck {
 
 namespace {
+
+// The devices of a node the job runs on, where known. A slurm node has the GPUs the job asks
+// for; whether they compute in bf16 is not known, so it is taken as yes (no false refusal).
+std::optional<HostDevices> jobNodeDevices(const RunConfig& config, const ValidationContext& context) {
+  switch (config.target.kind) {
+    case TargetKind::Local:
+      return context.host;
+    case TargetKind::Ssh:
+      return context.remoteHost;
+    case TargetKind::Slurm:
+      return HostDevices{static_cast<int>(std::clamp<std::int64_t>(config.target.slurm.gpus_per_node, 0, 1 << 20)),
+                         true, false};
+  }
+  return std::nullopt;
+}
+
+// Where the job runs, for messages.
+std::string jobPlaceText(const RunConfig& config) {
+  switch (config.target.kind) {
+    case TargetKind::Local:
+      return "this machine";
+    case TargetKind::Ssh:
+      return config.target.host;
+    case TargetKind::Slurm:
+      return "each node of the Slurm job (target.gpus_per_node: " + std::to_string(config.target.slurm.gpus_per_node) +
+             ")";
+  }
+  return "?";
+}
 
 class Checker {
  public:
@@ -23,8 +54,8 @@ class Checker {
           const std::string& baseDir)
       : c(config),
         m_context(context),
-        m_host(config.target.kind == TargetKind::Ssh ? context.remoteHost : context.host),
-        m_where(config.target.kind == TargetKind::Ssh ? config.target.host : "this machine"),
+        m_host(jobNodeDevices(config, context)),
+        m_where(jobPlaceText(config)),
         m_places(places),
         m_baseDir(baseDir) {}
 
@@ -34,6 +65,7 @@ class Checker {
     checkStrategy();
     checkSchedule();
     checkTarget();
+    checkSlurm();
     return std::move(m_out);
   }
 
@@ -64,7 +96,8 @@ class Checker {
 
   static std::string num(std::int64_t v) { return std::to_string(v); }
 
-  bool remote() const { return c.target.kind == TargetKind::Ssh; }
+  bool remote() const { return isRemote(c.target.kind); }
+  bool slurm() const { return c.target.kind == TargetKind::Slurm; }
   bool usesCuda() const {
     if (c.strategy.device == DeviceKind::Cuda) return true;
     if (c.strategy.device == DeviceKind::Cpu) return false;
@@ -139,8 +172,8 @@ class Checker {
   // `tokens`: it must be what `prepare` makes: a folder with dataset.json, or a token shard.
   void checkPath(std::initializer_list<std::string> paths, const std::string& value, const std::string& what,
                  bool tokens = false) {
-    // On an ssh target, remote:/path names data already there; every other path is here, and is
-    // uploaded at the start.
+    // On an ssh or slurm target, remote:/path names data already there; every other path is here,
+    // and is uploaded at the start.
     if (remote() && value.rfind("remote:", 0) == 0) return;
     const ExpandedPath expanded = expandPath(value, m_baseDir, m_context.env);
     if (!expanded.error.empty()) {
@@ -210,8 +243,9 @@ class Checker {
       const int gpus = m_host->cudaDevices;
       if (s.device == DeviceKind::Cuda && gpus == 0)
         error({"strategy.device"}, "is cuda, but " + m_where + " has no CUDA device that LibTorch can use",
-              remote() ? "use device: cpu or auto there, or a host with a GPU (target.host)"
-                       : "use device: cpu or auto here, or run the job on a GPU machine (target.kind: ssh)");
+              slurm() ? "ask for GPUs with target.gpus_per_node (usually strategy.nproc_per_node), or use device: cpu"
+              : remote() ? "use device: cpu or auto there, or a host with a GPU (target.host)"
+                         : "use device: cpu or auto here, or run the job on a GPU machine (target.kind: ssh)");
       else if (usesCuda() && s.nproc_per_node > 1 && m_host->colabRuntime)
         error({"strategy.nproc_per_node"},
               "asks for " + num(s.nproc_per_node) + " ranks, but " + m_where +
@@ -221,14 +255,24 @@ class Checker {
         error({"strategy.nproc_per_node"},
               "asks for " + num(s.nproc_per_node) + " ranks on CUDA, but " + m_where + " has " + num(gpus) +
                   " CUDA device" + (gpus == 1 ? "" : "s"),
-              "use nproc_per_node: " + num(gpus) + " or fewer (one rank per GPU)");
+              slurm() ? "one rank per GPU: set target.gpus_per_node: " + num(s.nproc_per_node) +
+                            ", or nproc_per_node: " + num(gpus) + " or fewer"
+                      : "use nproc_per_node: " + num(gpus) + " or fewer (one rank per GPU)");
+      else if (slurm() && usesCuda() && s.nproc_per_node < gpus)
+        warning({"target.gpus_per_node", "strategy.nproc_per_node"},
+                "asks Slurm for " + num(gpus) + " GPUs per node but runs " + num(s.nproc_per_node) + " rank" +
+                    (s.nproc_per_node == 1 ? "" : "s") + " per node: " + num(gpus - s.nproc_per_node) +
+                    " of them would sit idle",
+                "set target.gpus_per_node: " + num(s.nproc_per_node) + ", or strategy.nproc_per_node: " + num(gpus));
     }
     if (s.precision != Precision::Fp32) {
       const std::string name(toString(s.precision));
       if (knownCpuOnly())
         error({"strategy.precision", "strategy.device"},
               name + " runs on CUDA devices; on the CPU this trainer computes in fp32",
-              "use precision: fp32 on the CPU");
+              slurm() && c.strategy.device == DeviceKind::Auto
+                  ? "use precision: fp32 on the CPU, or ask Slurm for GPUs with target.gpus_per_node"
+                  : "use precision: fp32 on the CPU");
       else if (s.precision == Precision::Bf16 && usesCuda() && m_host && m_host->cudaDevices > 0 && !m_host->bf16)
         error({"strategy.precision"},
               "bf16 needs CUDA compute capability 8.0 or newer (A100, L4, H100), which this GPU lacks",
@@ -256,7 +300,15 @@ class Checker {
     if (t.kind == TargetKind::Ssh && hosts.empty())
       error({"target.host", "target.kind"}, "target.host is required for an ssh target",
             "for example host: ubuntu@203.0.113.7 or an ~/.ssh/config alias");
+    if (t.kind == TargetKind::Slurm && t.host.empty())
+      error({"target.host", "target.kind"}, "target.host is required for a slurm target: the cluster's login node",
+            "for example host: me@login.cluster.example or an ~/.ssh/config alias");
     if (t.hosts.empty()) return;
+    if (t.kind == TargetKind::Slurm) {
+      error({"target.hosts", "target.kind"}, "target.hosts names hosts, but Slurm picks the nodes of a slurm job",
+            "leave target.hosts empty: target.host is the login node and strategy.nnodes the number of nodes");
+      return;
+    }
     if (t.kind != TargetKind::Ssh)
       error({"target.hosts", "target.kind"}, "target.hosts names hosts, but target.kind is local",
             "set target.kind: ssh, or leave target.hosts empty to run on this machine");
@@ -275,6 +327,96 @@ class Checker {
             "target.hosts names " + num(count) + " hosts, one node each, but strategy.nnodes is " +
                 num(c.strategy.nnodes),
             "set strategy.nnodes: " + num(count));
+  }
+
+  void checkSlurm() {
+    if (!slurm()) {
+      warnIgnoredSlurmKeys();
+      return;
+    }
+    if (m_context.slurmPartitions) checkPartition(*m_context.slurmPartitions);
+  }
+
+  // Slurm keys on an ssh or local target: set by hand, or left from a slurm job this one was
+  // made from. Each is named, so that a form marks each.
+  void warnIgnoredSlurmKeys() {
+    const SlurmConfig& s = c.target.slurm;
+    const SlurmConfig none;
+    const std::pair<const char*, bool> keys[] = {{"target.partition", s.partition != none.partition},
+                                                 {"target.account", s.account != none.account},
+                                                 {"target.qos", s.qos != none.qos},
+                                                 {"target.time_limit", s.time_limit != none.time_limit},
+                                                 {"target.gpus_per_node", s.gpus_per_node != none.gpus_per_node},
+                                                 {"target.cpus_per_task", s.cpus_per_task != none.cpus_per_task},
+                                                 {"target.mem", s.mem != none.mem},
+                                                 {"target.constraint", s.constraint != none.constraint},
+                                                 {"target.sbatch_args", s.sbatch_args != none.sbatch_args},
+                                                 {"target.build", s.build != none.build},
+                                                 {"target.max_requeues", s.max_requeues != none.max_requeues}};
+    for (const auto& [key, set] : keys)
+      if (set)
+        warning({key},
+                std::string(key) + " is a Slurm setting, ignored because target.kind is " +
+                    std::string(toString(c.target.kind)),
+                "set target.kind: slurm to use it, or remove it");
+  }
+
+  // Whether the job fits the partition at all; a job that does not would wait in the queue for
+  // ever (or be refused by sbatch only after the upload and build).
+  void checkPartition(const std::vector<SlurmPartition>& partitions) {
+    const SlurmConfig& s = c.target.slurm;
+    std::vector<std::string> names;
+    std::string listed;
+    for (const SlurmPartition& p : partitions) {
+      names.push_back(p.name);
+      listed += (listed.empty() ? "" : ", ") + p.name + (p.isDefault ? " (the default)" : "");
+    }
+    const std::string cluster = c.target.host.empty() ? "the cluster" : c.target.host + "'s cluster";
+    const std::string has = partitions.empty() ? cluster + " lists no partitions" : cluster + " has " + listed;
+    const SlurmPartition* p = nullptr;
+    if (s.partition.empty()) {
+      const auto found =
+          std::find_if(partitions.begin(), partitions.end(), [](const SlurmPartition& q) { return q.isDefault; });
+      if (found == partitions.end()) {
+        error({"target.partition", "target.kind"},
+              "target.partition is empty and " + cluster + " has no default partition; " + has,
+              partitions.empty() ? "check sinfo on the login node" : "set target.partition to one of them");
+        return;
+      }
+      p = &*found;
+    } else {
+      const auto found = std::find_if(partitions.begin(), partitions.end(),
+                                      [&s](const SlurmPartition& q) { return q.name == s.partition; });
+      if (found == partitions.end()) {
+        const auto guess = closestMatch(s.partition, names);
+        error({"target.partition"}, "'" + s.partition + "' is not a partition: " + has,
+              guess                ? "did you mean " + *guess + "?"
+              : partitions.empty() ? "check sinfo on the login node"
+                                   : "use one of them, or leave target.partition empty for the default");
+        return;
+      }
+      p = &*found;
+    }
+    const std::string never = "this job can never run in partition " + p->name + ": ";
+    if (c.strategy.nnodes > p->nodes)
+      error({"strategy.nnodes", "target.partition"},
+            never + "it asks for " + num(c.strategy.nnodes) + " nodes (strategy.nnodes) and " + p->name + " has " +
+                num(p->nodes),
+            "use strategy.nnodes: " + num(p->nodes) + " or fewer, or a larger partition");
+    if (s.gpus_per_node > p->gpusPerNode)
+      error({"target.gpus_per_node", "target.partition"},
+            never + "it asks for " + num(s.gpus_per_node) + " GPUs per node (target.gpus_per_node) and " + p->name +
+                (p->gpusPerNode == 0 ? "'s nodes have none" : "'s nodes have at most " + num(p->gpusPerNode)),
+            p->gpusPerNode == 0 ? "use a partition with GPUs, or gpus_per_node: 0 with strategy.device: cpu"
+                                : "use gpus_per_node: " + num(p->gpusPerNode) +
+                                      " or fewer (as many ranks per node), or another partition");
+    const auto minutes = slurmMinutes(s.time_limit);
+    if (minutes && p->maxMinutes && *minutes > *p->maxMinutes)
+      error({"target.time_limit", "target.partition"},
+            never + "its time_limit " + s.time_limit + " (" + slurmDurationText(*minutes) + ") is above " + p->name +
+                "'s limit of " + slurmDurationText(*p->maxMinutes),
+            "use time_limit: " + slurmTimeText(*p->maxMinutes) +
+                " or less; the job requeues itself at the limit and resumes (target.max_requeues)");
   }
 
   const RunConfig& c;

@@ -5,11 +5,13 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config_io.h"
 #include "diagnostic.h"
 #include "path_expand.h"
 #include "run_config.h"
+#include "slurm_partitions.h"
 
 namespace traindeck {
 
@@ -22,9 +24,14 @@ struct HostDevices {
   bool colabRuntime = false;  // a Colab runtime: one accelerator, whatever the plan
 };
 
+// A slurm job's devices are what it asks for (target.gpus_per_node on each node), not those of
+// the login node, so neither `host` nor `remoteHost` is used for one.
 struct ValidationContext {
   std::optional<HostDevices> host;        // this machine (target.kind: local)
   std::optional<HostDevices> remoteHost;  // target.host, as last probed (target.kind: ssh)
+  // The partitions of target.host's cluster, as parseSinfo read them (target.kind: slurm);
+  // nullopt: not probed, and the rules that need them are skipped.
+  std::optional<std::vector<SlurmPartition>> slurmPartitions;
   EnvLookup env = processEnvironment();
 };
 

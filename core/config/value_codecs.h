@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
 
@@ -145,6 +146,38 @@ struct ValueCodec<std::array<double, 2>> {
   }
   static void encode(YAML::Emitter& e, const std::array<double, 2>& v) {
     e << YAML::Flow << YAML::BeginSeq << shortestDouble(v[0]) << shortestDouble(v[1]) << YAML::EndSeq;
+  }
+};
+
+// A list of texts, written `[a, b]` or as a block list; nothing (`key:` alone) is the empty list.
+template <>
+struct ValueCodec<std::vector<std::string>> {
+  static std::string typeName() { return "list of texts"; }
+  static std::optional<Problem> decode(const YAML::Node& node, std::vector<std::string>& out) {
+    if (node.IsNull()) {
+      out.clear();
+      return std::nullopt;
+    }
+    if (!node.IsSequence())
+      return Problem{"must be a list of texts, not " + describeNode(node),
+                     node.IsScalar() ? "write it as a list: [" + node.Scalar() + "]" : "for example [--exclusive]"};
+    std::vector<std::string> values;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      if (!node[i].IsScalar())
+        return Problem{
+            "must be a list of texts, not " + describeNode(node[i]) + " at position " + std::to_string(i + 1),
+            "write each entry as one text"};
+      std::string text;
+      if (auto problem = ValueCodec<std::string>::decode(node[i], text)) return problem;
+      values.push_back(std::move(text));
+    }
+    out = std::move(values);
+    return std::nullopt;
+  }
+  static void encode(YAML::Emitter& e, const std::vector<std::string>& v) {
+    e << YAML::Flow << YAML::BeginSeq;
+    for (const std::string& text : v) ValueCodec<std::string>::encode(e, text);
+    e << YAML::EndSeq;
   }
 };
 

@@ -19,7 +19,7 @@ RankOutcome classifyRankExit(int waitStatus, bool stopRequested) {
   }
   if (WIFSIGNALED(waitStatus) && stopRequested) {
     const int sig = WTERMSIG(waitStatus);
-    if (sig == SIGTERM || sig == SIGINT) return RankOutcome::Stopped;
+    if (sig == SIGTERM || sig == SIGINT || sig == SIGUSR2) return RankOutcome::Stopped;
   }
   return RankOutcome::Failed;
 }

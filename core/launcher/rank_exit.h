@@ -8,8 +8,9 @@ namespace traindeck {
 
 enum class RankOutcome { Finished, Stopped, Failed };
 
-// Exit 0: finished; exit kWorkerStopped: stopped. After a stop request, death by SIGTERM or
-// SIGINT is stopped too: a rank that had not installed its handler yet got the stop it was sent.
+// Exit 0: finished; exit kWorkerStopped: stopped. After a stop request, death by SIGTERM, SIGINT
+// or SIGUSR2 (Slurm's, sent to every process of the step) is stopped too: a rank that had not
+// installed its handler yet got the stop it was sent.
 RankOutcome classifyRankExit(int waitStatus, bool stopRequested);
 
 // `where`: "at step 12" or "before the first step". `errorLine`: the log's last line about an

@@ -13,7 +13,7 @@
 namespace traindeck {
 
 namespace {
-constexpr auto kPollInterval = std::chrono::milliseconds(10);
+constexpr auto kReapInterval = std::chrono::milliseconds(10);
 }
 
 RankGroup::~RankGroup() {
@@ -65,7 +65,7 @@ void RankGroup::terminate(double graceSeconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(graceSeconds);
   while (anyAlive() && std::chrono::steady_clock::now() < deadline) {
     reapExited();
-    if (anyAlive()) std::this_thread::sleep_for(kPollInterval);
+    if (anyAlive()) std::this_thread::sleep_for(kReapInterval);
   }
   killAndReapAll();
 }

@@ -13,6 +13,7 @@
 #include "rank_environment.h"
 #include "rank_exit.h"
 #include "rank_process.h"
+#include "signal_names.h"
 
 extern char** environ;
 
@@ -20,7 +21,7 @@ namespace traindeck {
 
 namespace {
 
-constexpr auto kPollInterval = std::chrono::milliseconds(25);
+constexpr auto kSuperviseInterval = std::chrono::milliseconds(25);
 constexpr auto kRunJsonInterval = std::chrono::seconds(2);
 
 std::string checkSpec(const LaunchSpec& spec) {
@@ -86,10 +87,9 @@ LaunchResult RankSupervisor::run() {
   }
   followOutputs();
   flushEcho();
-  if (m_anyStopped || m_stopSent || stopRequested()) {
-    const std::string how = (m_stopSent || stopRequested()) ? " on request" : "";
-    return finish(RunStatus::Stopped, "stopped " + where() + how + "; --resume continues");
-  }
+  // Every rank exited 0: the run is finished, even when a stop came after its last step (a
+  // Slurm job must not be requeued for nothing).
+  if (m_anyStopped) return finishStopped();
   const std::int64_t steps = m_steps.sawTrainRecord() ? m_steps.lastStep() : m_info.step;
   return finish(RunStatus::Finished, "finished " + std::to_string(steps) + " steps");
 }
@@ -101,6 +101,7 @@ std::string RankSupervisor::prepareRunDirectory() {
     return "could not create " + m_spec.paths.logs() + ": " + ec.message() +
            "; check that the run directory is writable";
   }
+  if (!stopRequested()) std::filesystem::remove(m_spec.paths.stopRequest(), ec);  // an earlier attempt's
   m_steps.update();  // a resumed run starts at the step its metrics reached
   if (m_steps.sawTrainRecord()) m_info.step = m_steps.lastStep();
   if (std::string error = writeRunInfo(m_spec.paths, m_info); !error.empty()) {
@@ -139,6 +140,7 @@ std::string RankSupervisor::startRanks(int masterPort) {
 void RankSupervisor::watch() {
   while (m_ranks.anyAlive()) {
     if (!m_stopSent && stopRequested()) {
+      noteStopRequest();
       m_ranks.signalAlive(SIGTERM);  // once: the ranks save a checkpoint and exit kWorkerStopped
       m_stopSent = true;
     }
@@ -157,7 +159,7 @@ void RankSupervisor::watch() {
     }
     if (m_failed) return;
     followOutputs();
-    if (m_ranks.anyAlive()) std::this_thread::sleep_for(kPollInterval);
+    if (m_ranks.anyAlive()) std::this_thread::sleep_for(kSuperviseInterval);
   }
 }
 
@@ -190,6 +192,37 @@ void RankSupervisor::flushEcho() {
 std::string RankSupervisor::where() const {
   if (!m_steps.sawTrainRecord()) return "before the first step";
   return "at step " + std::to_string(m_steps.lastStep());
+}
+
+void RankSupervisor::noteStopRequest() {
+  if (m_stopNoted) return;
+  m_stopNoted = true;
+  m_stopSignal = static_cast<int>(*m_spec.stopRequested);
+  std::error_code ec;
+  m_stopAskedByUser = std::filesystem::exists(m_spec.paths.stopRequest(), ec);
+}
+
+// A stop the ranks took: on request (a signal), or on their own (--stop-at). Under Slurm, a
+// signal the user did not ask for through the marker came from Slurm: the run is requeued. The
+// marker is looked for again now too, in case the app wrote it just after its signal.
+LaunchResult RankSupervisor::finishStopped() {
+  if (!m_stopSent && !stopRequested()) return finish(RunStatus::Stopped, "stopped " + where() + "; --resume continues");
+  noteStopRequest();  // a signal that came after the ranks had stopped on their own
+  std::error_code ec;
+  const bool askedByUser = m_stopAskedByUser || std::filesystem::exists(m_spec.paths.stopRequest(), ec);
+  if (!m_spec.underSlurm || askedByUser || m_stopSignal == SIGINT)
+    return finish(RunStatus::Stopped, "stopped " + where() + " on request; --resume continues");
+  std::string cause;
+  if (m_stopSignal == SIGUSR2)
+    cause = "Slurm's time limit is near (SIGUSR2)";
+  else if (m_stopSignal == SIGTERM)
+    cause = "Slurm preempted the job or its time ran out (SIGTERM)";
+  else
+    cause = "Slurm stopped the job (" + signalName(m_stopSignal) + ")";
+  const std::string what = m_steps.sawTrainRecord()
+                               ? "every rank checkpointed " + where() + "; Slurm starts it again from there"
+                               : "stopped " + where() + "; Slurm starts it again";
+  return finish(RunStatus::Requeued, cause + ": " + what);
 }
 
 LaunchResult RankSupervisor::finish(RunStatus status, std::string reason) {

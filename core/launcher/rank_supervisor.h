@@ -29,6 +29,8 @@ class RankSupervisor {
   void flushEcho();
   bool stopRequested() const { return m_spec.stopRequested && *m_spec.stopRequested != 0; }
   std::string where() const;  // "at step N" or "before the first step"
+  void noteStopRequest();     // once, at the stop: which signal, and whether the user asked
+  LaunchResult finishStopped();
   LaunchResult finish(RunStatus status, std::string reason);
 
   const LaunchSpec& m_spec;
@@ -38,6 +40,9 @@ class RankSupervisor {
   std::unique_ptr<LineTail> m_echo;  // the first local rank's log, when echoLog
   bool m_stopSent = false;
   bool m_anyStopped = false;
+  bool m_stopNoted = false;
+  int m_stopSignal = 0;                 // what the handler stored: the signal's number
+  bool m_stopAskedByUser = false;       // paths.stopRequest() was there when the stop came
   std::optional<std::size_t> m_failed;  // index in m_ranks.members() of the first failed rank
   std::chrono::steady_clock::time_point m_lastRunJsonWrite;
   std::int64_t m_stepInRunJson = 0;

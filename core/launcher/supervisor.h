@@ -23,12 +23,18 @@ struct LaunchSpec {
   RunInfo info;               // the supervisor fills status, pids, exitReason, step and writes run.json
   double graceSeconds = 3.0;  // after SIGTERM to the ranks, SIGKILL the ones still alive
   bool echoLog = true;        // copy new lines of the first local rank's log to stderr as they appear
-  const volatile std::sig_atomic_t* stopRequested = nullptr;  // set by the caller's SIGINT/SIGTERM handler
+  // Set by the caller's signal handler (SIGINT, SIGTERM, SIGUSR2) to the signal's number; any
+  // non-zero value asks every rank to checkpoint and stop.
+  const volatile std::sig_atomic_t* stopRequested = nullptr;
+  // The run is a Slurm job's step (SLURM_JOB_ID is set): a stop by a signal other than SIGINT
+  // that the user did not ask for (no paths.stopRequest() marker) is Slurm's time limit or a
+  // preemption, and ends Requeued instead of Stopped.
+  bool underSlurm = false;
   std::vector<std::pair<std::string, std::string>> extraEnv;  // added to every rank's environment
 };
 
 struct LaunchResult {
-  RunStatus status = RunStatus::Failed;  // Finished, Stopped or Failed
+  RunStatus status = RunStatus::Failed;  // Finished, Stopped, Requeued or Failed
   std::string reason;                    // one sentence
 };
 
@@ -36,9 +42,11 @@ struct LaunchResult {
 // a checkpoint, anything else failed.
 inline constexpr int kWorkerStopped = 75;
 
-// Runs the ranks of this node to the end and returns how the run ended; never throws. Call it
-// from the thread that stays alive for the whole run (the main thread): the ranks get
-// PR_SET_PDEATHSIG, which fires when the thread that forked them exits.
+// Runs the ranks of this node to the end and returns how the run ended; never throws. It first
+// removes a stop-request marker left from an earlier attempt (unless a stop is already asked), so
+// that each stop is judged by what the user asked this time. Call it from the thread that stays
+// alive for the whole run (the main thread): the ranks get PR_SET_PDEATHSIG, which fires when the
+// thread that forked them exits.
 LaunchResult superviseRanks(const LaunchSpec& spec);
 
 // Binds a TCP socket to port 0 on `address`, reads the port the kernel chose, closes it; 0 on

@@ -88,9 +88,6 @@ std::string JsonValue::stringOr(std::string_view key, std::string_view fallback)
 
 namespace {
 
-bool isDigit(char c) {
-  return c >= '0' && c <= '9';
-}
 
 int hexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -179,7 +176,7 @@ class Parser {
     if (rest.starts_with("NaN") || rest.starts_with("Infinity") || rest.starts_with("-Infinity")) {
       return fail(m_pos, "NaN and Infinity are not JSON numbers: write null instead");
     }
-    if (peek() == '-' || isDigit(peek())) return parseNumber(out);
+    if (peek() == '-' || isAsciiDigit(peek())) return parseNumber(out);
     if (atEnd()) return fail(m_pos, "the text ends where a value was expected");
     return fail(m_pos, "unexpected " + describe(m_pos) + " where a value was expected");
   }
@@ -360,13 +357,13 @@ class Parser {
   bool parseNumber(JsonValue& out) {
     const std::size_t start = m_pos;
     const auto digits = [&] {
-      while (isDigit(peek())) ++m_pos;
+      while (isAsciiDigit(peek())) ++m_pos;
     };
     if (peek() == '-') ++m_pos;
-    if (!isDigit(peek())) return fail(start, "invalid number: '-' must be followed by a digit");
+    if (!isAsciiDigit(peek())) return fail(start, "invalid number: '-' must be followed by a digit");
     if (peek() == '0') {
       ++m_pos;
-      if (isDigit(peek())) return fail(start, "invalid number: a number may not start with 0 followed by digits");
+      if (isAsciiDigit(peek())) return fail(start, "invalid number: a number may not start with 0 followed by digits");
     } else {
       digits();
     }
@@ -374,14 +371,14 @@ class Parser {
     if (peek() == '.') {
       ++m_pos;
       integral = false;
-      if (!isDigit(peek())) return fail(start, "invalid number: '.' must be followed by a digit");
+      if (!isAsciiDigit(peek())) return fail(start, "invalid number: '.' must be followed by a digit");
       digits();
     }
     if (peek() == 'e' || peek() == 'E') {
       ++m_pos;
       integral = false;
       if (peek() == '+' || peek() == '-') ++m_pos;
-      if (!isDigit(peek())) return fail(start, "invalid number: the exponent has no digits");
+      if (!isAsciiDigit(peek())) return fail(start, "invalid number: the exponent has no digits");
       digits();
     }
     const std::string_view token = m_text.substr(start, m_pos - start);

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "runlog/metrics_keys.h"
+#include "runlog/utf8.h"
 
 namespace traindeck {
 
@@ -74,9 +75,6 @@ FlatKey flatKeyOf(std::string_view n) {
 
 namespace {
 
-bool isDigit(char c) {
-  return c >= '0' && c <= '9';
-}
 bool isSpace(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
@@ -182,8 +180,8 @@ class FlatScanner {
     };
     if (*m_p == '0') {
       ++m_p;
-    } else if (isDigit(*m_p)) {
-      while (m_p < m_end && isDigit(*m_p)) digit(*m_p++);
+    } else if (isAsciiDigit(*m_p)) {
+      while (m_p < m_end && isAsciiDigit(*m_p)) digit(*m_p++);
     } else {
       return false;
     }
@@ -191,8 +189,8 @@ class FlatScanner {
     int exponent = 0;
     if (consume('.')) {
       integer = false;
-      if (m_p >= m_end || !isDigit(*m_p)) return false;
-      while (m_p < m_end && isDigit(*m_p)) {
+      if (m_p >= m_end || !isAsciiDigit(*m_p)) return false;
+      while (m_p < m_end && isAsciiDigit(*m_p)) {
         digit(*m_p++);
         --exponent;
       }
@@ -202,9 +200,9 @@ class FlatScanner {
       ++m_p;
       bool negativeExponent = false;
       if (m_p < m_end && (*m_p == '+' || *m_p == '-')) negativeExponent = *m_p++ == '-';
-      if (m_p >= m_end || !isDigit(*m_p)) return false;
+      if (m_p >= m_end || !isAsciiDigit(*m_p)) return false;
       int written = 0;
-      while (m_p < m_end && isDigit(*m_p)) {
+      while (m_p < m_end && isAsciiDigit(*m_p)) {
         if (written < 100000) written = written * 10 + (*m_p - '0');
         ++m_p;
       }

@@ -29,14 +29,15 @@ const char* toString(RunStatus status) {
       return "stopped";
     case RunStatus::Killed:
       return "killed";
+    case RunStatus::Requeued:
+      return "requeued";
   }
   return "unknown";
 }
 
 std::optional<RunStatus> runStatusFromString(std::string_view text) {
-  for (const RunStatus s :
-       {RunStatus::Starting, RunStatus::Running, RunStatus::Finished, RunStatus::Failed, RunStatus::Stopped,
-        RunStatus::Killed})
+  for (const RunStatus s : {RunStatus::Starting, RunStatus::Running, RunStatus::Finished, RunStatus::Failed,
+                            RunStatus::Stopped, RunStatus::Killed, RunStatus::Requeued})
     if (text == toString(s)) return s;
   return std::nullopt;
 }

@@ -14,7 +14,10 @@ namespace traindeck {
 
 // Killed: its processes ended without a verdict of their own (SIGKILL, a crash of the
 // supervisor); written once, by the job that killed it or by whoever finds it dead (run_verdict.h).
-enum class RunStatus { Starting, Running, Finished, Failed, Stopped, Killed };
+// Requeued: stopped under Slurm by a signal nobody asked for through stopRequest() (the time
+// limit's SIGUSR2, a preemption's SIGTERM), every rank checkpointed; Slurm starts it again, and the
+// same folder then says running with --resume.
+enum class RunStatus { Starting, Running, Finished, Failed, Stopped, Killed, Requeued };
 const char* toString(RunStatus status);
 // "running" -> Running; nothing for any other text.
 std::optional<RunStatus> runStatusFromString(std::string_view text);
@@ -59,6 +62,10 @@ struct RunPaths {
   std::string rankLog(int rank) const { return logs() + "/rank-" + std::to_string(rank) + ".log"; }
   std::string checkpoints() const { return root + "/checkpoints"; }
   std::string exportDir() const { return root + "/export"; }
+  // A marker that the user asked for the stop a signal brings (the app writes it before it
+  // signals): a run under Slurm then ends stopped, not requeued. The supervisor removes it when it
+  // starts, so that each stop is judged afresh.
+  std::string stopRequest() const { return root + "/stop-requested"; }
 };
 
 struct RunInfo {

@@ -12,6 +12,11 @@ namespace traindeck {
 
 inline constexpr std::string_view kUtf8Replacement = "\xEF\xBF\xBD";  // U+FFFD
 
+// '0'..'9' only, whatever the locale (JSON's and the metrics scanner's digits).
+inline constexpr bool isAsciiDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+
 struct Utf8Sequence {
   std::size_t length = 0;       // bytes it takes; 0 only for empty text
   bool valid = false;           // a well-formed character (ASCII included)

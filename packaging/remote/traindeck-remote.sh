@@ -31,6 +31,15 @@
 #   install-data PARTIAL DEST           PARTIAL (one start's upload) becomes DEST, complete (see below)
 #   watch DIR                           whether DIR is a run folder (run.json or metrics.jsonl): its
 #                                       absolute path as run_dir=
+#   submit SCRIPT RUNDIR                Slurm: `sbatch --parsable SCRIPT` from RUNDIR in a login shell,
+#                                       once: asked again for the same RUNDIR it answers the job it
+#                                       submitted (slurm.env: job=ID)
+#   queue                               Slurm: one `squeue` of this account's jobs, every state: lines
+#                                       "job ID|STATE|REASON|NODES|START", then queue=ok
+#   stop ID RUNDIR                      Slurm: RUNDIR/stop-requested (the user's stop, not a time
+#                                       limit), then USR2 to the job's steps: every rank checkpoints
+#   cancel ID                           Slurm: `scancel ID`
+# Slurm's commands run in a login shell (bash -l), where sites put them (modules, profile.d).
 # The app runs each as `sh HELPER COMMAND ARG...` (RemoteHelper, app/remote/remote_helper.h), behind
 # a guard that answers helper=missing (exit 97) when this file is not there: the work folder went.
 set -u
@@ -49,6 +58,10 @@ start_time() {
 # Whether PID is still the process that started at START (an empty START never is).
 still_runs() { [ -n "$2" ] && [ "$(start_time "$1" 2>/dev/null)" = "$2" ]; }
 die() { echo "error=$*"; exit 1; }
+# A command in a login shell, as users run Slurm's: the site's profile puts sbatch on PATH.
+login() {
+  if command -v bash >/dev/null; then bash -lc '"$@"' login "$@"; else "$@"; fi
+}
 # "~" and "~/x" as the app sends them: quoted, so no shell expanded them on the way.
 # shellcheck disable=SC2088  # the tilde is matched as a plain character on purpose
 home_path() { case "$1" in "~/"*) printf '%s\n' "$HOME/${1#\~/}" ;; "~") printf '%s\n' "$HOME" ;; *) printf '%s\n' "$1" ;; esac; }
@@ -101,6 +114,8 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     command -v cmake >/dev/null && echo "cmake=$(cmake --version | head -1 | sed 's/.* //')"
     command -v g++ >/dev/null && echo "gxx=$(g++ -dumpfullversion 2>/dev/null || g++ -dumpversion)"
     command -v ninja >/dev/null && echo "ninja=yes"
+    # A Slurm login node: its partitions (name, nodes, GRES, time limit), as a login shell finds sinfo.
+    login sinfo -h -o '%P|%D|%G|%l' 2>/dev/null | while IFS= read -r line; do echo "slurm_partition=$line"; done
     echo "end=probe"
     ;;
   install)
@@ -317,8 +332,37 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
       die "$1 is not a run folder (no run.json or metrics.jsonl there yet)"
     echo "run_dir=$(pwd)"
     ;;
+  submit)
+    script=$1 rundir=$2
+    [ -f "$rundir/slurm.env" ] && { cat "$rundir/slurm.env"; exit 0; }
+    mkdir -p "$rundir" || die "cannot make the run folder $rundir"
+    out=$(cd "$rundir" && login sbatch --parsable "$script" 2> "$rundir/sbatch.err") ||
+      die "sbatch refused the job: $(tail -n 1 "$rundir/sbatch.err")"
+    id=$(printf '%s\n' "$out" | tail -n 1)
+    id=${id%%;*}  # "ID" or "ID;CLUSTER"
+    case "$id" in '' | *[!0-9_]*) die "sbatch answered no job id: $out" ;; esac
+    printf 'job=%s\n' "$id" > "$rundir/slurm.env.tmp" && mv "$rundir/slurm.env.tmp" "$rundir/slurm.env"
+    cat "$rundir/slurm.env"
+    ;;
+  queue)
+    # This account's jobs, not a list of ids: squeue refuses a list with one forgotten id in it.
+    out=$(login squeue -h -t all -u "$(id -un)" -o '%i|%T|%r|%N|%S' 2>&1) ||
+      die "squeue failed: $(printf '%s\n' "$out" | tail -n 1)"
+    printf '%s\n' "$out" | sed -n 's/^\([0-9]\)/job \1/p'
+    echo "queue=ok"
+    ;;
+  stop)
+    id=$1 rundir=$2
+    : > "$rundir/stop-requested" || die "cannot write $rundir/stop-requested"
+    out=$(login scancel --signal=USR2 "$id" 2>&1) || die "scancel refused: $out"
+    echo "signalled=yes"
+    ;;
+  cancel)
+    out=$(login scancel "$1" 2>&1) || die "scancel refused: $out"
+    echo "cancelled=yes"
+    ;;
   *)
-    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read|have|built|mkdirs|remove|install-data|watch ..." >&2
+    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read|have|built|mkdirs|remove|install-data|watch|submit|queue|stop|cancel ..." >&2
     exit 2
     ;;
 esac

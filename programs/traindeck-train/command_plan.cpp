@@ -19,7 +19,7 @@ std::optional<DeviceSpec> chooseDevice(const std::optional<std::string>& wanted,
   if (wanted) return findDevice(*wanted);
   const bool cuda = config.strategy.device == DeviceKind::Cuda ||
                     (config.strategy.device == DeviceKind::Auto && context.host && context.host->cudaDevices > 0) ||
-                    (config.strategy.device == DeviceKind::Auto && config.target.kind == TargetKind::Ssh);
+                    (config.strategy.device == DeviceKind::Auto && isRemote(config.target.kind));
   if (!cuda) return thisMachineCpu();
   note = "no --device given: planned for an H100";
   return findDevice("H100");

@@ -27,7 +27,7 @@ std::string megabytes(double bytes) {
   return text;
 }
 
-std::string duration(double seconds) {
+std::string clockTime(double seconds) {
   const long total = std::lround(seconds);
   char text[32];
   if (total >= 3600)
@@ -55,7 +55,7 @@ class ProgressLine {
     std::snprintf(percent, sizeof percent, "%5.1f%%", total > 0 ? 100 * done / total : 100.0);
     std::string line = std::string("prepare: ") + percent + "  " + megabytes(done) + " of " + megabytes(total) + "  " +
                        megabytes(rate) + "/s";
-    if (!last && rate > 0) line += "  ETA " + duration((total - done) / rate);
+    if (!last && rate > 0) line += "  ETA " + clockTime((total - done) / rate);
     if (line.size() < m_width) line += std::string(m_width - line.size(), ' ');  // cover a longer old line
     m_width = line.size();
     m_err << '\r' << line << std::flush;

@@ -1,8 +1,9 @@
 // `traindeck-train run --config FILE [--run-dir DIR] [--resume] [--nnodes N --node-rank R
 // --master-addr A --master-port P]`: validates everything, makes the run directory (config.yaml
 // with paths resolved, run.json), then supervises this node's ranks (`traindeck-train worker`)
-// to the end. Exits 0 when the run finished or was stopped on request, 1 when it failed. A run
-// that fails before its ranks start (an invalid config) says why in --run-dir's run.json too.
+// to the end. Exits 0 when the run finished or was stopped on request, 3 when Slurm stopped it
+// (requeued), 1 when it failed. A run that fails before its ranks start (an invalid config) says
+// why in --run-dir's run.json too.
 #include <unistd.h>
 
 #include <chrono>
@@ -20,11 +21,14 @@ namespace traindeck {
 
 namespace {
 
-volatile std::sig_atomic_t g_stopRequested = 0;
+// The signal that asked for the stop (0: none): the supervisor tells Slurm's from the user's.
+volatile std::sig_atomic_t g_runStopRequested = 0;
 
-void requestStop(int) {
-  g_stopRequested = 1;
+void requestRunStop(int signal) {
+  g_runStopRequested = signal;
 }
+
+constexpr int kRunStopSignals[] = {SIGINT, SIGTERM, SIGUSR2};  // USR1 is NCCL's
 
 constexpr const char* kUsage =
     "usage: traindeck-train run --config FILE [--run-dir DIR] [--resume] [--stop-at N]\n"
@@ -131,7 +135,8 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
     return kExitUsage;
   }
   if (config.target.kind != TargetKind::Local) {
-    const std::string reason = "target.kind is ssh; remote jobs are launched from the app";
+    const std::string reason = std::string("target.kind is ") + (config.target.kind == TargetKind::Slurm ? "slurm" : "ssh") +
+                               "; remote jobs are launched from the app (or traindeck --launch HOST)";
     context.err << "traindeck-train run: " << reason << "\n";
     if (runDir) recordFailedStart(*runDir, resume, config.name, reason);
     return kExitFailed;
@@ -168,7 +173,9 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
   spec.masterAddr = config.strategy.master_addr;
   spec.masterPort = static_cast<int>(config.strategy.master_port);
   spec.paths = paths;
-  spec.stopRequested = &g_stopRequested;
+  spec.stopRequested = &g_runStopRequested;
+  const char* slurmJob = std::getenv("SLURM_JOB_ID");
+  spec.underSlurm = slurmJob && *slurmJob;
   RunInfo& info = spec.info;
   info.id = fs::path(paths.root).filename().string();
   info.name = config.name;
@@ -181,17 +188,15 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
     info.devices.push_back(cuda ? "cuda:" + std::to_string(local) : "cpu");
   context.out << "run directory: " << paths.root << "\n" << std::flush;
 
-  std::signal(SIGINT, requestStop);
-  std::signal(SIGTERM, requestStop);
+  for (const int signal : kRunStopSignals) std::signal(signal, requestRunStop);
   const LaunchResult result = superviseRanks(spec);
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  for (const int signal : kRunStopSignals) std::signal(signal, SIG_DFL);
   if (result.status == RunStatus::Failed) {
     context.err << "traindeck-train run: " << result.reason << "\n";
     return kExitFailed;
   }
   context.out << result.reason << "\n";
-  return kExitOk;
+  return result.status == RunStatus::Requeued ? kExitRequeued : kExitOk;
 }
 
 }  // namespace traindeck

@@ -1,6 +1,7 @@
 // `traindeck-train worker --run-dir DIR [--resume] [--stop-at N]`: one rank of a job, as the
 // supervisor starts it (or torchrun, or srun, given RANK, WORLD_SIZE, MASTER_ADDR, ...). Reads
-// DIR/config.yaml (paths already resolved by `run`); exits 0 finished, 75 stopped, 1 failed.
+// DIR/config.yaml (paths already resolved by `run`); exits 0 finished, 75 stopped (SIGINT,
+// SIGTERM or Slurm's SIGUSR2: a checkpoint first), 1 failed.
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -15,10 +16,19 @@ namespace traindeck {
 
 namespace {
 
-volatile std::sig_atomic_t g_stopRequested = 0;
+volatile std::sig_atomic_t g_workerStopRequested = 0;
 
-void requestStop(int) {
-  g_stopRequested = 1;
+void requestWorkerStop(int signal) {
+  g_workerStopRequested = signal;
+}
+
+// The SLURM_RESTART_COUNT of a requeued Slurm job (0: none, or not under Slurm).
+int slurmRestartCount() {
+  const char* text = std::getenv("SLURM_RESTART_COUNT");
+  if (!text || !*text) return 0;
+  char* end = nullptr;
+  const long count = std::strtol(text, &end, 10);
+  return *end == '\0' && count > 0 && count < 1000000 ? static_cast<int>(count) : 0;
 }
 
 }  // namespace
@@ -33,9 +43,9 @@ int commandWorker(const std::vector<std::string>& args, const CliContext& contex
                 << "\n";
     return kExitUsage;
   }
-  // Handlers first: a stop may come while the ranks are still meeting.
-  std::signal(SIGINT, requestStop);
-  std::signal(SIGTERM, requestStop);
+  // Handlers first: a stop may come while the ranks are still meeting. SIGUSR2 is Slurm's
+  // warning before the time limit, sent to every process of the step (USR1 is NCCL's).
+  for (const int signal : {SIGINT, SIGTERM, SIGUSR2}) std::signal(signal, requestWorkerStop);
   TrainOptions options;
   options.paths.root = std::filesystem::absolute(*runDir).lexically_normal().string();
   const auto loaded = loadConfigArgument(options.paths.config(), context);
@@ -54,7 +64,8 @@ int commandWorker(const std::vector<std::string>& args, const CliContext& contex
   options.ownsRunInfo = false;
   options.echoLog = false;  // stdout and stderr already go to this rank's log
   options.resume = parsed.flag("--resume");
-  options.stopRequested = &g_stopRequested;
+  options.stopRequested = &g_workerStopRequested;
+  options.slurmRestart = slurmRestartCount();
   if (const auto stopAt = parsed.option("--stop-at")) options.stopAtStep = std::atoll(stopAt->c_str());
   if (const char* step = std::getenv("TRAINDECK_CUDA_SYNC_CHECK_STEP")) options.syncCheckStep = std::atoll(step);
   options.processNotes = setUpTrainingProcess(loaded->config, options.dist);

@@ -16,6 +16,9 @@ namespace traindeck {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;  // the config is invalid, or the work failed
 inline constexpr int kExitUsage = 2;   // the command line is wrong
+// run: Slurm's time limit or a preemption stopped it, every rank checkpointed; the batch script
+// requeues the job (`scontrol requeue`) and the next attempt runs with --resume.
+inline constexpr int kExitRequeued = 3;
 
 struct CliContext {
   std::vector<std::string> presetDirs;

@@ -59,7 +59,7 @@ options:
 
 FILE is a YAML job config or the name of a preset; run, validate and plan take --set KEY=VALUE
 (repeatable) to override a key, e.g. --set strategy.micro_batch=16. Exit codes: 0 success, 1 the config is
-invalid or the work failed, 2 the command line is wrong. See docs/cli.md.
+invalid or the work failed, 2 the command line is wrong, 3 (run) Slurm stopped the run: requeue it. See docs/cli.md.
 )";
 
 std::string executablePath(const char* argv0) {

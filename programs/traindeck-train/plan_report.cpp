@@ -29,7 +29,7 @@ std::string flops(double value) {
   return fixed(value, value < 10 ? 2 : 1) + " " + units[unit] + "FLOP";
 }
 
-std::string duration(double seconds) {
+std::string readableDuration(double seconds) {
   if (seconds <= 0) return "unknown";
   if (seconds < 1) return fixed(seconds * 1000, 0) + " ms";
   if (seconds < 120) return fixed(seconds, 2) + " s";
@@ -95,10 +95,10 @@ std::string planText(const RunConfig& c, const Plan& p) {
   if (p.stepSeconds > 0) {
     out << row("assumed", fixed(p.utilization * 100, 0) + "% of " + flops(peak) + "/s " +
                               std::string(toString(s.precision)) + " per device");
-    out << row("step time", duration(p.stepSeconds));
+    out << row("step time", readableDuration(p.stepSeconds));
     out << row("tokens/s", formatThousands(std::llround(p.tokensPerSecond)) + " (all ranks)");
     if (c.schedule.max_steps > 0)
-      out << row("full run", duration(p.stepSeconds * static_cast<double>(c.schedule.max_steps)) + " for " +
+      out << row("full run", readableDuration(p.stepSeconds * static_cast<double>(c.schedule.max_steps)) + " for " +
                                  formatThousands(c.schedule.max_steps) + " steps");
   } else {
     out << row("step time", "unknown");

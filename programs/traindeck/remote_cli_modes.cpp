@@ -15,7 +15,7 @@
 namespace traindeck {
 
 void RemoteCliContext::aimAt(TargetConfig& target, const QString& host) const {
-  target.kind = TargetKind::Ssh;
+  if (target.kind != TargetKind::Slurm) target.kind = TargetKind::Ssh;  // a Slurm job: HOST is its login node
   target.host = host.toStdString();
   if (parser.isSet(o.ssh.identity)) target.identity = parser.value(o.ssh.identity).toStdString();
   if (parser.isSet(o.ssh.proxyCommand)) target.proxy_command = parser.value(o.ssh.proxyCommand).toStdString();
@@ -53,6 +53,8 @@ int launchMode(const RemoteCliContext& c) {
   named.hosts = c.parser.value(c.o.launch).toStdString();
   const std::vector<std::string> hosts = nodeHosts(named);
   if (hosts.empty()) return c.usage("--launch needs a host");
+  if (loaded.config.target.kind == TargetKind::Slurm && hosts.size() > 1)
+    return c.usage("a Slurm job (target.kind: slurm) goes through one login node: --launch LOGIN");
   c.aimAt(loaded.config.target, QString::fromStdString(hosts.front()));
   loaded.config.target.hosts = hosts.size() > 1 ? named.hosts : std::string();
   if (hosts.size() > 1) loaded.config.strategy.nnodes = static_cast<std::int64_t>(hosts.size());

@@ -3,10 +3,7 @@
 // zero1's sharded state, resume, two nodes, and the failures the supervisor must handle.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -22,6 +19,7 @@
 #include "launcher/supervisor.h"
 #include "runlog/json_value.h"
 #include "runlog/run_directory.h"
+#include "train_processes.h"
 #include "trainer/train/checkpointer.h"
 
 namespace traindeck {
@@ -30,84 +28,16 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// A started `traindeck-train` with its output in a file.
-struct Child {
-  pid_t pid = -1;
-  fs::path output;
-};
-
-Child start(const fs::path& dir, const std::vector<std::string>& args, const std::string& outputName) {
-  Child child;
-  child.output = dir / outputName;
-  std::vector<std::string> argv = {TRAINDECK_TRAIN_BIN};
-  argv.insert(argv.end(), args.begin(), args.end());
-  child.pid = ::fork();
-  if (child.pid == 0) {
-    const int fd = ::open(child.output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    if (::chdir(dir.c_str()) != 0) ::_exit(127);
-    std::vector<char*> raw;
-    for (auto& a : argv) raw.push_back(a.data());
-    raw.push_back(nullptr);
-    ::execv(raw[0], raw.data());
-    ::_exit(127);
-  }
-  return child;
-}
-
-int finish(const Child& child) {
-  int status = 0;
-  ::waitpid(child.pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-JsonValue runJson(const fs::path& runDir) {
-  return parseJson(readFile(runDir / "run.json")).value;
-}
-
-// The newest checkpoint's weights.
-std::map<std::string, torch::Tensor> finalWeights(const fs::path& runDir) {
-  const auto latest = Checkpointer((runDir / "checkpoints").string(), 1).latestComplete();
-  if (!latest) return {};
-  return readTensorFile(*latest + "/model.safetensors");
-}
-
-// ‖a − b‖ / ‖b‖ over every weight.
-double relativeDifference(const std::map<std::string, torch::Tensor>& a,
-                          const std::map<std::string, torch::Tensor>& b) {
-  double diff = 0, norm = 0;
-  for (const auto& [name, tb] : b) {
-    const auto ta = a.at(name).to(torch::kDouble);
-    diff += (ta - tb.to(torch::kDouble)).pow(2).sum().item<double>();
-    norm += tb.to(torch::kDouble).pow(2).sum().item<double>();
-  }
-  return std::sqrt(diff) / std::sqrt(norm);
-}
-
-// Pids of live processes whose command line mentions `text`.
-std::vector<int> processesMentioning(const std::string& text) {
-  std::vector<int> found;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string cmdline = readFile(entry.path() / "cmdline");
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.find(text) != std::string::npos && std::stoi(name) != ::getpid()) found.push_back(std::stoi(name));
-  }
-  return found;
-}
+using test_support::Child;
+using test_support::finalWeights;
+using test_support::finish;
+using test_support::processesMentioning;
+using test_support::readFile;
+using test_support::relativeDifference;
+using test_support::runJson;
+using test_support::secondsSince;
+using test_support::start;
+using test_support::waitForTraining;
 
 std::int64_t optimizerBytesInLog(const fs::path& log) {
   std::smatch match;
@@ -116,22 +46,8 @@ std::int64_t optimizerBytesInLog(const fs::path& log) {
   return std::regex_search(text, match, pattern) ? std::stoll(match[1]) : -1;
 }
 
-class Distributed : public ::testing::Test {
+class Distributed : public test_support::TinyJobTest {
  protected:
-  void SetUp() override {
-    m_dir = fs::temp_directory_path() / ("traindeck-dist-" + std::to_string(::getpid()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(m_dir);
-    fs::create_directories(m_dir);
-    const std::string make = std::string("MAX_STEPS=10 CHECKPOINT_EVERY=10 sh ") + TRAINDECK_TEST_DATA_DIR +
-                             "/cli/make_tiny_job.sh " + TRAINDECK_TRAIN_BIN + " " + m_dir.string();
-    ASSERT_EQ(std::system(make.c_str()), 0);
-  }
-  void TearDown() override {
-    for (int pid : processesMentioning(m_dir.string())) ::kill(pid, SIGKILL);  // a failed test's runs
-    if (!HasFailure()) fs::remove_all(m_dir);
-  }
-
   // Runs `run --config job.yaml --run-dir NAME` with overrides to the end; returns the exit code.
   int train(const std::string& runName, const std::vector<std::string>& sets,
             const std::vector<std::string>& extra = {}) {
@@ -143,8 +59,6 @@ class Distributed : public ::testing::Test {
     if (code != 0) ADD_FAILURE() << runName << " exited " << code << ":\n" << readFile(child.output);
     return code;
   }
-
-  fs::path m_dir;
 };
 
 const std::vector<std::string> kDdp2 = {"strategy.kind=ddp", "strategy.nproc_per_node=2", "strategy.micro_batch=4"};
@@ -247,23 +161,6 @@ TEST_F(Distributed, MissingRankFailsTheRendezvousNamingIt) {
   const std::string reason = runJson(m_dir / "alone").stringOr("exit_reason", "");
   EXPECT_NE(reason.find("rendezvous timed out after 10 s: rank 1 never arrived"), std::string::npos) << reason;
   EXPECT_EQ(runJson(m_dir / "alone").stringOr("status", ""), "failed");
-}
-
-// Waits until the run has written a train record and run.json lists its ranks.
-std::vector<int> waitForTraining(const fs::path& runDir, double timeoutSeconds) {
-  const auto started = Clock::now();
-  while (secondsSince(started) < timeoutSeconds) {
-    if (readFile(runDir / "metrics.jsonl").find("\"kind\":\"train\"") != std::string::npos) {
-      std::vector<int> pids;
-      const JsonValue info = runJson(runDir);
-      if (const JsonValue* list = info.find("rank_pids"))
-        for (const JsonValue& pid : list->items())
-          if (pid.integerOr(0) > 0) pids.push_back(static_cast<int>(pid.integerOr(0)));
-      if (!pids.empty()) return pids;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return {};
 }
 
 TEST_F(Distributed, HungRankFailsTheJobAtTheCollectiveTimeout) {

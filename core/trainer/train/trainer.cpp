@@ -107,7 +107,7 @@ void Trainer::start() {
       Checkpointer(m_options.paths.checkpoints(), static_cast<int>(m_config.checkpoint.keep)), m_comm.get(),
       m_options.dist.rank, m_options.dist.worldSize, m_log, m_reporter);
   if (m_options.resume || m_config.checkpoint.resume)
-    if (const auto resumed = m_checkpoints->resume(parts(), m_device)) {
+    if (const auto resumed = m_checkpoints->resume(parts(), m_device, resumeCause())) {
       m_step = m_lastCheckpointStep = resumed->step;
       m_tokens = resumed->tokens;
     }
@@ -173,6 +173,11 @@ void Trainer::trainStep() {
   if (syncChecked)
     m_log.info("step " + std::to_string(m_step) +
                " ran with CUDA's sync debug mode at error: nothing in it waited for the device");
+}
+
+std::string Trainer::resumeCause() const {
+  if (m_options.slurmRestart <= 0) return {};
+  return "requeued by Slurm (restart " + std::to_string(m_options.slurmRestart) + ")";
 }
 
 bool Trainer::shouldStop(bool last) {

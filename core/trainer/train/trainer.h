@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <torch/torch.h>
@@ -35,6 +36,7 @@ class Trainer {
   void setUpModelAndOptimizer();
   double jobPeakFlops() const;
   bool shouldStop(bool last);
+  std::string resumeCause() const;  // why this run resumes, when it is not the user's --resume
   void trainStep();
   torch::Tensor batchTensor(BatchSource& source);  // (B, T+1) on the device
   void flush() { m_reporter.flush(m_schedule.at(std::max<std::int64_t>(0, m_step - 1))); }

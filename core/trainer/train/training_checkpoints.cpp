@@ -58,7 +58,9 @@ void TrainingCheckpoints::save(const TrainingParts& parts, std::int64_t step, st
   m_log.info("checkpoint saved: " + dir);
 }
 
-std::optional<ResumePoint> TrainingCheckpoints::resume(const TrainingParts& parts, const torch::Device& device) {
+std::optional<ResumePoint> TrainingCheckpoints::resume(const TrainingParts& parts, const torch::Device& device,
+                                                       const std::string& cause) {
+  const std::string lead = cause.empty() ? "" : cause + ": ";
   std::optional<LoadedCheckpoint> loaded;
   std::string verdict;  // "" no checkpoint, "ok", or the error
   if (isRank0()) {
@@ -70,7 +72,8 @@ std::optional<ResumePoint> TrainingCheckpoints::resume(const TrainingParts& part
         if (parts.scaler) parts.scaler->loadState(loaded->optimizer);
         verdict = "ok";
       } else {
-        m_log.info("no complete checkpoint in " + m_files.dir() + ": starting from step 0");
+        m_log.info(lead + "no complete checkpoint in " + m_files.dir() + ": starting from step 0");
+        if (!cause.empty()) m_reporter.event("info", lead + "no complete checkpoint, starting from step 0", 0);
       }
     } catch (const std::exception& e) {
       verdict = e.what();
@@ -98,8 +101,8 @@ std::optional<ResumePoint> TrainingCheckpoints::resume(const TrainingParts& part
     m_log.warn(note);
     m_reporter.event("warn", note, point.step);
   }
-  m_log.info("resumed from " + loaded->dir + " at step " + std::to_string(point.step));
-  m_reporter.event("info", "resumed from step " + std::to_string(point.step), point.step);
+  m_log.info(lead + "resumed from " + loaded->dir + " at step " + std::to_string(point.step));
+  m_reporter.event("info", lead + "resumed from step " + std::to_string(point.step), point.step);
   return point;
 }
 

@@ -42,8 +42,11 @@ class TrainingCheckpoints {
   void save(const TrainingParts& parts, std::int64_t step, std::int64_t tokens);
   // Collective: the newest complete checkpoint applied on every rank, or nothing when there is
   // none. Rank 0 applies it to itself first, so a bad one fails on every rank with rank 0's
-  // message instead of leaving the others waiting in a broadcast.
-  std::optional<ResumePoint> resume(const TrainingParts& parts, const torch::Device& device);
+  // message instead of leaving the others waiting in a broadcast. `cause` ("requeued by Slurm
+  // (restart 2)"), when given, leads the resume's event and log line, and an event says it when
+  // there is nothing to resume from.
+  std::optional<ResumePoint> resume(const TrainingParts& parts, const torch::Device& device,
+                                    const std::string& cause = {});
 
  private:
   void share(const TrainingParts& parts, LoadedCheckpoint& loaded, const torch::Device& device);

@@ -1,0 +1,63 @@
+#include "slurm_queue.h"
+
+#include "remote_helper.h"
+
+namespace traindeck {
+
+SlurmQueue::SlurmQueue(QObject* parent) : QObject(parent) {
+  m_timer.setInterval(kPollMs);
+  connect(&m_timer, &QTimer::timeout, this, &SlurmQueue::poll);
+}
+
+void SlurmQueue::follow(const QString& jobId, RemoteHost* host, const QString& helper) {
+  const bool known = m_followers.contains(jobId);
+  m_followers.insert(jobId, Asker{host, helper});
+  if (!m_timer.isActive()) m_timer.start();
+  // A job new here is asked about at once, unless a poll went out within the last second (many
+  // jobs attached together share one).
+  if (!known && (!m_lastPoll.isValid() || m_lastPoll.elapsed() >= 1000)) {
+    m_timer.start();
+    poll();
+  }
+}
+
+void SlurmQueue::unfollow(const QString& jobId) {
+  m_followers.remove(jobId);
+  if (m_followers.isEmpty()) m_timer.stop();
+}
+
+void SlurmQueue::poll() {
+  if (m_inFlight || m_followers.isEmpty()) return;
+  RemoteHost* host = nullptr;
+  QString helper;
+  for (const Asker& asker : std::as_const(m_followers))
+    if (asker.host && asker.host->isReady()) {
+      host = asker.host;
+      helper = asker.helper;
+      break;
+    }
+  if (!host) return;  // no link now: the next tick asks again
+  m_inFlight = true;
+  ++m_polls;
+  m_lastPoll.start();
+  RemoteHelper(host, helper, this).queue([this](const QueueAnswer& a) {
+    m_inFlight = false;
+    if (!a.complete) {  // squeue failed or the link went: ask less often until it answers
+      m_timer.setInterval(std::min(m_timer.interval() * 2, kMaxPollMs));
+      return;
+    }
+    m_timer.setInterval(kPollMs);
+    QMap<QString, SlurmJobState> followed;
+    for (auto it = m_followers.cbegin(); it != m_followers.cend(); ++it)
+      if (a.jobs.contains(it.key())) followed.insert(it.key(), a.jobs.value(it.key()));
+    emit updated(followed);
+  });
+}
+
+SlurmQueue* SlurmQueues::forLogin(const QString& login) {
+  SlurmQueue*& queue = m_queues[login];
+  if (!queue) queue = new SlurmQueue(this);
+  return queue;
+}
+
+}  // namespace traindeck

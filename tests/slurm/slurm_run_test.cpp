@@ -1,0 +1,183 @@
+// Slurm runs end to end, through a login node: the test's real Slurm (two nodes of this machine)
+// behind the test sshd, reached by `traindeck --launch LOGIN --config JOB --set target.kind=slurm`
+// as a user would; nothing is compiled there.
+// Covered: a 2-node job trains, its losses are those of one machine with both ranks, and its
+// mirror is byte-identical to the run folder on the shared file system, with slurm.sbatch kept
+// in both and the job id in remote.json; `scontrol requeue` mid-run checkpoints, requeues and
+// resumes exactly (every step once, each loss the uninterrupted run's, a "requeued" event); Stop
+// after the app closed checkpoints and ends "stopped"; a job larger than its partition is not
+// submitted; one that can never run for a reason the partitions do not show is cancelled and
+// fails within a minute, saying why. The login node and the cluster: SlurmLoginNode.
+#include <QCryptographicHash>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+#include "run_status.h"
+#include "runlog/run_directory.h"
+#include "slurm_login_node.h"
+
+using namespace traindeck;
+using traindeck::test::SlurmLoginNode;
+
+namespace {
+
+QByteArray sha256Of(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return "missing " + path.toUtf8();
+  return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex();
+}
+
+QString readText(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+}  // namespace
+
+class SlurmRunTest : public QObject {
+  Q_OBJECT
+  SlurmLoginNode m_login;
+  QMap<qint64, double> m_reference;  // one machine, both ranks: what every run here must train
+  using Launched = SlurmLoginNode::Launched;
+
+  // Empty, or the first step whose loss is not the reference's. One binary computes both and the
+  // resume is exact; 1e-6 leaves room only for a BLAS whose threads sum in another order.
+  QString lossesDifferFromTheReference(const QString& runDir) const {
+    const QMap<qint64, double> got = test_support::trainLosses(runDir + "/metrics.jsonl");
+    if (got.keys() != m_reference.keys())
+      return QString("%1 steps recorded, the reference has %2").arg(got.size()).arg(m_reference.size());
+    for (auto it = m_reference.cbegin(); it != m_reference.cend(); ++it)
+      if (std::abs(got.value(it.key()) - it.value()) > 1e-6 * std::abs(it.value()))
+        return QString("step %1: %2 vs %3").arg(it.key()).arg(got.value(it.key())).arg(it.value());
+    return {};
+  }
+
+ private slots:
+  void initTestCase() {
+    const QString why = m_login.start(/*maxSteps=*/24, /*checkpointEvery=*/4);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    // The reference: this machine alone with both ranks, the same job.
+    QProcess straight;
+    straight.start(TRAINDECK_TRAIN_BIN, {"run", "--config", m_login.local("job/job.yaml"), "--run-dir",
+                                         m_login.local("reference"), "--no-progress", "--set",
+                                         "strategy.nproc_per_node=2", "--set", "strategy.kind=ddp"});
+    QVERIFY(straight.waitForFinished(300000));
+    QVERIFY2(straight.exitCode() == 0, straight.readAllStandardError().constData());
+    m_reference = test_support::trainLosses(m_login.local("reference/metrics.jsonl"));
+    QCOMPARE(m_reference.size(), 24);
+  }
+
+  void aTwoNodeJobTrainsAndItsMirrorIsTheSharedFolder() {
+    Launched l = m_login.launch({"strategy.nproc_per_node=1"});
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QString err;
+    const int code = SlurmLoginNode::finish(l, 300000, &err);
+    if (code != 0) qWarning().noquote() << err.right(4000) << "\n" << m_login.cluster().logs().right(2000);
+    QCOMPARE(code, 0);
+    QVERIFY2(!err.contains("building it there") && !err.contains("Building"), "the trainer was built there");
+    // The queue's states were said on the way.
+    QVERIFY2(err.contains("Submitted to Slurm through"), qPrintable(err.right(3000)));
+    QVERIFY2(err.contains(QRegularExpression("Slurm job [0-9]+: (pending|running on n|ending on n)")),
+             qPrintable(err.right(3000)));
+    QCOMPARE(test_support::runStatus(l.runDir), std::string("finished"));
+    const QString id = m_login.jobIdOf(l.runDir);
+    QVERIFY2(!id.isEmpty(), "remote.json holds no Slurm job id");
+    const QString remote = m_login.remoteRunDir(l.runDir);
+    QVERIFY(readText(l.runDir + "/slurm.sbatch").contains("#SBATCH --nodes=2"));
+    QCOMPARE(sha256Of(l.runDir + "/slurm.sbatch"), sha256Of(remote + "/slurm.sbatch"));
+    QStringList names{"metrics.jsonl", "run.json", "config.yaml"};
+    for (const QString& log : QDir(remote + "/logs").entryList({"rank-*.log"})) names << "logs/" + log;
+    QCOMPARE(names.size(), 5);  // two ranks, one per node
+    for (const QString& name : names)
+      QVERIFY2(sha256Of(l.runDir + "/" + name) == sha256Of(remote + "/" + name), qPrintable(name + " differs"));
+    // Two nodes train as one machine with both ranks does, step for step.
+    const QString differs = lossesDifferFromTheReference(l.runDir);
+    QVERIFY2(differs.isEmpty(), qPrintable(differs));
+  }
+
+  void aRequeueMidRunResumesExactly() {
+    Launched l = m_login.launch({"strategy.nproc_per_node=1", "name=requeued job"});
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    // Past the first checkpoint (step 4), then requeued as an administrator or a preemption would.
+    QTRY_VERIFY_WITH_TIMEOUT(test_support::trainSteps(l.runDir + "/metrics.jsonl").size() >= 6, 240000);
+    const QString id = m_login.jobIdOf(l.runDir);
+    QVERIFY(!id.isEmpty());
+    // Slurm 24.11 can answer a requeue with "Unexpected message received" and requeue all the same.
+    bool ok = false;
+    m_login.cluster().run("scontrol", {"requeue", id}, &ok);
+    QString err;
+    const int code = SlurmLoginNode::finish(l, 400000, &err);
+    if (code != 0) qWarning().noquote() << err.right(4000) << "\n" << m_login.cluster().logs().right(2000);
+    QCOMPARE(code, 0);
+    QCOMPARE(test_support::runStatus(l.runDir), std::string("finished"));
+    const QString metrics = readText(l.runDir + "/metrics.jsonl");
+    QVERIFY2(metrics.contains("requeued"), "no event says the run was requeued");
+    // Every step trained once in the end (later records win), each loss the uninterrupted run's.
+    const QString differs = lossesDifferFromTheReference(l.runDir);
+    QVERIFY2(differs.isEmpty(), qPrintable(differs));
+  }
+
+  // The app closed mid-run, then `traindeck --stop`: every rank checkpoints (USR2 to the job's
+  // steps, the marker saying it was asked), the run ends "stopped", not "requeued", and the job
+  // leaves the queue by itself.
+  void stopCheckpointsAndEndsStopped() {
+    Launched l = m_login.launch({"strategy.nproc_per_node=1", "schedule.max_steps=1000000", "name=stopped job"});
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QTRY_VERIFY_WITH_TIMEOUT(test_support::trainSteps(l.runDir + "/metrics.jsonl").size() >= 5, 240000);
+    const QString id = m_login.jobIdOf(l.runDir);
+    l.process->kill();
+    l.process->waitForFinished(5000);
+    QProcess stop;
+    stop.start(TRAINDECK_BIN, {"--stop", l.runDir, "--batch", "--known-hosts", m_login.knownHosts()});
+    QVERIFY(stop.waitForFinished(180000));
+    QVERIFY2(stop.exitCode() == 0, stop.readAllStandardError().right(4000).constData());
+    QCOMPARE(test_support::runStatus(l.runDir), std::string("stopped"));
+    const qint64 stopStep = readRunInfo(RunPaths{l.runDir.toStdString()}).info.step;
+    QVERIFY(stopStep >= 5);
+    QVERIFY(QFileInfo::exists(m_login.remoteRunDir(l.runDir) +
+                              QStringLiteral("/checkpoints/step-%1/COMPLETE").arg(stopStep, 8, 10, QChar('0'))));
+    QTRY_VERIFY_WITH_TIMEOUT(m_login.cluster().run("squeue", {"-h", "-j", id, "-o", "%T"}).trimmed().isEmpty() ||
+                                 m_login.cluster().run("squeue", {"-h", "-j", id, "-o", "%T"}).contains("COMPLETED"),
+                             30000);
+  }
+
+  // The login node's partitions (its probe's sinfo) say it before anything is queued.
+  void aJobTooLargeForItsPartitionIsNotSubmitted() {
+    Launched l = m_login.launch({"strategy.nnodes=3"});
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QString err;
+    QCOMPARE(SlurmLoginNode::finish(l, 120000, &err), 1);
+    QVERIFY2(err.contains("Not submitted: this job can never run in partition debug"), qPrintable(err.right(3000)));
+    QVERIFY(m_login.jobIdOf(l.runDir).isEmpty());
+    QVERIFY(m_login.cluster().run("squeue", {"-h"}).trimmed().isEmpty());  // nothing queued or running
+  }
+
+  // One the partitions cannot foresee (an extra sbatch option asks for a third node): Slurm takes
+  // it and would keep it pending for ever; the app cancels it and says why, within a minute.
+  void aJobThatCanNeverRunIsCancelledAndSaysWhy() {
+    QElapsedTimer clock;
+    clock.start();
+    Launched l = m_login.launch({"target.sbatch_args=[--nodes=3]"});
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QString err;
+    const int code = SlurmLoginNode::finish(l, 120000, &err);
+    QCOMPARE(code, 1);
+    QVERIFY2(err.contains("can never run as asked") && err.contains("more nodes than the partition has"),
+             qPrintable(err.right(3000)));
+    const QString id = m_login.jobIdOf(l.runDir);
+    QVERIFY(!id.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_login.cluster().run("squeue", {"-h", "-j", id, "-o", "%T"}).contains("PENDING"), 20000);
+    QVERIFY2(clock.elapsed() < 60000, "it took more than a minute to say it");
+  }
+};
+
+QTEST_GUILESS_MAIN(SlurmRunTest)
+#include "slurm_run_test.moc"

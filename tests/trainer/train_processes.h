@@ -1,0 +1,62 @@
+// `traindeck-train run` started for real by the trainer's process tests (distributed training,
+// Slurm's stops): a child with its output in a file and the environment a test gives it, what
+// run.json and metrics.jsonl say, the newest checkpoint's weights, and the processes a run left.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "runlog/json_value.h"
+
+namespace traindeck::test_support {
+
+std::string readFile(const std::filesystem::path& path);
+double secondsSince(std::chrono::steady_clock::time_point start);
+
+// A started `traindeck-train` with its output (stdout and stderr) in a file.
+struct Child {
+  pid_t pid = -1;
+  std::filesystem::path output;
+};
+
+// Starts `traindeck-train ARGS` in `dir`, its output in dir/outputName. Its environment is this
+// process's without Slurm's variables (a test run inside a Slurm job still starts plain runs),
+// plus `environment`.
+Child start(const std::filesystem::path& dir, const std::vector<std::string>& args, const std::string& outputName,
+            const std::vector<std::pair<std::string, std::string>>& environment = {});
+// Waits for it; its exit code, or 128 + the signal that killed it.
+int finish(const Child& child);
+
+JsonValue runJson(const std::filesystem::path& runDir);
+// The records of one kind in metrics.jsonl ("train", "event"), in file order.
+std::vector<JsonValue> metricsRecords(const std::filesystem::path& runDir, const std::string& kind);
+// The newest complete checkpoint's weights (none when there is none).
+std::map<std::string, torch::Tensor> finalWeights(const std::filesystem::path& runDir);
+// ‖a − b‖ / ‖b‖ over every weight.
+double relativeDifference(const std::map<std::string, torch::Tensor>& a, const std::map<std::string, torch::Tensor>& b);
+// Pids of live processes whose command line mentions `text`.
+std::vector<int> processesMentioning(const std::string& text);
+// Waits until the run has written a train record and run.json lists its ranks; their pids, or
+// none after `timeoutSeconds`.
+std::vector<int> waitForTraining(const std::filesystem::path& runDir, double timeoutSeconds);
+
+// Each test in its own folder under /tmp with a tiny job (job.yaml: 10 steps, a checkpoint
+// every 10) and its prepared data; the folder is removed when the test passed, and any process
+// of its runs is killed.
+class TinyJobTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  std::filesystem::path m_dir;
+};
+
+}  // namespace traindeck::test_support
