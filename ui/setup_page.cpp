@@ -507,7 +507,7 @@ void SetupPage::choosePreset(const QString& name) {
   QString text = QString::fromUtf8(in.readAll());
   const TargetConfig chosen = m_loaded.config.target;
   QString kept;
-  if (chosen.kind == TargetKind::Ssh) {
+  if (isRemote(chosen.kind)) {
     const std::string presetsBase = QFileInfo(in).absolutePath().toStdString();
     const LoadedConfig preset = loadConfigText(text.toStdString(), "<yaml>", presetsBase);
     if (preset.places.count("target.kind") == 0) {
@@ -581,18 +581,23 @@ void SetupPage::setThisMachine(const std::optional<HostDevices>& devices) {
 
 void SetupPage::showTarget() {
   const TargetConfig& t = m_loaded.config.target;
-  const bool remote = t.kind == TargetKind::Ssh;
+  const bool remote = isRemote(t.kind);
+  const bool slurm = t.kind == TargetKind::Slurm;
   const QString spec = QString::fromStdString(t.host);
   const QSignalBlocker block(m_target);
   m_target->clear();
   m_target->addItem(tr("This machine"));
   int current = 0;
   for (const HostEntry& h : m_hosts) {
-    m_target->addItem(tr("%1 (%2)").arg(h.name, h.spec), h.spec);
-    if (remote && h.spec == spec) current = m_target->count() - 1;
+    const bool chosen = remote && h.spec == spec;
+    // The login node of a Slurm job says so: the job goes to its cluster, not to it.
+    m_target->addItem(chosen && slurm ? tr("Slurm through %1 (%2)").arg(h.name, h.spec) : tr("%1 (%2)").arg(h.name, h.spec),
+                      h.spec);
+    if (chosen) current = m_target->count() - 1;
   }
   if (remote && current == 0) {  // a host the config names that is not saved under Hosts…
-    m_target->addItem(tr("%1 (not under Hosts…)").arg(spec), spec);
+    m_target->addItem(slurm ? tr("Slurm through %1 (not under Hosts…)").arg(spec) : tr("%1 (not under Hosts…)").arg(spec),
+                      spec);
     current = m_target->count() - 1;
   }
   m_target->setCurrentIndex(current);
@@ -617,7 +622,9 @@ void SetupPage::chooseTarget(int index) {
   }
   // One choice, one edit: a single Undo takes all of it back.
   const QString spec = m_target->itemData(index).toString();
-  QList<QPair<QString, QString>> edits{{"target.kind", "ssh"}, {"target.host", yamlScalar(spec)}};
+  // A Slurm job stays one: the host chosen is its login node.
+  const QString kind = m_loaded.config.target.kind == TargetKind::Slurm ? QStringLiteral("slurm") : QStringLiteral("ssh");
+  QList<QPair<QString, QString>> edits{{"target.kind", kind}, {"target.host", yamlScalar(spec)}};
   for (const HostEntry& h : m_hosts) {
     if (h.spec != spec) continue;
     edits.append({"target.identity", yamlScalar(h.identityFile)});

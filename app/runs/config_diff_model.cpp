@@ -26,9 +26,8 @@ QVector<bool> oddOnes(const ConfigDiffRow& row) {
       best = counts[text(run)];
       common = text(run);
     }
-  QVector<bool> odd(runs, false);
-  if (!row.differs) return odd;
-  for (int run = 0; run < runs; ++run) odd[run] = text(run) != common;
+  QVector<bool> odd;
+  for (int run = 0; run < runs; ++run) odd.append(row.differs && text(run) != common);
   return odd;
 }
 

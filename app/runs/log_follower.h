@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "app_metatypes.h"  // before moc's code for the signals below uses the type
 #include "log_line.h"
 
 class QFileSystemWatcher;

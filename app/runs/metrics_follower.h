@@ -9,6 +9,7 @@
 #include <QString>
 #include <memory>
 
+#include "app_metatypes.h"  // before moc's code for the signals below uses the type
 #include "runlog/metrics_batch.h"
 #include "runlog/metrics_jsonl_parser.h"
 

@@ -223,7 +223,8 @@ class Checker {
     if (s.kind == StrategyKind::Ddp && world < 2)
       warning({"strategy.kind", "strategy.nproc_per_node"}, "ddp with one rank trains like single",
               "raise nproc_per_node to use more devices");
-    if (s.nnodes > 1 && s.master_port == 0)
+    // A Slurm job's batch script picks one from the job id for every node (slurm_batch).
+    if (s.nnodes > 1 && s.master_port == 0 && c.target.kind != TargetKind::Slurm)
       error({"strategy.master_port", "strategy.nnodes"},
             "master_port 0 picks a free port, which the other nodes cannot know; " + num(s.nnodes) +
                 " nodes need a fixed one",

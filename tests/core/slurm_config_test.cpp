@@ -228,6 +228,21 @@ TEST(SlurmValidation, AJobWithItsLoginNodeIsValid) {
   EXPECT_TRUE(validateConfig(slurmGpuJob(), clusterContext()).empty());
 }
 
+// Several nodes need one rendezvous port: a Slurm job's batch script picks it from the job id,
+// so port 0 is fine there and not for several ssh hosts.
+TEST(SlurmValidation, SeveralNodesNeedNoFixedPort) {
+  RunConfig c = slurmGpuJob();
+  c.strategy.master_port = 0;
+  EXPECT_TRUE(slurmErrorPaths(validateConfig(c, ValidationContext{})).empty());
+  c.target.kind = TargetKind::Ssh;
+  c.target.hosts = "a, b";
+  c.target.slurm = SlurmConfig{};
+  const Diagnostics problems = validateConfig(c, ValidationContext{});
+  EXPECT_TRUE(std::any_of(problems.begin(), problems.end(), [](const Diagnostic& d) {
+    return d.severity == Severity::Error && d.path == "strategy.master_port";
+  }));
+}
+
 TEST(SlurmValidation, WithoutTargetHostIsAnError) {
   RunConfig c = slurmCpuJob();
   c.target.host.clear();

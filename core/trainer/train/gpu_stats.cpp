@@ -10,19 +10,16 @@
 
 namespace traindeck {
 
-namespace {
-
-using Device = void*;
-struct Utilization {
-  unsigned gpu, memory;
-};
-struct Memory {
-  unsigned long long total, free, used;
-};
-
-}  // namespace
-
+// NVML's types live in Api, not in an anonymous namespace: GCC 14 crashes on a class of the
+// library's holding members of anonymous-namespace types in a unity build.
 struct GpuStats::Api {
+  using Device = void*;
+  struct Utilization {
+    unsigned gpu, memory;
+  };
+  struct Memory {
+    unsigned long long total, free, used;
+  };
   int (*init)() = nullptr;
   int (*shutdown)() = nullptr;
   int (*handleByIndex)(unsigned, Device*) = nullptr;
@@ -56,12 +53,12 @@ GpuStats::~GpuStats() {
 
 std::optional<GpuSample> GpuStats::sample(unsigned index) const {
   if (!m_initialized) return std::nullopt;
-  Device device = nullptr;
+  Api::Device device = nullptr;
   if (m_api->handleByIndex(index, &device) != 0) return std::nullopt;
   GpuSample s;
-  Utilization utilization{};
+  Api::Utilization utilization{};
   if (m_api->utilization(device, &utilization) == 0) s.util = utilization.gpu / 100.0;
-  Memory memory{};
+  Api::Memory memory{};
   if (m_api->memory(device, &memory) == 0) {
     s.memUsed = static_cast<std::int64_t>(memory.used);
     s.memTotal = static_cast<std::int64_t>(memory.total);
