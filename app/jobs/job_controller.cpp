@@ -10,12 +10,12 @@
 #include "config/validate.h"
 #include "local_job.h"
 #include "multi_host_job.h"
+#include "openssh_resolve.h"
 #include "remote_job.h"
 #include "remote_record.h"
 #include "remote_uploads.h"
 #include "run_names.h"
 #include "runlog/run_directory.h"
-#include "ssh_config.h"
 #include "ssh_error.h"
 
 namespace traindeck {
@@ -97,8 +97,7 @@ std::optional<RemoteLaunch> remoteLaunch(const RunConfig& config, const JobContr
     launch.target.proxyCommand = QString::fromStdString(config.target.proxy_command);
     launch.target.knownHostsFile = options.knownHostsFile;
     launch.target.batch = options.batch;
-    SshConfig::fromFile(options.sshConfigFile.isEmpty() ? SshConfig::defaultPath() : options.sshConfigFile)
-        .resolve(launch.target);
+    resolveSshTarget(launch.target, options.sshConfigFile);
   } catch (const SshError& e) {
     *error = JobController::tr("Cannot reach target.host \"%1\": %2").arg(spec, e.message());
     return std::nullopt;

@@ -18,6 +18,10 @@ SshTarget RemoteRecord::target(bool batch) const {
   t.identityFiles = identityFiles;
   t.proxyCommand = proxyCommand;
   t.knownHostsFile = knownHostsFile;
+  t.proxyJump = proxyJump;
+  t.hostKeyAlias = hostKeyAlias;
+  t.identityAgent = identityAgent;
+  t.identitiesOnly = identitiesOnly;
   t.batch = batch;
   t.applyDefaults();
   return t;
@@ -32,6 +36,10 @@ RemoteRecord RemoteRecord::fromTarget(const QString& spec, const SshTarget& targ
   r.identityFiles = target.identityFiles;
   r.proxyCommand = target.proxyCommand;
   r.knownHostsFile = target.knownHostsFile;
+  r.proxyJump = target.proxyJump;
+  r.hostKeyAlias = target.hostKeyAlias;
+  r.identityAgent = target.identityAgent;
+  r.identitiesOnly = target.identitiesOnly;
   return r;
 }
 
@@ -43,6 +51,10 @@ QString writeRemoteRecord(const QString& runDir, const RemoteRecord& r) {
                 {"identity_files", QJsonArray::fromStringList(r.identityFiles)},
                 {"proxy_command", r.proxyCommand},
                 {"known_hosts", r.knownHostsFile},
+                {"proxy_jump", r.proxyJump},
+                {"host_key_alias", r.hostKeyAlias},
+                {"identity_agent", r.identityAgent},
+                {"identities_only", r.identitiesOnly},
                 {"work_dir", r.workDir},
                 {"remote_run_dir", r.remoteRunDir},
                 {"train_binary", r.trainBinary},
@@ -81,6 +93,10 @@ bool readRemoteRecord(const QString& runDir, RemoteRecord* r, QString* error) {
   for (const QJsonValue& v : o.value("identity_files").toArray()) r->identityFiles << v.toString();
   r->proxyCommand = o.value("proxy_command").toString();
   r->knownHostsFile = o.value("known_hosts").toString();
+  r->proxyJump = o.value("proxy_jump").toString();
+  r->hostKeyAlias = o.value("host_key_alias").toString();
+  r->identityAgent = o.value("identity_agent").toString();
+  r->identitiesOnly = o.value("identities_only").toBool();
   r->workDir = o.value("work_dir").toString();
   r->remoteRunDir = o.value("remote_run_dir").toString();
   r->trainBinary = o.value("train_binary").toString();

@@ -19,6 +19,8 @@ struct RemoteRecord {
   int port = 22;
   QStringList identityFiles;
   QString proxyCommand, knownHostsFile;
+  QString proxyJump, hostKeyAlias, identityAgent;  // as SshTarget's (the config's, resolved at launch)
+  bool identitiesOnly = false;
   QString workDir;       // absolute, on the host
   QString remoteRunDir;  // absolute, on the host
   QString trainBinary;   // absolute, on the host

@@ -3,9 +3,9 @@
 
 #include <QElapsedTimer>
 
+#include "openssh_resolve.h"
 #include "sftp_transfer.h"
 #include "shell_quote.h"
-#include "ssh_config.h"
 #include "ssh_error.h"
 
 namespace traindeck {
@@ -19,7 +19,7 @@ CheckSshResult checkSsh(const CheckSshOptions& options, const ConnectCallbacks& 
     target.proxyCommand = options.proxyCommand;
     target.knownHostsFile = options.knownHostsFile;
     target.batch = options.batch;
-    SshConfig::fromFile(options.configFile.isEmpty() ? SshConfig::defaultPath() : options.configFile).resolve(target);
+    resolveSshTarget(target, options.configFile);
     SshConnection connection;
     connection.connect(target, callbacks);
     int status = -1;

@@ -101,27 +101,55 @@ void SshConnection::connect(const SshTarget& target, const ConnectCallbacks& cal
   ssh_options_set(m_session, SSH_OPTIONS_NODELAY, &yes);
   ssh_options_set(m_session, SSH_OPTIONS_CIPHERS_C_S, kCiphers);
   ssh_options_set(m_session, SSH_OPTIONS_CIPHERS_S_C, kCiphers);
+  const QByteArray agent = m_target.identityAgent.toLocal8Bit();
+  if (!m_target.identityAgent.isEmpty() && m_target.identityAgent != "none")
+    ssh_options_set(m_session, SSH_OPTIONS_IDENTITY_AGENT, agent.constData());
   if (!m_target.proxyCommand.isEmpty()) {
     m_proxy = std::make_unique<ProxyProcess>(m_target.proxyCommand);
     socket_t fd = m_proxy->duplicateSocket();  // libssh closes it on disconnect
     ssh_options_set(m_session, SSH_OPTIONS_FD, &fd);
   }
   if (ssh_connect(m_session) != SSH_OK) {
-    const QString detail = errorDetail();
+    QString detail = errorDetail();
+    if (detail.endsWith('.')) detail.chop(1);  // the sentence goes on
     disconnect();
+    if (!m_target.proxyJump.isEmpty()) {
+      QStringList hops = m_target.proxyJump.split(',');
+      const QString last = hops.takeLast();
+      const QString sshArgs = hops.isEmpty() ? last : QString("-J %1 %2").arg(hops.join(','), last);
+      throw SshError(SshError::Kind::Proxy,
+                     QString("Cannot connect to %1 through the jump host %2 (ProxyJump): %3. Check that %2 is "
+                             "reachable and that its host key is known (batch mode accepts no new key: connect "
+                             "once with `ssh %4` to check and accept it).")
+                         .arg(m_target.display(), m_target.proxyJump, detail, sshArgs));
+    }
     throw SshError(
         m_target.proxyCommand.isEmpty() ? SshError::Kind::Network : SshError::Kind::Proxy,
         QString("Cannot connect to %1: %2. Check the host name, the port and that sshd runs there%3.")
             .arg(m_target.display(), detail, m_target.proxyCommand.isEmpty() ? "" : " and the ProxyCommand"));
   }
   try {
+    // libssh checks and writes known_hosts under its session's host and port: with a
+    // HostKeyAlias, under the alias alone (as OpenSSH), then back to the real ones.
+    if (!m_target.hostKeyAlias.isEmpty()) setSessionHost(m_target.hostKeyAlias, 22);
     checkHostKey(callbacks);
+    if (!m_target.hostKeyAlias.isEmpty()) setSessionHost(m_target.host, m_target.port);
     authenticate(callbacks);
   } catch (...) {
     disconnect();
     throw;
   }
   setLinkTimeoutMs(m_linkTimeoutMs);
+}
+
+void SshConnection::setSessionHost(const QString& host, int port) {
+  const QByteArray name = host.toUtf8();
+  unsigned int p = static_cast<unsigned int>(port);
+  if (ssh_options_set(m_session, SSH_OPTIONS_HOST, name.constData()) != SSH_OK ||
+      ssh_options_set(m_session, SSH_OPTIONS_PORT, &p) != SSH_OK)
+    throw SshError(SshError::Kind::Config,
+                   QString("libssh does not take \"%1\" as a host name (the HostKeyAlias of %2): %3.")
+                       .arg(host, m_target.display(), errorDetail()));
 }
 
 void SshConnection::disconnect() {
@@ -246,7 +274,10 @@ void SshConnection::authenticate(const ConnectCallbacks& callbacks) {
   const int methods = ssh_userauth_list(m_session, nullptr);
   QStringList tried;
   if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
-    if (!qEnvironmentVariable("SSH_AUTH_SOCK").isEmpty()) {
+    // IdentitiesOnly: libssh cannot ask the agent for one key, so the agent is left out.
+    const QString agent =
+        m_target.identityAgent.isEmpty() ? qEnvironmentVariable("SSH_AUTH_SOCK") : m_target.identityAgent;
+    if (!m_target.identitiesOnly && !agent.isEmpty() && agent != "none") {
       if (ssh_userauth_agent(m_session, nullptr) == SSH_AUTH_SUCCESS) {
         m_authenticated = true;
         m_authDescription = "ssh-agent";

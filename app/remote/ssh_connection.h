@@ -100,6 +100,7 @@ class SshConnection {
   bool isCancelled() const { return m_cancel != nullptr && m_cancel->load(); }
 
  private:
+  void setSessionHost(const QString& host, int port);  // what libssh checks known_hosts under
   void checkHostKey(const ConnectCallbacks& callbacks);
   void authenticate(const ConnectCallbacks& callbacks);
   bool tryKeyFile(const QString& path, bool explicitFile, const ConnectCallbacks& callbacks, QStringList& tried);

@@ -76,6 +76,7 @@ QString SshTarget::display() const {
 }
 
 QString SshTarget::knownHostsName() const {
+  if (!hostKeyAlias.isEmpty()) return hostKeyAlias;
   if (port == 0 || port == 22) return host;
   return QString("[%1]:%2").arg(host).arg(port);
 }

@@ -14,8 +14,15 @@ struct SshTarget {
   int port = 0;   // 0 until resolved: resolve() falls back to 22
   QStringList identityFiles;
   QString proxyCommand;  // already expanded (%h %p %r); empty for a direct connection
+  // The config's ProxyJump hops ("a,b"), for messages: proxyCommand then runs OpenSSH's client
+  // to reach host through them (see proxyJumpCommand), each hop checking its own host key.
+  QString proxyJump;
   QString knownHostsFile;
-  bool batch = false;  // never ask anything: unknown host keys and missing secrets fail
+  QString hostKeyAlias;  // the name known_hosts holds the key under, instead of host[:port]
+  // Agent keys are not offered, only the identity files (libssh cannot ask the agent for one key).
+  bool identitiesOnly = false;
+  QString identityAgent;  // the agent's socket; empty: $SSH_AUTH_SOCK; "none": no agent
+  bool batch = false;     // never ask anything: unknown host keys and missing secrets fail
 
   // "[user@]host[:port]", also "[user@][v6addr]:port". Throws SshError(Config).
   static SshTarget parse(const QString& spec);
@@ -23,7 +30,8 @@ struct SshTarget {
   void applyDefaults();
   // "user@host:port" for messages.
   QString display() const;
-  // How known_hosts names this host: "host" on port 22, else "[host]:port".
+  // How known_hosts names this host: "host" on port 22, else "[host]:port"; the HostKeyAlias
+  // as it is when there is one (as OpenSSH: no port added).
   QString knownHostsName() const;
 };
 
