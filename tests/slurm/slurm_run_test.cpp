@@ -160,17 +160,24 @@ class SlurmRunTest : public QObject {
     QVERIFY(m_login.cluster().run("squeue", {"-h"}).trimmed().isEmpty());  // nothing queued or running
   }
 
-  // One the partitions cannot foresee (an extra sbatch option asks for a third node): Slurm takes
-  // it and would keep it pending for ever; the app cancels it and says why, within a minute.
+  // One the partitions cannot foresee (it depends on a job that failed): Slurm takes it and keeps
+  // it pending for ever (DependencyNeverSatisfied); the app cancels it and says why, within a
+  // minute. (A third node of two is refused by sbatch itself from Slurm 23 on, and said so.)
   void aJobThatCanNeverRunIsCancelledAndSaysWhy() {
+    bool ok = false;
+    const QString failed =
+        m_login.cluster().run("sbatch", {"--parsable", "--output=/dev/null", "--wrap", "false"}, &ok).trimmed();
+    QVERIFY2(ok && !failed.isEmpty(), qPrintable(m_login.cluster().lastError()));
+    QTRY_VERIFY_WITH_TIMEOUT(m_login.cluster().run("squeue", {"-h", "-t", "all", "-j", failed, "-o", "%T"}).contains("FAILED"),
+                             30000);
     QElapsedTimer clock;
     clock.start();
-    Launched l = m_login.launch({"target.sbatch_args=[--nodes=3]"});
+    Launched l = m_login.launch({"target.sbatch_args=[--dependency=afterok:" + failed + "]"});
     QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
     QString err;
     const int code = SlurmLoginNode::finish(l, 120000, &err);
     QCOMPARE(code, 1);
-    QVERIFY2(err.contains("can never run as asked") && err.contains("more nodes than the partition has"),
+    QVERIFY2(err.contains("can never run as asked") && err.contains("depends on a job that can no longer run"),
              qPrintable(err.right(3000)));
     const QString id = m_login.jobIdOf(l.runDir);
     QVERIFY(!id.isEmpty());
