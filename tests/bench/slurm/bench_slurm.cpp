@@ -87,6 +87,14 @@ int main(int argc, char** argv) {
   login.cluster().run("scancel", {id});
   QString err;
   SlurmLoginNode::finish(run, 120000, &err);
+  std::printf("bench_slurm (Slurm %d, two nodes of this machine, login over loopback SSH)\n",
+              login.cluster().slurmVersion());
+  std::printf("  submit -> first step in the mirror: %.1f s (bootstrap, queue and start included)\n", submitToStep);
+  if (requeued)
+    std::printf("  requeue -> first new step:          %.1f s (Slurm's restart delay included)\n", requeueToStep);
+  else
+    std::printf("  requeue -> first new step:          none within 300 s\n");
+  std::fflush(stdout);
 
   // squeue's load: a quiet minute, then a minute with 10 jobs followed by one JobController.
   const qint64 quietStart = jobInfoRequests(login);
@@ -113,31 +121,23 @@ int main(int argc, char** argv) {
     }
     runDirs << started.runDir;
   }
-  const auto allSubmitted = [&] {
-    for (const QString& dir : runDirs)
-      if (login.jobIdOf(dir).isEmpty()) return false;
-    return true;
+  // Those whose job id came back within 4 minutes (ten bootstraps at once share two cores).
+  const auto submitted = [&] {
+    int n = 0;
+    for (const QString& dir : runDirs) n += login.jobIdOf(dir).isEmpty() ? 0 : 1;
+    return n;
   };
-  if (!waitFor(allSubmitted, 600000)) {
-    std::fprintf(stderr, "bench_slurm: the 10 jobs were not all submitted\n");
-    return 1;
-  }
+  waitFor([&] { return submitted() == runDirs.size(); }, 240000);
+  const int followed = submitted();
   const qint64 busyStart = jobInfoRequests(login);
   QTest::qWait(60000);
   const qint64 busy = jobInfoRequests(login) - busyStart;
   for (const QString& dir : runDirs) login.cluster().run("scancel", {login.jobIdOf(dir)});
 
-  std::printf("bench_slurm (Slurm %d, two nodes of this machine, login over loopback SSH)\n",
-              login.cluster().slurmVersion());
-  std::printf("  submit -> first step in the mirror: %.1f s (bootstrap, queue and start included)\n", submitToStep);
-  if (requeued)
-    std::printf("  requeue -> first new step:          %.1f s (Slurm's restart delay included)\n", requeueToStep);
-  else
-    std::printf("  requeue -> first new step:          none within 300 s\n");
   if (quietStart < 0 || busyStart < 0)
-    std::printf("  squeue calls per minute, 10 jobs:   unknown (sdiag gave no REQUEST_JOB_INFO count)\n");
+    std::printf("  squeue calls per minute:            unknown (sdiag gave no REQUEST_JOB_INFO count)\n");
   else
-    std::printf("  squeue calls per minute, 10 jobs:   %lld (a minute with none followed: %lld)\n",
+    std::printf("  squeue calls per minute, %d jobs followed by one app: %lld (a minute with none: %lld)\n", followed,
                 static_cast<long long>(busy - quiet), static_cast<long long>(quiet));
   return 0;
 }
