@@ -226,6 +226,7 @@ void RemoteBootstrap::stepProbe() {
     m_record->bootId = m_probe.bootId;
     addOutput(tr("%1: %2").arg(m_launch->spec, m_probe.summary()));
     emit probed(m_probe);
+    if (const QString refusal = partitionRefusal(); !refusal.isEmpty()) return fail(refusal);
     const QStringList missing = m_probe.missingForBuild();
     if (missing.isEmpty()) return runStep([this] { stepSources(); });
     const QStringList packages = m_probe.packagesToInstall();
@@ -543,22 +544,23 @@ void RemoteBootstrap::stepLaunch() {
   });
 }
 
-void RemoteBootstrap::stepSubmit(const QString& remoteConfig) {
-  // What the login node's partitions say before anything is queued: a job that can never run
-  // there is not submitted (Slurm would keep it pending for ever).
-  if (!m_probe.sinfo.isEmpty()) {
-    ValidationContext context;
-    context.slurmPartitions = parseSinfo(m_probe.sinfo.toStdString());
-    const Diagnostics without = validateConfig(m_launch->config, ValidationContext{});
-    for (const Diagnostic& d : validateConfig(m_launch->config, context)) {
-      const bool partitionsSayIt = std::none_of(without.begin(), without.end(), [&d](const Diagnostic& w) {
-        return w.message == d.message;
-      });
-      if (d.severity == Severity::Error && partitionsSayIt)
-        return fail(tr("Not submitted: %1 (%2)")
-                        .arg(QString::fromStdString(d.message), QString::fromStdString(d.hint)));
-    }
+QString RemoteBootstrap::partitionRefusal() const {
+  // What a Slurm login node's partitions say, right after its probe, before anything is built,
+  // uploaded or queued: a job that can never run there (Slurm would keep it pending for ever).
+  if (!m_launch->slurm || m_probe.sinfo.isEmpty()) return {};
+  ValidationContext context;
+  context.slurmPartitions = parseSinfo(m_probe.sinfo.toStdString());
+  const Diagnostics without = validateConfig(m_launch->config, ValidationContext{});
+  for (const Diagnostic& d : validateConfig(m_launch->config, context)) {
+    const bool partitionsSayIt =
+        std::none_of(without.begin(), without.end(), [&d](const Diagnostic& w) { return w.message == d.message; });
+    if (d.severity == Severity::Error && partitionsSayIt)
+      return tr("Not submitted: %1 (%2)").arg(QString::fromStdString(d.message), QString::fromStdString(d.hint));
   }
+  return {};
+}
+
+void RemoteBootstrap::stepSubmit(const QString& remoteConfig) {
   SlurmStart start;
   start.jobName = QString::fromStdString(m_launch->config.name);
   start.trainBinary = m_record->trainBinary;

@@ -135,6 +135,7 @@ class RemoteBootstrap : public QObject {
   void stepHold();
   void stepLaunch();
   void stepSubmit(const QString& remoteConfig);  // a Slurm job's launch
+  QString partitionRefusal() const;  // a Slurm job its login node's partitions can never run: why
   void stepLaunched();
 
   RemoteHost* m_host;

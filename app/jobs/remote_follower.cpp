@@ -85,6 +85,10 @@ void RemoteFollower::onQueue(const QMap<QString, SlurmJobState>& jobs) {
   if (!m_job->active()) pollNow();
 }
 
+QString RemoteFollower::lastJobState() const {
+  return m_job ? m_job->state.toLower() : tr("gone from the queue");
+}
+
 bool RemoteFollower::runLives(const RemoteReadAnswer& answer) const {
   if (m_record->watchOnly) return false;
   if (!isSlurm()) return answer.supervisorAlive;
@@ -219,7 +223,7 @@ void RemoteFollower::onAnswer(const RemoteReadAnswer& answer) {
     stopFollowing();
     return emit failed(tr("Slurm job %1 ended before its trainer wrote the run (%2): slurm-%1.out in the run folder "
                           "on %3 says why")
-                           .arg(m_record->slurmJobId, m_job ? m_job->state.toLower() : tr("gone from the queue"),
+                           .arg(m_record->slurmJobId, lastJobState(),
                                 m_spec));
   }
   if (!read.ok()) {  // it never wrote run.json: it refused the job, or died at once
@@ -231,7 +235,7 @@ void RemoteFollower::onAnswer(const RemoteReadAnswer& answer) {
     markRunKilled(RunPaths{runDir().toStdString()},
                   tr("killed: Slurm job %1 ended (%2) without its trainer saying how (cancelled, a node failure, "
                      "out of memory); Continue… resumes from the newest checkpoint here")
-                      .arg(m_record->slurmJobId, m_job ? m_job->state.toLower() : tr("gone from the queue"))
+                      .arg(m_record->slurmJobId, lastJobState())
                       .toStdString());
     return end(-1, Job::Link::Ended, tr("ended"));
   }

@@ -76,6 +76,7 @@ class RemoteFollower : public QObject {
   void onQueue(const QMap<QString, SlurmJobState>& jobs);
   // Whether the run's processes may still write: its supervisor there, or its Slurm job.
   bool runLives(const RemoteReadAnswer& answer) const;
+  QString lastJobState() const;  // "completed", "cancelled", ...: the queue's last word on the job
 
   RemoteHost* m_host;
   RemoteRecord* m_record;
