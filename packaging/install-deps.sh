@@ -11,10 +11,12 @@ packages=(
   libyaml-cpp-dev
   libtorch-dev libgloo-dev libopenblas0-openmp
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libssh-dev
+  libsqlite3-dev  # core/imports reads MLflow's SQLite store
   # tests: GoogleTest, the libFuzzer target, a display for widget tests, and a loopback SSH
-  # server with socat as a ProxyCommand that the SSH tests can kill
+  # server with socat as a ProxyCommand that the SSH tests can kill; PAM's TOTP module as the
+  # second factor of an MFA login node (remote.kbdint)
   libgtest-dev libgmock-dev clang libclang-rt-dev xvfb xauth
-  openssh-server openssh-client socat
+  openssh-server openssh-client socat libpam-google-authenticator
   # a Slurm cluster of one machine for the Slurm tests (tests/slurm): its daemons, clients, munge
   slurmctld slurmd slurm-client munge
   # shellcheck reads the remote helper script (remote.remote_helper)

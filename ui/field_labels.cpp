@@ -62,6 +62,7 @@ QString fieldLabel(const QString& path) {
       {"target.proxy_command", QT_TRANSLATE_NOOP("FieldLabel", "ProxyCommand")},
       {"target.remote_dir", QT_TRANSLATE_NOOP("FieldLabel", "Work folder on the host")},
       {"target.hosts", QT_TRANSLATE_NOOP("FieldLabel", "Several hosts (one node each)")},
+      {"target.login_shell", QT_TRANSLATE_NOOP("FieldLabel", "Login shell on the host")},
       {"target.node_address", QT_TRANSLATE_NOOP("FieldLabel", "Node 0's address for the nodes")},
       {"target.partition", QT_TRANSLATE_NOOP("FieldLabel", "Slurm partition")},
       {"target.account", QT_TRANSLATE_NOOP("FieldLabel", "Slurm account")},

@@ -24,6 +24,7 @@
 #include "check_ssh.h"
 #include "colab_runtime_dialog.h"
 #include "host_key_prompt.h"
+#include "interactive_prompt_dialog.h"
 
 namespace traindeck {
 
@@ -215,6 +216,11 @@ void HostsDialog::testHost() {
           return ok ? std::optional<QByteArray>(text.toUtf8()) : std::nullopt;
         },
         *closing, std::nullopt);
+  };
+  callbacks.askInteractive = [self, closing](const InteractivePrompt& prompt) {
+    return askAndWait<InteractiveAnswers>(
+        qApp, [self, prompt] { return self ? InteractivePromptDialog::ask(prompt, self) : std::nullopt; }, *closing,
+        std::nullopt);
   };
   m_testing = true;
   m_testButton->setEnabled(false);

@@ -36,6 +36,7 @@
 #include "config/devices.h"
 #include "host_key_prompt.h"
 #include "hosts_dialog.h"
+#include "interactive_prompt_dialog.h"
 #include "jobs/checkpoint_sync.h"
 #include "jobs/job_controller.h"
 #include "jobs/local_devices.h"
@@ -193,6 +194,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_setup->setTrainerSources(QDir(m_remotePayloadDir).filePath("trainer-sources.tar.gz"));
   m_setup->setGpt2FilesScript(QDir(m_remotePayloadDir).filePath("../fetch-gpt2-tokenizer.sh"));
   remote.hostKeyPrompt = [this](const HostKeyInfo& key) { return HostKeyPrompt::ask(key, this); };
+  remote.interactivePrompt = [this](const InteractivePrompt& prompt) {
+    return InteractivePromptDialog::ask(prompt, this);
+  };
   remote.installPrompt = [this](const QString& question) {
     return QMessageBox::question(this, tr("Install build tools?"), question) == QMessageBox::Yes;
   };

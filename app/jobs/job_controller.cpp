@@ -95,6 +95,7 @@ std::optional<RemoteLaunch> remoteLaunch(const RunConfig& config, const JobContr
     if (config.target.port != 22 && launch.target.port == 0) launch.target.port = static_cast<int>(config.target.port);
     if (!config.target.identity.empty()) launch.target.identityFiles << QString::fromStdString(config.target.identity);
     launch.target.proxyCommand = QString::fromStdString(config.target.proxy_command);
+    launch.target.loginShell = QString::fromStdString(config.target.login_shell);
     launch.target.knownHostsFile = options.knownHostsFile;
     launch.target.batch = options.batch;
     resolveSshTarget(launch.target, options.sshConfigFile);
@@ -117,11 +118,14 @@ std::optional<RemoteLaunch> remoteLaunch(const RunConfig& config, const JobContr
 std::unique_ptr<RemoteJob> JobController::makeRemote(bool keepsCheckpoints) {
   auto job = std::make_unique<RemoteJob>();
   if (m_remote.hostKeyPrompt) job->setHostKeyPrompt(m_remote.hostKeyPrompt);
+  if (m_remote.interactivePrompt) job->setInteractivePrompt(m_remote.interactivePrompt);
   if (m_remote.installPrompt) job->setInstallPrompt(m_remote.installPrompt);
   job->setCheckpointsKeptHere(keepsCheckpoints ? m_remote.checkpointsKeptHere : 0);
   job->setGoneAfter(m_remote.goneAfterSeconds);
   job->setTrainerCacheDir(m_remote.trainerCacheDir);
   job->setSlurmQueues(&m_slurmQueues);
+  std::erase_if(m_remoteJobs, [](const QPointer<RemoteJob>& gone) { return gone.isNull(); });
+  m_remoteJobs.emplace_back(job.get());
   connect(job.get(), &RemoteJob::probed, this,
           [this, remote = job.get()](const HostProbe& probe) { emit hostProbed(remote->spec(), probe); });
   return job;
@@ -308,10 +312,13 @@ RemoteFetch* JobController::fetch(const QString& runDir, FetchKind kind, QString
     if (error->isEmpty()) *error = tr("%1 is not the mirror of a remote run: its files are here already.").arg(dir);
     return nullptr;
   }
-  auto* remote = qobject_cast<RemoteJob*>(jobFor(dir));
-  RemoteHost* host = remote != nullptr && remote->host() != nullptr ? remote->host() : nullptr;
+  const Job* job = jobFor(dir);
+  RemoteHost* host = nullptr;
+  for (const QPointer<RemoteJob>& remote : m_remoteJobs)
+    if (job != nullptr && remote.data() == job) host = remote->host();
   auto* fetch = new RemoteFetch(dir, record, kind, host,
                                 m_remote.batch ? RemoteHost::HostKeyPrompt{} : m_remote.hostKeyPrompt, this);
+  if (!m_remote.batch) fetch->setInteractivePrompt(m_remote.interactivePrompt);
   connect(fetch, &RemoteFetch::finished, fetch, &QObject::deleteLater);
   fetch->start();
   return fetch;

@@ -8,12 +8,14 @@
 #pragma once
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "config/run_config.h"
 #include "host_probe.h"
@@ -37,6 +39,9 @@ class JobController : public QObject {
   struct RemoteOptions {
     QString payloadDir;                       // share/traindeck/remote: the helper and the trainer's sources
     RemoteHost::HostKeyPrompt hostKeyPrompt;  // none: unknown host keys are refused
+    // Keyboard-interactive prompts (a second factor on MFA login nodes), once per connection;
+    // none: hosts that want them cannot be reached.
+    AskInteractive interactivePrompt;
     std::function<bool(const QString& question)> installPrompt;  // none: missing build tools are not installed
     QString knownHostsFile;                                      // default: the SSH config's, else ~/.ssh/known_hosts
     QString sshConfigFile;                                       // default: ~/.ssh/config
@@ -124,6 +129,8 @@ class JobController : public QObject {
   RemoteOptions m_remote;
   SlurmQueues m_slurmQueues;  // one squeue per login node for all its Slurm runs; before m_jobs, which use it
   std::map<QString, std::unique_ptr<Job>> m_jobs;  // by absolute run directory
+  // Every RemoteJob makeRemote made, as made (a fetch reuses a live one's connection): no casts.
+  std::vector<QPointer<RemoteJob>> m_remoteJobs;
 };
 
 }  // namespace traindeck

@@ -325,17 +325,21 @@ void RemoteBootstrap::stepUploadTrainer(const QString& binary, const QString& bu
 }
 
 void RemoteBootstrap::stepCompile(const QString& build) {
-  helper().build(
-      m_record->workDir + "/src/" + m_sourcesHash, build, m_probe.libtorchChoice(),
-      [this](const MadeAnswer& a) {
-        if (!arrived(a)) return;
-        if (!a.made)
-          return fail(tr("Building the trainer on %1 failed: %2")
-                          .arg(m_launch->spec, a.error.isEmpty() ? tr("see the build output") : a.error));
-        if (a.cached) addOutput(tr("The trainer for this LibTorch is built there already."));
-        afterBuild();
-      },
-      streamOutput());
+  const QString src = m_record->workDir + "/src/" + m_sourcesHash;
+  const bool asJob = m_launch->slurm && m_launch->slurm->buildInJob;
+  RemoteHelper::Done<MadeAnswer> built = [this, asJob](const MadeAnswer& a) {
+    if (!arrived(a)) return;
+    if (!a.made)
+      return fail((asJob ? tr("Building the trainer as a Slurm job through %1 failed: %2")
+                         : tr("Building the trainer on %1 failed: %2"))
+                      .arg(m_launch->spec, a.error.isEmpty() ? tr("see the build output") : a.error));
+    if (a.cached) addOutput(tr("The trainer for this LibTorch is built there already."));
+    afterBuild();
+  };
+  if (!asJob) return helper().build(src, build, m_probe.libtorchChoice(), std::move(built), streamOutput());
+  addOutput(tr("Building the trainer as a Slurm job (target.build: job); it waits in the queue like any job."));
+  helper().buildAsJob(src, build, m_probe.libtorchChoice(), slurmBuildJobOptions(*m_launch->slurm), std::move(built),
+                      streamOutput());
 }
 
 void RemoteBootstrap::afterBuild() {
@@ -548,13 +552,8 @@ QString RemoteBootstrap::partitionRefusal() const {
   // What a Slurm login node's partitions say, right after its probe, before anything is built,
   // uploaded or queued: a job that can never run there (Slurm would keep it pending for ever).
   if (!m_launch->slurm || m_probe.sinfo.isEmpty()) return {};
-  ValidationContext context;
-  context.slurmPartitions = parseSinfo(m_probe.sinfo.toStdString());
-  const Diagnostics without = validateConfig(m_launch->config, ValidationContext{});
-  for (const Diagnostic& d : validateConfig(m_launch->config, context)) {
-    const bool partitionsSayIt =
-        std::none_of(without.begin(), without.end(), [&d](const Diagnostic& w) { return w.message == d.message; });
-    if (d.severity == Severity::Error && partitionsSayIt)
+  for (const Diagnostic& d : slurmPartitionProblems(m_launch->config, parseSinfo(m_probe.sinfo.toStdString()))) {
+    if (d.severity == Severity::Error)
       return tr("Not submitted: %1 (%2)").arg(QString::fromStdString(d.message), QString::fromStdString(d.hint));
   }
   return {};

@@ -30,6 +30,10 @@ RemoteFetch::RemoteFetch(const QString& runDir, const RemoteRecord& record, Fetc
 
 RemoteFetch::~RemoteFetch() = default;
 
+void RemoteFetch::setInteractivePrompt(AskInteractive prompt) {
+  if (m_ownHost) m_ownHost->setInteractivePrompt(std::move(prompt));
+}
+
 void RemoteFetch::listed(const ListingAnswer& answer) {
   m_noCheckpoint = answer.noCheckpoint;
   m_name = answer.dir;

@@ -29,6 +29,8 @@ class RemoteFetch : public QObject {
   RemoteFetch(const QString& runDir, const RemoteRecord& record, FetchKind kind, RemoteHost* host,
               RemoteHost::HostKeyPrompt prompt = {}, QObject* parent = nullptr);
   ~RemoteFetch() override;
+  // Before start(): a connection of its own asks a second factor with this (none: not asked).
+  void setInteractivePrompt(AskInteractive prompt);
   void start();
   QString localDir() const { return m_localDir; }
   // The host has no complete checkpoint yet (the fetch finished with that): not a failure.

@@ -63,6 +63,7 @@ void RemoteJob::endSteps() {
 void RemoteJob::makeHost(const SshTarget& target) {
   m_host = std::make_unique<RemoteHost>(target);
   if (m_hostKeyPrompt) m_host->setHostKeyPrompt(m_hostKeyPrompt);
+  if (m_interactivePrompt) m_host->setInteractivePrompt(m_interactivePrompt);
   // While following, the follower says what the link does (and a link never ends a run).
   connect(m_host.get(), &RemoteHost::connectionFailed, this, [this](const QString& message) {
     if (m_state == State::Starting) fail(message);
@@ -132,6 +133,7 @@ void RemoteJob::continueOnceGone(const RemoteLaunch& launch, const RemoteRecord&
   beginStep(QStringLiteral("previous host"), tr("is the run still going on %1?").arg(previous.spec));
   setLink(Link::Connecting, tr("asking %1").arg(previous.spec));
   m_previousCheck = std::make_unique<RuntimeCheck>(previous, m_hostKeyPrompt, batch);
+  if (!batch) m_previousCheck->setInteractivePrompt(m_interactivePrompt);
   connect(m_previousCheck.get(), &RuntimeCheck::answered, this, [this, previous](bool alive, const QString& why) {
     m_previousCheck.release()->deleteLater();  // its link goes; not from inside its own signal
     if (m_state != State::Starting) return;  // cancelled meanwhile

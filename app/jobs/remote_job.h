@@ -43,6 +43,9 @@ class RemoteJob : public Job {
 
   // Before start()/attach(): how unknown host keys are answered (none: refused).
   void setHostKeyPrompt(RemoteHost::HostKeyPrompt prompt) { m_hostKeyPrompt = std::move(prompt); }
+  // Before start()/attach(): how keyboard-interactive prompts (a second factor) are answered,
+  // once per connection (none: a host that wants them cannot be reached).
+  void setInteractivePrompt(AskInteractive prompt) { m_interactivePrompt = std::move(prompt); }
   // Before start(): asked (yes or no) whether the build tools a root account with apt-get lacks
   // may be installed there. None: they are not, and the start fails saying what to install.
   using InstallPrompt = RemoteBootstrap::InstallPrompt;
@@ -131,6 +134,7 @@ class RemoteJob : public Job {
   RemoteRecord m_record;
   std::unique_ptr<RemoteHost> m_host;
   RemoteHost::HostKeyPrompt m_hostKeyPrompt;
+  AskInteractive m_interactivePrompt;
   RemoteBootstrap::Options m_options;
   std::unique_ptr<RunMirror> m_mirror;
   std::unique_ptr<RemoteBootstrap> m_bootstrap;   // the start's steps

@@ -21,6 +21,7 @@ SshTarget RemoteRecord::target(bool batch) const {
   t.proxyJump = proxyJump;
   t.hostKeyAlias = hostKeyAlias;
   t.identityAgent = identityAgent;
+  t.loginShell = loginShell;
   t.identitiesOnly = identitiesOnly;
   t.batch = batch;
   t.applyDefaults();
@@ -39,6 +40,7 @@ RemoteRecord RemoteRecord::fromTarget(const QString& spec, const SshTarget& targ
   r.proxyJump = target.proxyJump;
   r.hostKeyAlias = target.hostKeyAlias;
   r.identityAgent = target.identityAgent;
+  r.loginShell = target.loginShell;
   r.identitiesOnly = target.identitiesOnly;
   return r;
 }
@@ -54,6 +56,7 @@ QString writeRemoteRecord(const QString& runDir, const RemoteRecord& r) {
                 {"proxy_jump", r.proxyJump},
                 {"host_key_alias", r.hostKeyAlias},
                 {"identity_agent", r.identityAgent},
+                {"login_shell", r.loginShell},
                 {"identities_only", r.identitiesOnly},
                 {"work_dir", r.workDir},
                 {"remote_run_dir", r.remoteRunDir},
@@ -96,6 +99,7 @@ bool readRemoteRecord(const QString& runDir, RemoteRecord* r, QString* error) {
   r->proxyJump = o.value("proxy_jump").toString();
   r->hostKeyAlias = o.value("host_key_alias").toString();
   r->identityAgent = o.value("identity_agent").toString();
+  r->loginShell = o.value("login_shell").toString();
   r->identitiesOnly = o.value("identities_only").toBool();
   r->workDir = o.value("work_dir").toString();
   r->remoteRunDir = o.value("remote_run_dir").toString();

@@ -20,6 +20,7 @@ struct RemoteRecord {
   QStringList identityFiles;
   QString proxyCommand, knownHostsFile;
   QString proxyJump, hostKeyAlias, identityAgent;  // as SshTarget's (the config's, resolved at launch)
+  QString loginShell;                              // as SshTarget's (target.login_shell)
   bool identitiesOnly = false;
   QString workDir;       // absolute, on the host
   QString remoteRunDir;  // absolute, on the host

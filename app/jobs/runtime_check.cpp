@@ -1,6 +1,9 @@
 // One connection, one command (the helper's `alive`, which also says the boot id), one answer.
 #include "runtime_check.h"
 
+#include <QPointer>
+#include <algorithm>
+
 #include "remote_helper.h"
 
 namespace traindeck {
@@ -20,6 +23,17 @@ void RuntimeCheck::start(int boundMs) {
   m_bound.start(boundMs);
   m_host = std::make_unique<RemoteHost>(m_record.target(m_batch));
   if (m_hostKeyPrompt) m_host->setHostKeyPrompt(m_hostKeyPrompt);
+  if (m_interactivePrompt)
+    m_host->setInteractivePrompt([this, ask = m_interactivePrompt](const InteractivePrompt& prompt) {
+      // The time the user takes is not the host's: the bound waits meanwhile (a dialog's own
+      // event loop may delete this check, hence the pointer).
+      const QPointer<RuntimeCheck> self(this);
+      const int left = m_bound.remainingTime();
+      m_bound.stop();
+      InteractiveAnswers answers = ask(prompt);
+      if (self && !m_answered) m_bound.start(std::max(left, 0));
+      return answers;
+    });
   connect(m_host.get(), &RemoteHost::connectionFailed, this, [this](const QString& message) {
     answer(false, tr("%1 cannot be reached: %2").arg(m_record.spec, message));
   });

@@ -23,6 +23,8 @@ class RuntimeCheck : public QObject {
   RuntimeCheck(const RemoteRecord& record, RemoteHost::HostKeyPrompt hostKeyPrompt, bool batch,
                QObject* parent = nullptr);
   ~RuntimeCheck() override;
+  // Before start(): answers a second factor; the bound waits while the user is asked.
+  void setInteractivePrompt(AskInteractive prompt) { m_interactivePrompt = std::move(prompt); }
   void start(int boundMs = kBoundMs);
 
  signals:
@@ -35,6 +37,7 @@ class RuntimeCheck : public QObject {
 
   RemoteRecord m_record;
   RemoteHost::HostKeyPrompt m_hostKeyPrompt;
+  AskInteractive m_interactivePrompt;
   bool m_batch = false;
   std::unique_ptr<RemoteHost> m_host;
   QTimer m_bound;

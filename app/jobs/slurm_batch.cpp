@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 #include <algorithm>
 
+#include "config/slurm_partitions.h"
 #include "shell_quote.h"
 
 namespace traindeck {
@@ -33,7 +34,25 @@ SlurmPlace slurmPlaceOf(const SlurmConfig& slurm) {
   place.gpusPerNode = static_cast<int>(slurm.gpus_per_node);
   place.cpusPerTask = static_cast<int>(slurm.cpus_per_task);
   for (const std::string& line : slurm.sbatch_args) place.extraLines << QString::fromStdString(line);
+  place.buildInJob = slurm.build == SlurmBuild::Job;
+  // A short limit keeps most of it for training: USR2 a quarter of it before the end. Slurm checks
+  // every 30 s and sends the signal that much earlier rather than late.
+  if (const std::optional<int> minutes = slurmMinutes(slurm.time_limit); minutes && *minutes > 0)
+    place.signalSeconds = std::min(place.signalSeconds, *minutes * 15);
   return place;
+}
+
+QStringList slurmBuildJobOptions(const SlurmPlace& place) {
+  QStringList options;
+  const auto option = [&options](const char* key, const QString& value) {
+    if (!value.isEmpty() && oneLine(value)) options << QStringLiteral("--%1=%2").arg(QLatin1String(key), value);
+  };
+  option("partition", place.partition);
+  option("account", place.account);
+  option("qos", place.qos);
+  option("constraint", place.constraint);
+  option("time", place.timeLimit);
+  return options;
 }
 
 QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QString* error) {
@@ -102,13 +121,19 @@ QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QStri
                 "RESUME=%2\n"
                 "# Requeued (a time limit, a preemption): from the newest complete checkpoint.\n"
                 "if [ \"${SLURM_RESTART_COUNT:-0}\" -gt 0 ]; then RESUME=--resume; fi\n"
-                "export MASTER PORT RESUME  # srun hands the batch shell's environment to each task\n"
+                "# What the trainer does at the time limit: checkpoint and requeue, or, with none left, stop.\n"
+                "TRAINDECK_REQUEUES_LEFT=$((%4 - ${SLURM_RESTART_COUNT:-0}))\n"
+                "if [ \"$TRAINDECK_REQUEUES_LEFT\" -lt 0 ]; then TRAINDECK_REQUEUES_LEFT=0; fi\n"
+                "export MASTER PORT RESUME TRAINDECK_REQUEUES_LEFT  # srun hands the batch shell's environment to each task\n"
                 "# One task per node, its node rank its SLURM_NODEID; the job's words are arguments, never code.\n"
                 "code=0\n"
                 "srun --ntasks-per-node=1 --kill-on-bad-exit=1 sh -c \\\n"
                 "  'exec \"$@\" --node-rank \"$SLURM_NODEID\" --master-addr \"$MASTER\" --master-port \"$PORT\" ${RESUME:+\"$RESUME\"}' sh \\\n"
                 "  %1 || code=$?\n"
                 "# Exit %3: every rank checkpointed for the time limit; the job goes back into the queue.\n"
+                "# (srun may end the other nodes' tasks once the first one exits %3 and then report their\n"
+                "# signal: the run's own record says it then.)\n"
+                "if [ \"$code\" -ne 0 ] && grep -q '\"status\": *\"requeued\"' %6/run.json 2>/dev/null; then code=%3; fi\n"
                 "if [ \"$code\" -eq %3 ] && [ \"${SLURM_RESTART_COUNT:-0}\" -lt %4 ]; then\n"
                 "  scontrol requeue \"$SLURM_JOB_ID\"\n"
                 "fi\n"
@@ -116,7 +141,7 @@ QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QStri
                 // One arg() call: a %N inside a path is never taken for a placeholder.
                 .arg(shellJoin(run), start.resume ? QStringLiteral("--resume") : QString(),
                      QString::number(kTrainExitRequeued), QString::number(std::max(0, start.maxRequeues)),
-                     QString::number(start.masterPort));
+                     QString::number(start.masterPort), shellQuote(start.runDir));
   return script;
 }
 

@@ -23,8 +23,13 @@ struct SlurmPlace {
   int gpusPerNode = 0;
   int cpusPerTask = 0;
   QStringList extraLines;   // more #SBATCH options, each "--key=value" (sbatch_args)
-  int signalSeconds = 120;  // USR2 this long before the time limit
+  bool buildInJob = false;  // target.build: job — the trainer is built by a small Slurm job
+  int signalSeconds = 120;  // USR2 this long before the time limit; a quarter of a limit under 8 minutes
 };
+
+// The sbatch options of the build job (build: job): the job's partition, account, QOS, constraint
+// and time limit, so it runs where the job will.
+QStringList slurmBuildJobOptions(const SlurmPlace& place);
 
 // What the script starts.
 struct SlurmStart {

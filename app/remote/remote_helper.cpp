@@ -38,7 +38,10 @@ void RemoteHelper::makeWorkFolder(RemoteHost* host, const QString& workDir, QObj
 }
 
 QString RemoteHelper::command(const QStringList& args) const {
-  return shellJoin(QStringList{"sh", "-c", kGuard, m_path} + args);
+  // The host's login shell reaches the helper by its environment (env: any account's shell runs it).
+  const QString shell = m_host != nullptr ? m_host->target().loginShell : QString();
+  const QStringList env = shell.isEmpty() ? QStringList{} : QStringList{"env", "TRAINDECK_LOGIN_SHELL=" + shell};
+  return shellJoin(env + QStringList{"sh", "-c", kGuard, m_path} + args);
 }
 
 template <class Answer>
@@ -88,6 +91,14 @@ void RemoteHelper::build(const QString& src, const QString& build, const QString
   call<MadeAnswer>(
       {"build", src, build, libtorch}, [](const RemoteHost::ExecResult& r) { return MadeAnswer::from(r, "built"); },
       std::move(done), std::move(onLine));
+}
+
+void RemoteHelper::buildAsJob(const QString& src, const QString& build, const QString& libtorch,
+                              const QStringList& sbatchOptions, Done<MadeAnswer> done,
+                              RemoteHost::LineHandler onLine) const {
+  call<MadeAnswer>(
+      QStringList{"build-job", src, build, libtorch} + sbatchOptions,
+      [](const RemoteHost::ExecResult& r) { return MadeAnswer::from(r, "built"); }, std::move(done), std::move(onLine));
 }
 
 void RemoteHelper::installTrainer(const QString& build, Done<MadeAnswer> done) const {

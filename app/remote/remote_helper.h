@@ -45,6 +45,10 @@ class RemoteHelper {
   void unpack(const QString& tarball, const QString& dest, Done<HelperStatus> done) const;
   void build(const QString& src, const QString& build, const QString& libtorch, Done<MadeAnswer> done,
              RemoteHost::LineHandler onLine = {}) const;
+  // The same build as a small Slurm job (sbatch --wait with `sbatchOptions`, e.g. --partition=gpu),
+  // its output streamed as the job writes it.
+  void buildAsJob(const QString& src, const QString& build, const QString& libtorch, const QStringList& sbatchOptions,
+                  Done<MadeAnswer> done, RemoteHost::LineHandler onLine = {}) const;
   void installTrainer(const QString& build, Done<MadeAnswer> done) const;
   void installData(const QString& partial, const QString& dest, Done<HelperStatus> done) const;
   void watch(const QString& dir, Done<FolderAnswer> done) const;

@@ -132,6 +132,12 @@ void RemoteHost::ensureWorker() {
           this, [this, prompt] { return m_secretPrompt(prompt); }, m_worker->stopping, std::nullopt);
     };
   }
+  if (m_interactivePrompt) {
+    callbacks.askInteractive = [this](const InteractivePrompt& prompt) {
+      return askAndWait<InteractiveAnswers>(
+          this, [this, prompt] { return m_interactivePrompt(prompt); }, m_worker->stopping, std::nullopt);
+    };
+  }
   m_worker = new SshWorker(m_target, callbacks, m_keepaliveMs, m_linkTimeoutMs);
   m_worker->moveToThread(&m_thread);
   connect(m_worker, &SshWorker::stateChanged, this, &RemoteHost::onStateChanged);

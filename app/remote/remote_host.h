@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "host_key.h"
+#include "interactive_prompt.h"
 #include "link_state.h"
 #include "sftp_transfer.h"
 #include "ssh_target.h"
@@ -37,9 +38,12 @@ class RemoteHost : public QObject {
 
   // Prompts run on this object's thread (a dialog may be shown) while the worker waits. Without
   // a host key prompt unknown keys are refused. "Accept once" holds for this RemoteHost's
-  // reconnects. Set before connectToHost().
+  // reconnects. Keyboard-interactive prompts (a second factor) are asked at each connect: once
+  // for the connection every command and transfer shares, again after a lost link (as OpenSSH
+  // does); without one a host that wants them cannot be reached. Set before connectToHost().
   void setHostKeyPrompt(HostKeyPrompt prompt) { m_hostKeyPrompt = std::move(prompt); }
   void setSecretPrompt(SecretPrompt prompt) { m_secretPrompt = std::move(prompt); }
+  void setInteractivePrompt(AskInteractive prompt) { m_interactivePrompt = std::move(prompt); }
   // How often the link is probed and how long an answer may take. Set before connectToHost().
   void setKeepalive(int intervalMs, int timeoutMs);
 
@@ -119,6 +123,7 @@ class RemoteHost : public QObject {
   SshTarget m_target;
   HostKeyPrompt m_hostKeyPrompt;
   SecretPrompt m_secretPrompt;
+  AskInteractive m_interactivePrompt;
   int m_keepaliveMs = 3000;
   int m_linkTimeoutMs = 5000;
   QThread m_thread;

@@ -1,5 +1,5 @@
 // The libssh calls behind SshConnection: connect through an optional proxy, host key check,
-// authentication (agent, key files, passphrase and password through callbacks), exec, probe.
+// exec, probe. Authentication is in ssh_authentication.cpp.
 #include "ssh_connection.h"
 
 #include <libssh/libssh.h>
@@ -21,11 +21,6 @@ constexpr int kReadBuffer = 256 * 1024;
 // AES-GCM first: with AES-NI it is several times faster than chacha20 for bulk transfers.
 constexpr const char* kCiphers =
     "aes128-gcm@openssh.com,aes256-gcm@openssh.com,chacha20-poly1305@openssh.com,aes128-ctr,aes256-ctr";
-
-void wipe(QByteArray& secret) {
-  secret.fill('\0');
-  secret.clear();
-}
 
 }  // namespace
 
@@ -219,108 +214,6 @@ void SshConnection::checkHostKey(const ConnectCallbacks& callbacks) {
                                                      "permissions.")
                                                  .arg(m_hostKey.hostName, m_hostKey.knownHostsFile, errorDetail()));
   }
-}
-
-bool SshConnection::tryKeyFile(const QString& path, bool explicitFile, const ConnectCallbacks& callbacks,
-                               QStringList& tried) {
-  if (!QFileInfo::exists(path)) {
-    if (explicitFile) tried << QString("key %1 (no such file)").arg(path);
-    return false;
-  }
-  const QByteArray file = path.toLocal8Bit();
-  // With a .pub beside it, ask the server first: no passphrase prompt for a key it refuses.
-  ssh_key pub = nullptr;
-  if (ssh_pki_import_pubkey_file((file + ".pub").constData(), &pub) == SSH_OK) {
-    const int rc = ssh_userauth_try_publickey(m_session, nullptr, pub);
-    ssh_key_free(pub);
-    if (rc != SSH_AUTH_SUCCESS) {
-      tried << QString("key %1 (refused by the server)").arg(path);
-      return false;
-    }
-  }
-  ssh_key key = nullptr;
-  if (ssh_pki_import_privkey_file(file.constData(), nullptr, nullptr, nullptr, &key) != SSH_OK) {
-    key = nullptr;
-    for (int attempt = 0; attempt < 3 && key == nullptr && callbacks.askSecret && !m_target.batch; ++attempt) {
-      std::optional<QByteArray> secret =
-          callbacks.askSecret(QString("Passphrase for the key %1%2:").arg(path, attempt > 0 ? " (try again)" : ""));
-      if (!secret) break;
-      if (ssh_pki_import_privkey_file(file.constData(), secret->constData(), nullptr, nullptr, &key) != SSH_OK)
-        key = nullptr;
-      wipe(*secret);
-    }
-    if (key == nullptr) {
-      tried << QString("key %1 (cannot be read, or its passphrase was not given)").arg(path);
-      return false;
-    }
-  }
-  const int rc = ssh_userauth_publickey(m_session, nullptr, key);
-  ssh_key_free(key);
-  if (rc == SSH_AUTH_SUCCESS) {
-    m_authDescription = QString("publickey %1").arg(path);
-    return true;
-  }
-  tried << QString("key %1 (refused by the server)").arg(path);
-  return false;
-}
-
-void SshConnection::authenticate(const ConnectCallbacks& callbacks) {
-  if (ssh_userauth_none(m_session, nullptr) == SSH_AUTH_SUCCESS) {
-    m_authenticated = true;
-    m_authDescription = "none";
-    return;
-  }
-  if (!ssh_is_connected(m_session)) throwLinkLost("during authentication");
-  const int methods = ssh_userauth_list(m_session, nullptr);
-  QStringList tried;
-  if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
-    // IdentitiesOnly: libssh cannot ask the agent for one key, so the agent is left out.
-    const QString agent =
-        m_target.identityAgent.isEmpty() ? qEnvironmentVariable("SSH_AUTH_SOCK") : m_target.identityAgent;
-    if (!m_target.identitiesOnly && !agent.isEmpty() && agent != "none") {
-      if (ssh_userauth_agent(m_session, nullptr) == SSH_AUTH_SUCCESS) {
-        m_authenticated = true;
-        m_authDescription = "ssh-agent";
-        return;
-      }
-      tried << "ssh-agent";
-    }
-    const bool explicitFiles = !m_target.identityFiles.isEmpty();
-    QStringList files = m_target.identityFiles;
-    if (!explicitFiles)
-      for (const char* name : {"id_ed25519", "id_ecdsa", "id_rsa"}) files << QDir::homePath() + "/.ssh/" + name;
-    for (const QString& f : files) {
-      if (tryKeyFile(f, explicitFiles, callbacks, tried)) {
-        m_authenticated = true;
-        return;
-      }
-    }
-  }
-  if ((methods & SSH_AUTH_METHOD_PASSWORD) && callbacks.askSecret && !m_target.batch) {
-    for (int attempt = 0; attempt < 3; ++attempt) {
-      std::optional<QByteArray> secret = callbacks.askSecret(QString("Password for %1:").arg(m_target.display()));
-      if (!secret) break;
-      const int rc = ssh_userauth_password(m_session, nullptr, secret->constData());
-      wipe(*secret);
-      if (rc == SSH_AUTH_SUCCESS) {
-        m_authenticated = true;
-        m_authDescription = "password";
-        return;
-      }
-    }
-    tried << "password";
-  }
-  QStringList offered;
-  if (methods & SSH_AUTH_METHOD_PUBLICKEY) offered << "publickey";
-  if (methods & SSH_AUTH_METHOD_PASSWORD) offered << "password";
-  if (methods & SSH_AUTH_METHOD_INTERACTIVE) offered << "keyboard-interactive";
-  throw SshError(
-      SshError::Kind::Auth,
-      QString("Authentication failed for %1 (the server accepts: %2; tried: %3). Add your public key to "
-              "~/.ssh/authorized_keys on the server, or give the right key file (--identity FILE, or the Key "
-              "file field under Hosts…).")
-          .arg(m_target.display(), offered.isEmpty() ? "nothing" : offered.join(", "),
-               tried.isEmpty() ? "nothing" : tried.join(", ")));
 }
 
 RunningCommand::~RunningCommand() {

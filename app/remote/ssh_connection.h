@@ -8,6 +8,7 @@
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QString>
+#include <QStringList>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <thread>
 
 #include "host_key.h"
+#include "interactive_prompt.h"
 #include "ssh_target.h"
 
 struct ssh_session_struct;
@@ -27,12 +29,15 @@ namespace traindeck {
 class ProxyProcess;
 
 // Called on the owning thread while connect() waits. Unset callbacks mean "no one to ask":
-// unknown host keys are refused and no passphrase or password is tried.
+// unknown host keys are refused and no passphrase, password or second factor is asked for.
 struct ConnectCallbacks {
   std::function<HostKeyDecision(const HostKeyInfo&)> confirmHostKey;
   // A passphrase or password for the prompt; nullopt when the user cancels. The caller wipes
   // nothing: SshConnection overwrites the returned bytes once they are used.
   std::function<std::optional<QByteArray>(const QString& prompt)> askSecret;
+  // The server's keyboard-interactive prompts (a second factor after the key, on MFA login
+  // nodes), once per round; asked only while connecting, so once per connection.
+  AskInteractive askInteractive;
 };
 
 // A command started by SshConnection::startExec(), on its own channel. Closed and freed with
@@ -102,8 +107,23 @@ class SshConnection {
  private:
   void setSessionHost(const QString& host, int port);  // what libssh checks known_hosts under
   void checkHostKey(const ConnectCallbacks& callbacks);
-  void authenticate(const ConnectCallbacks& callbacks);
-  bool tryKeyFile(const QString& path, bool explicitFile, const ConnectCallbacks& callbacks, QStringList& tried);
+  // Each method's outcome: Partial when the server took it but wants another one as well
+  // (AuthenticationMethods publickey,keyboard-interactive).
+  enum class AuthStep { Success, Partial, Denied };
+  struct AuthNotes {  // what authenticate() tried, for its message when all fail
+    QStringList tried;
+    QStringList passed;               // taken, but not enough alone
+    bool interactiveUnasked = false;  // keyboard-interactive offered, but batch mode or no one to ask
+    int interactiveRefused = 0;       // answers the server refused
+    QStringList interactiveTexts;     // the server's last prompts
+  };
+  void authenticate(const ConnectCallbacks& callbacks);  // in ssh_authentication.cpp, as the next ones
+  AuthStep authPublicKey(const ConnectCallbacks& callbacks, AuthNotes& notes);
+  AuthStep tryKeyFile(const QString& path, bool explicitFile, const ConnectCallbacks& callbacks, AuthNotes& notes);
+  AuthStep authKeyboardInteractive(const ConnectCallbacks& callbacks, AuthNotes& notes);
+  AuthStep authPassword(const ConnectCallbacks& callbacks, AuthNotes& notes);
+  AuthStep authOutcome(int rc);  // of libssh's SSH_AUTH_*; throws LinkLost when the link went
+  [[noreturn]] void throwAuthFailure(const AuthNotes& notes, int methods) const;
 
   ssh_session m_session = nullptr;
   std::unique_ptr<ProxyProcess> m_proxy;

@@ -23,6 +23,9 @@ struct SshTarget {
   bool identitiesOnly = false;
   QString identityAgent;  // the agent's socket; empty: $SSH_AUTH_SOCK; "none": no agent
   bool batch = false;     // never ask anything: unknown host keys and missing secrets fail
+  // The shell the helper runs its site-dependent commands in (probe, build, Slurm's): the job's
+  // target.login_shell, e.g. "bash -l"; "none" for plain sh; empty: the helper's own default.
+  QString loginShell;
 
   // "[user@]host[:port]", also "[user@][v6addr]:port". Throws SshError(Config).
   static SshTarget parse(const QString& spec);

@@ -153,6 +153,25 @@ Constraint<std::vector<std::string>> sbatchOptionLines() {
           }};
 }
 
+// target.login_shell: a program and its options, run as `SHELL -c ...` on the host; nothing a
+// shell would expand, since the helper splits it into words itself.
+Constraint<std::string> loginShellForm() {
+  return {"none, or a program and its options", [](const std::string& v) -> std::optional<Problem> {
+            const bool safe =
+                !v.empty() && v.front() != '-' && v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                                    "0123456789_./+- ") == std::string::npos;
+            if (!safe)
+              return Problem{"is not a login shell TrainDeck can run: '" + v + "'",
+                             "write a program and its options, e.g. bash -l or /bin/zsh -l (letters, digits, / . _ + - and "
+                             "spaces only), or none for plain sh"};
+            std::istringstream words(v);
+            for (std::string word; words >> word;)
+              if (word.size() > 1 && word[0] == '-' && word[1] != '-' && word.find('c') != std::string::npos)
+                return Problem{"gives -c itself: '" + v + "'", "leave out -c; TrainDeck adds it"};
+            return std::nullopt;
+          }};
+}
+
 // One row: `get` is a generic lambda returning a reference to the member, for const and
 // non-const configs alike.
 template <class Get, class T = std::remove_cvref_t<decltype(std::declval<Get>()(std::declval<RunConfig&>()))>>
@@ -270,6 +289,7 @@ std::vector<FieldCodec> makeTable() {
   t.push_back(field("target.identity", [](auto& c) -> auto& { return c.target.identity; }, "ssh and slurm: private key file; empty uses ssh-agent and the usual key files."));
   t.push_back(field("target.proxy_command", [](auto& c) -> auto& { return c.target.proxy_command; }, "ssh and slurm: ProxyCommand, e.g. `cloudflared access ssh --hostname %h` for Colab."));
   t.push_back(field("target.remote_dir", [](auto& c) -> auto& { return c.target.remote_dir; }, "ssh: folder on the remote machine for the trainer build and the runs; slurm: the same, on the cluster's shared file system, which the login and compute nodes all see.", nonEmpty()));
+  t.push_back(field("target.login_shell", [](auto& c) -> auto& { return c.target.login_shell; }, "ssh and slurm: the shell the host's probe, the trainer's build and Slurm's commands run in, as SHELL -c COMMAND, so that what the site's profile sets up (modules, sbatch on PATH) is found; none runs them in plain sh.", loginShellForm()));
   t.push_back(field("target.hosts", [](auto& c) -> auto& { return c.target.hosts; }, "ssh, one job on several hosts: [user@]host[:port] of each node, separated by commas, node 0 first (one node each; strategy.nnodes is their number). target.host is then empty or the first."));
   t.push_back(field("target.node_address", [](auto& c) -> auto& { return c.target.node_address; }, "ssh, several hosts: the address the nodes reach node 0 at (a cloud network's private address); empty: node 0's host as target.hosts names it."));
 

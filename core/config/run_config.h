@@ -117,6 +117,7 @@ struct TargetConfig {
   std::string identity;
   std::string proxy_command;
   std::string remote_dir = "~/traindeck";
+  std::string login_shell = "bash -l";  // the host's profile: modules, sbatch on PATH; "none": plain sh
   std::string hosts;         // several nodes: "a, b" ([user@]host[:port] each), node 0 first
   std::string node_address;  // the address the nodes reach node 0 at; empty: node 0's host as given
   SlurmConfig slurm;         // kind slurm only

@@ -69,6 +69,11 @@ class Checker {
     return std::move(m_out);
   }
 
+  Diagnostics partitionsOnly(const std::vector<SlurmPartition>& partitions) {
+    if (slurm()) checkPartition(partitions);
+    return std::move(m_out);
+  }
+
  private:
   // Reports at the first of `paths` that the file has (the first one when none is there).
   void report(Severity severity, std::initializer_list<std::string> paths, std::string message, std::string hint = {}) {
@@ -434,6 +439,10 @@ class Checker {
 Diagnostics validateConfig(const RunConfig& config, const ValidationContext& context,
                            const std::map<std::string, SourcePlace>& places, const std::string& baseDir) {
   return Checker(config, context, places, baseDir).run();
+}
+
+Diagnostics slurmPartitionProblems(const RunConfig& config, const std::vector<SlurmPartition>& partitions) {
+  return Checker(config, ValidationContext{}, {}, ".").partitionsOnly(partitions);
 }
 
 Diagnostics checkConfig(const LoadedConfig& loaded, const ValidationContext& context) {

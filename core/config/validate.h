@@ -39,6 +39,10 @@ struct ValidationContext {
 Diagnostics validateConfig(const RunConfig& config, const ValidationContext& context,
                            const std::map<std::string, SourcePlace>& places = {}, const std::string& baseDir = ".");
 
+// What a Slurm job's partitions alone say against it (validateConfig says it too, given them):
+// errors for a job that can never run there. Nothing for another target.kind.
+Diagnostics slurmPartitionProblems(const RunConfig& config, const std::vector<SlurmPartition>& partitions);
+
 // Everything wrong with a loaded config: its load problems, then the cross-field ones.
 Diagnostics checkConfig(const LoadedConfig& loaded, const ValidationContext& context);
 

@@ -212,6 +212,10 @@ LaunchResult RankSupervisor::finishStopped() {
   const bool askedByUser = m_stopAskedByUser || std::filesystem::exists(m_spec.paths.stopRequest(), ec);
   if (!m_spec.underSlurm || askedByUser || m_stopSignal == SIGINT)
     return finish(RunStatus::Stopped, "stopped " + where() + " on request; --resume continues");
+  if (m_stopSignal == SIGUSR2 && m_spec.requeuesLeft == 0)
+    return finish(RunStatus::Stopped, "stopped " + where() +
+                                          " at Slurm's time limit, every rank checkpointed; no requeue is left "
+                                          "(target.max_requeues): --resume continues");
   std::string cause;
   if (m_stopSignal == SIGUSR2)
     cause = "Slurm's time limit is near (SIGUSR2)";

@@ -30,6 +30,10 @@ struct LaunchSpec {
   // that the user did not ask for (no paths.stopRequest() marker) is Slurm's time limit or a
   // preemption, and ends Requeued instead of Stopped.
   bool underSlurm = false;
+  // How many more times the job's batch script requeues itself at the time limit
+  // (TRAINDECK_REQUEUES_LEFT); -1: not known. At 0, the time limit's SIGUSR2 ends the run Stopped:
+  // nothing starts it again. A preemption (SIGTERM) is Slurm's own requeue and stays Requeued.
+  int requeuesLeft = -1;
   std::vector<std::pair<std::string, std::string>> extraEnv;  // added to every rank's environment
 };
 

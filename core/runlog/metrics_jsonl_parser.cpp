@@ -28,12 +28,18 @@ std::string textOf(const FlatValue& v) {
   return v.type == FlatValue::Type::String ? std::string(v.text) : std::string();
 }
 
+// `k` is `kind`, by a compare the compiler inlines (string_view's == calls memcmp; train
+// records are nearly every line).
+bool isKind(std::string_view k, std::string_view kind) {
+  return k.size() == kind.size() && std::memcmp(k.data(), kind.data(), kind.size()) == 0;
+}
+
 // Returns false when the record is of a known kind but unusable (counted as garbage).
 bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
   const FlatValue& kind = r[FlatKey::Kind];
   if (kind.type != FlatValue::Type::String) return true;  // no kind: an unknown kind
   const std::string_view k = kind.text;
-  if (k == metrics_kind::kTrain) {
+  if (isKind(k, metrics_kind::kTrain)) {
     const FlatValue& step = r[FlatKey::Step];
     if (!step.exactInteger) return false;
     TrainColumns& t = batch.train;
@@ -46,7 +52,7 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
     t.tokensPerSecond.push_back(floatOf(r[FlatKey::TokensPerSecond]));
     t.stepMs.push_back(floatOf(r[FlatKey::StepMs]));
     t.mfu.push_back(floatOf(r[FlatKey::Mfu]));
-  } else if (k == metrics_kind::kEval) {
+  } else if (isKind(k, metrics_kind::kEval)) {
     const FlatValue& step = r[FlatKey::Step];
     if (!step.exactInteger) return false;
     EvalColumns& e = batch.eval;
@@ -54,7 +60,7 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
     e.tokens.push_back(r[FlatKey::Tokens].integerOr(0));
     e.time.push_back(timeOf(r));
     e.valLoss.push_back(floatOf(r[FlatKey::ValLoss]));
-  } else if (k == metrics_kind::kSystem) {
+  } else if (isKind(k, metrics_kind::kSystem)) {
     SystemPoint s;
     s.rank = static_cast<int>(r[FlatKey::Rank].integerOr(0));
     s.device = textOf(r[FlatKey::Device]);
@@ -65,7 +71,7 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
     s.powerW = static_cast<float>(r[FlatKey::PowerW].numberOr(-1));
     s.tempC = static_cast<float>(r[FlatKey::TempC].numberOr(-1));
     batch.system.push_back(std::move(s));
-  } else if (k == metrics_kind::kEvent) {
+  } else if (isKind(k, metrics_kind::kEvent)) {
     EventPoint e;
     e.time = timeOf(r);
     e.step = r[FlatKey::Step].integerOr(-1);
@@ -73,7 +79,7 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
     e.rank = static_cast<int>(r[FlatKey::Rank].integerOr(0));
     e.message = textOf(r[FlatKey::Msg]);
     batch.events.push_back(std::move(e));
-  } else if (k == metrics_kind::kHeader) {
+  } else if (isKind(k, metrics_kind::kHeader)) {
     RunHeader& h = batch.header;
     h = RunHeader{};
     h.runId = textOf(r[FlatKey::RunId]);

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <system_error>
 
 #include "runlog/metrics_keys.h"
@@ -13,59 +14,70 @@ namespace traindeck {
 
 namespace key = metrics_key;
 
+namespace {
+
+// `n` (known to be as long as `k`) is `k`: a compare of a constant length, which the compiler
+// inlines (string_view's == calls memcmp, and that call showed in profiles).
+template <std::size_t N>
+bool sameKey(std::string_view n, std::string_view k) {
+  return std::memcmp(n.data(), k.data(), N) == 0;
+}
+
+}  // namespace
+
 // Switched on the length first; a test checks that every key constant lands on its own FlatKey.
 FlatKey flatKeyOf(std::string_view n) {
   switch (n.size()) {
     case 2:
-      if (n == key::kLr) return FlatKey::Lr;
+      if (sameKey<2>(n, key::kLr)) return FlatKey::Lr;
       break;
     case 3:
-      if (n == key::kMfu) return FlatKey::Mfu;
-      if (n == key::kMsg) return FlatKey::Msg;
+      if (sameKey<3>(n, key::kMfu)) return FlatKey::Mfu;
+      if (sameKey<3>(n, key::kMsg)) return FlatKey::Msg;
       break;
     case 4:
-      if (n == key::kKind) return FlatKey::Kind;
-      if (n == key::kTime) return FlatKey::Time;
-      if (n == key::kStep) return FlatKey::Step;
-      if (n == key::kLoss) return FlatKey::Loss;
-      if (n == key::kRank) return FlatKey::Rank;
-      if (n == key::kUtil) return FlatKey::Util;
+      if (sameKey<4>(n, key::kKind)) return FlatKey::Kind;
+      if (sameKey<4>(n, key::kTime)) return FlatKey::Time;
+      if (sameKey<4>(n, key::kStep)) return FlatKey::Step;
+      if (sameKey<4>(n, key::kLoss)) return FlatKey::Loss;
+      if (sameKey<4>(n, key::kRank)) return FlatKey::Rank;
+      if (sameKey<4>(n, key::kUtil)) return FlatKey::Util;
       break;
     case 5:
-      if (n == key::kLevel) return FlatKey::Level;
+      if (sameKey<5>(n, key::kLevel)) return FlatKey::Level;
       break;
     case 6:
-      if (n == key::kTokens) return FlatKey::Tokens;
-      if (n == key::kDevice) return FlatKey::Device;
-      if (n == key::kTempC) return FlatKey::TempC;
-      if (n == key::kSchema) return FlatKey::Schema;
-      if (n == key::kRunId) return FlatKey::RunId;
+      if (sameKey<6>(n, key::kTokens)) return FlatKey::Tokens;
+      if (sameKey<6>(n, key::kDevice)) return FlatKey::Device;
+      if (sameKey<6>(n, key::kTempC)) return FlatKey::TempC;
+      if (sameKey<6>(n, key::kSchema)) return FlatKey::Schema;
+      if (sameKey<6>(n, key::kRunId)) return FlatKey::RunId;
       break;
     case 7:
-      if (n == key::kStepMs) return FlatKey::StepMs;
-      if (n == key::kPowerW) return FlatKey::PowerW;
+      if (sameKey<7>(n, key::kStepMs)) return FlatKey::StepMs;
+      if (sameKey<7>(n, key::kPowerW)) return FlatKey::PowerW;
       break;
     case 8:
-      if (n == key::kValLoss) return FlatKey::ValLoss;
-      if (n == key::kMemUsed) return FlatKey::MemUsed;
+      if (sameKey<8>(n, key::kValLoss)) return FlatKey::ValLoss;
+      if (sameKey<8>(n, key::kMemUsed)) return FlatKey::MemUsed;
       break;
     case 9:
-      if (n == key::kGradNorm) return FlatKey::GradNorm;
-      if (n == key::kMemTotal) return FlatKey::MemTotal;
+      if (sameKey<9>(n, key::kGradNorm)) return FlatKey::GradNorm;
+      if (sameKey<9>(n, key::kMemTotal)) return FlatKey::MemTotal;
       break;
     case 10:
-      if (n == key::kParameters) return FlatKey::Parameters;
-      if (n == key::kWorldSize) return FlatKey::WorldSize;
-      if (n == key::kStartStep) return FlatKey::StartStep;
+      if (sameKey<10>(n, key::kParameters)) return FlatKey::Parameters;
+      if (sameKey<10>(n, key::kWorldSize)) return FlatKey::WorldSize;
+      if (sameKey<10>(n, key::kStartStep)) return FlatKey::StartStep;
       break;
     case 11:
-      if (n == key::kTotalSteps) return FlatKey::TotalSteps;
+      if (sameKey<11>(n, key::kTotalSteps)) return FlatKey::TotalSteps;
       break;
     case 12:
-      if (n == key::kTokensPerSecond) return FlatKey::TokensPerSecond;
+      if (sameKey<12>(n, key::kTokensPerSecond)) return FlatKey::TokensPerSecond;
       break;
     case 15:
-      if (n == key::kTokensPerStep) return FlatKey::TokensPerStep;
+      if (sameKey<15>(n, key::kTokensPerStep)) return FlatKey::TokensPerStep;
       break;
     default:
       break;
@@ -209,6 +221,12 @@ class FlatScanner {
       exponent += negativeExponent ? -written : written;
     }
     v.type = FlatValue::Type::Number;
+    if (integer && exact) {  // below 2^53: the digits read are the value
+      v.integer = negative ? -static_cast<std::int64_t>(mantissa) : static_cast<std::int64_t>(mantissa);
+      v.exactInteger = true;
+      v.number = (v.integer == 0 && negative) ? -0.0 : static_cast<double>(v.integer);
+      return true;
+    }
     if (integer) {
       const auto r = std::from_chars(start, m_p, v.integer);
       if (r.ec == std::errc() && r.ptr == m_p) {

@@ -15,6 +15,9 @@
 #   seed RUNDIR                         makes RUNDIR ready for a run continued from elsewhere: refused
 #                                       while a run launched there lives; an earlier folder is moved
 #                                       aside (RUNDIR.replaced-DATE), never deleted
+#   build-job SRC BUILD LIBTORCH [OPTION..]
+#                                       Slurm: the same build as a job (sbatch --wait OPTION..), its
+#                                       output followed from BUILD.job.log
 #   install-trainer BUILD               BUILD/bin/traindeck-train.partial (a build brought from a host
 #                                       like this one) becomes BUILD's trainer if --version runs there
 #   alive PID START                     whether PID is still the process that started at START
@@ -31,7 +34,7 @@
 #   install-data PARTIAL DEST           PARTIAL (one start's upload) becomes DEST, complete (see below)
 #   watch DIR                           whether DIR is a run folder (run.json or metrics.jsonl): its
 #                                       absolute path as run_dir=
-#   submit SCRIPT RUNDIR                Slurm: `sbatch --parsable SCRIPT` from RUNDIR in a login shell,
+#   submit SCRIPT RUNDIR                Slurm: `sbatch --parsable SCRIPT` from RUNDIR,
 #                                       once: asked again for the same RUNDIR it answers the job it
 #                                       submitted (slurm.env: job=ID)
 #   queue                               Slurm: one `squeue` of this account's jobs, every state: lines
@@ -39,7 +42,8 @@
 #   stop ID RUNDIR                      Slurm: RUNDIR/stop-requested (the user's stop, not a time
 #                                       limit), then USR2 to the job's steps: every rank checkpoints
 #   cancel ID                           Slurm: `scancel ID`
-# Slurm's commands run in a login shell (bash -l), where sites put them (modules, profile.d).
+# probe, build and Slurm's commands run in the host's login shell (TRAINDECK_LOGIN_SHELL, default
+# bash -l), where sites set up their tools (modules, profile.d).
 # The app runs each as `sh HELPER COMMAND ARG...` (RemoteHelper, app/remote/remote_helper.h), behind
 # a guard that answers helper=missing (exit 97) when this file is not there: the work folder went.
 set -u
@@ -58,16 +62,28 @@ start_time() {
 # Whether PID is still the process that started at START (an empty START never is).
 still_runs() { [ -n "$2" ] && [ "$(start_time "$1" 2>/dev/null)" = "$2" ]; }
 die() { echo "error=$*"; exit 1; }
-# A command in a login shell, as users run Slurm's: the site's profile puts sbatch on PATH.
-login() {
-  if command -v bash >/dev/null; then bash -lc '"$@"' login "$@"; else "$@"; fi
-}
 # "~" and "~/x" as the app sends them: quoted, so no shell expanded them on the way.
 # shellcheck disable=SC2088  # the tilde is matched as a plain character on purpose
 home_path() { case "$1" in "~/"*) printf '%s\n' "$HOME/${1#\~/}" ;; "~") printf '%s\n' "$HOME" ;; *) printf '%s\n' "$1" ;; esac; }
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
+
+# What depends on the site's set-up (modules, profile.d: sbatch, cmake, nvcc on PATH) runs in the
+# host's login shell, as its users run it: TRAINDECK_LOGIN_SHELL (the job's target.login_shell;
+# default bash -l, none for plain sh). Split into words on purpose; the app checked its characters.
+case "$cmd" in
+  probe | build | build-job | submit | queue | stop | cancel)
+    shell=${TRAINDECK_LOGIN_SHELL:-bash -l}
+    case "$shell" in *[!A-Za-z0-9_./+\ -]* | -*) die "the login shell \"$shell\" is not a program and its options" ;; esac
+    # shellcheck disable=SC2086,SC2016  # the words of the shell; $0 and $@ are the login shell's
+    # (Run as `sh -c TEXT`, the Hosts dialog's probe, it has no file of its own to start again: as it is.)
+    if [ -z "${TRAINDECK_IN_LOGIN_SHELL:-}" ] && [ "$shell" != none ] && [ "${0#/}" != "$0" ] && [ -f "$0" ] && command -v ${shell%% *} >/dev/null; then
+      export TRAINDECK_IN_LOGIN_SHELL=1
+      exec $shell -c 'exec sh "$0" "$@"' "$0" "$cmd" "$@"
+    fi
+    ;;
+esac
 case "$cmd" in
   probe)
     work=$1
@@ -114,8 +130,8 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     command -v cmake >/dev/null && echo "cmake=$(cmake --version | head -1 | sed 's/.* //')"
     command -v g++ >/dev/null && echo "gxx=$(g++ -dumpfullversion 2>/dev/null || g++ -dumpversion)"
     command -v ninja >/dev/null && echo "ninja=yes"
-    # A Slurm login node: its partitions (name, nodes, GRES, time limit), as a login shell finds sinfo.
-    login sinfo -h -o '%P|%D|%G|%l' 2>/dev/null | while IFS= read -r line; do echo "slurm_partition=$line"; done
+    # A Slurm login node: its partitions (name, nodes, GRES, time limit), as the login shell finds sinfo.
+    sinfo -h -o '%P|%D|%G|%l' 2>/dev/null | while IFS= read -r line; do echo "slurm_partition=$line"; done
     echo "end=probe"
     ;;
   install)
@@ -158,6 +174,28 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     [ $status -eq 0 ] || { echo "error=the trainer's build failed (exit $status): the lines above say why"; exit $status; }
     : > "$build/.done"
     echo "built=yes"
+    ;;
+  build-job)
+    # The same build as a small Slurm job, where the login node may not compile: sbatch --wait, its
+    # output followed as it is written. OPTION...: sbatch's own (--partition=..., --account=...).
+    src=$1 build=$2 libtorch=$3
+    shift 3
+    for option in "$@"; do case "$option" in --?*) ;; *) die "\"$option\" is not an sbatch option" ;; esac; done
+    [ -f "$build/.done" ] && [ -x "$build/bin/traindeck-train" ] && { echo "built=cached"; exit 0; }
+    mkdir -p "$build" || die "cannot make the build folder $build"
+    log="$build.job.log" script="$build.job.sh"
+    : > "$log" || die "cannot write $log"
+    # Fixed text: the paths come as the batch script's arguments.
+    # shellcheck disable=SC2016
+    printf '#!/bin/sh\nexec sh "$1" build "$2" "$3" "$4"\n' > "$script" || die "cannot write $script"
+    sbatch --parsable --wait --job-name=traindeck-build --nodes=1 --ntasks=1 --output="$log" "$@" \
+      "$script" "$0" "$src" "$build" "$libtorch" > "$build.job.id" 2>&1 &
+    submitted=$!
+    tail -n +1 -f --pid="$submitted" "$log"
+    wait "$submitted"
+    status=$?
+    [ $status -eq 0 ] && [ -f "$build/.done" ] && exit 0
+    die "the build job ended (sbatch: $(tail -n 1 "$build.job.id")); its output is in $log"
     ;;
   launch)
     train=$1 config=$2 rundir=$3
@@ -336,7 +374,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     script=$1 rundir=$2
     [ -f "$rundir/slurm.env" ] && { cat "$rundir/slurm.env"; exit 0; }
     mkdir -p "$rundir" || die "cannot make the run folder $rundir"
-    out=$(cd "$rundir" && login sbatch --parsable "$script" 2> "$rundir/sbatch.err") ||
+    out=$(cd "$rundir" && sbatch --parsable "$script" 2> "$rundir/sbatch.err") ||
       die "sbatch refused the job: $(tail -n 1 "$rundir/sbatch.err")"
     id=$(printf '%s\n' "$out" | tail -n 1)
     id=${id%%;*}  # "ID" or "ID;CLUSTER"
@@ -346,7 +384,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     ;;
   queue)
     # This account's jobs, not a list of ids: squeue refuses a list with one forgotten id in it.
-    out=$(login squeue -h -t all -u "$(id -un)" -o '%i|%T|%r|%N|%S' 2>&1) ||
+    out=$(squeue -h -t all -u "$(id -un)" -o '%i|%T|%r|%N|%S' 2>&1) ||
       die "squeue failed: $(printf '%s\n' "$out" | tail -n 1)"
     printf '%s\n' "$out" | sed -n 's/^\([0-9]\)/job \1/p'
     echo "queue=ok"
@@ -354,15 +392,15 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
   stop)
     id=$1 rundir=$2
     : > "$rundir/stop-requested" || die "cannot write $rundir/stop-requested"
-    out=$(login scancel --signal=USR2 "$id" 2>&1) || die "scancel refused: $out"
+    out=$(scancel --signal=USR2 "$id" 2>&1) || die "scancel refused: $out"
     echo "signalled=yes"
     ;;
   cancel)
-    out=$(login scancel "$1" 2>&1) || die "scancel refused: $out"
+    out=$(scancel "$1" 2>&1) || die "scancel refused: $out"
     echo "cancelled=yes"
     ;;
   *)
-    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read|have|built|mkdirs|remove|install-data|watch|submit|queue|stop|cancel ..." >&2
+    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|build-job|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read|have|built|mkdirs|remove|install-data|watch|submit|queue|stop|cancel ..." >&2
     exit 2
     ;;
 esac

@@ -6,6 +6,7 @@
 // why in --run-dir's run.json too.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -80,6 +81,8 @@ std::string configErrorsReason(const Diagnostics& problems) {
 }  // namespace
 
 int commandRun(const std::vector<std::string>& args, const CliContext& context) {
+  // From the start: a stop (Slurm's USR2 can come as the job starts) is remembered, not fatal.
+  for (const int signal : kRunStopSignals) std::signal(signal, requestRunStop);
   const ParsedArgs parsed = parseArgs(
       args, {{"--config", "--run-dir", "--stop-at", "--nnodes", "--node-rank", "--master-addr", "--master-port"},
              {"--resume", "--no-progress"},
@@ -176,6 +179,8 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
   spec.stopRequested = &g_runStopRequested;
   const char* slurmJob = std::getenv("SLURM_JOB_ID");
   spec.underSlurm = slurmJob && *slurmJob;
+  if (const char* left = std::getenv("TRAINDECK_REQUEUES_LEFT"); spec.underSlurm && left && *left)
+    spec.requeuesLeft = std::max(0, std::atoi(left));
   RunInfo& info = spec.info;
   info.id = fs::path(paths.root).filename().string();
   info.name = config.name;
@@ -188,7 +193,6 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
     info.devices.push_back(cuda ? "cuda:" + std::to_string(local) : "cpu");
   context.out << "run directory: " << paths.root << "\n" << std::flush;
 
-  for (const int signal : kRunStopSignals) std::signal(signal, requestRunStop);
   const LaunchResult result = superviseRanks(spec);
   for (const int signal : kRunStopSignals) std::signal(signal, SIG_DFL);
   if (result.status == RunStatus::Failed) {

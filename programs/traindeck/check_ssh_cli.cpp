@@ -51,6 +51,15 @@ std::optional<std::string> readLine(bool echo) {
   return line;
 }
 
+// A server's text for the terminal: its control characters (escape sequences could rewrite
+// what is on the screen) shown as '?', as OpenSSH does; line breaks kept.
+QByteArray terminalSafe(const QString& text) {
+  QString safe = text;
+  for (QChar& c : safe)
+    if (c.category() == QChar::Other_Control && c != '\n' && c != '\t') c = '?';
+  return safe.toLocal8Bit();
+}
+
 }  // namespace
 
 HostKeyDecision askHostKeyOnTerminal(const HostKeyInfo& key) {
@@ -61,6 +70,27 @@ HostKeyDecision askHostKeyOnTerminal(const HostKeyInfo& key) {
   if (answer == "y" || answer == "yes") return HostKeyDecision::AcceptAndRemember;
   if (answer == "o" || answer == "once") return HostKeyDecision::AcceptOnce;
   return HostKeyDecision::Reject;
+}
+
+InteractiveAnswers askInteractiveOnTerminal(const InteractivePrompt& prompt) {
+  std::fprintf(stderr, "%s asks (keyboard-interactive login, once for this connection):\n",
+               terminalSafe(prompt.host).constData());
+  for (const QString& text : {prompt.name, prompt.instruction})
+    if (!text.trimmed().isEmpty()) std::fprintf(stderr, "%s\n", terminalSafe(text.trimmed()).constData());
+  if (prompt.attempt > 1) std::fprintf(stderr, "The server refused the last answer: try again.\n");
+  QList<QByteArray> answers;
+  for (const InteractivePrompt::Field& field : prompt.fields) {
+    std::fputs(terminalSafe(field.text).constData(), stderr);  // the server's own words, spacing and all
+    std::fflush(stderr);
+    std::optional<std::string> answer = readLine(field.echo);
+    if (!answer) {
+      for (QByteArray& a : answers) a.fill('\0');
+      return std::nullopt;
+    }
+    answers << QByteArray(answer->data(), static_cast<qsizetype>(answer->size()));
+    std::fill(answer->begin(), answer->end(), '\0');
+  }
+  return answers;
 }
 
 int runCheckSshCli(int argc, char** argv) {
@@ -87,6 +117,7 @@ int runCheckSshCli(int argc, char** argv) {
 
   ConnectCallbacks callbacks;
   callbacks.confirmHostKey = askHostKeyOnTerminal;
+  callbacks.askInteractive = askInteractiveOnTerminal;
   callbacks.askSecret = [](const QString& prompt) -> std::optional<QByteArray> {
     std::fprintf(stderr, "%s ", qPrintable(prompt));
     std::optional<std::string> secret = readLine(false);

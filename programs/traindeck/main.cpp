@@ -11,6 +11,7 @@
 #include "check_ssh_cli.h"
 #include "config/preset_files.h"
 #include "main_window.h"
+#include "read_cli.h"
 #include "remote_cli.h"
 #include "runs_root.h"
 
@@ -26,6 +27,7 @@ usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open RUN_DIR] [--co
                  [--install-missing] [--set K=V]...
        traindeck --watch [user@]host[:port] --remote-run DIR [SSH options as --launch]
        traindeck --attach RUN_DIR | --stop RUN_DIR | --fetch RUN_DIR [--hf]
+       traindeck --read PATH
 
 options:
   --config FILE     the job to open on the Setup page: a YAML file or a preset name
@@ -64,6 +66,11 @@ options:
                     (RUN_DIR/checkpoints/step-N, resumable, checked); with --hf, that
                     checkpoint exported for Hugging Face on the host (RUN_DIR/exports/step-N-hf).
                     Prints the folder; exit 0 when it is all here
+  --read PATH       print every record of every run at PATH, without a display: TrainDeck's
+                    own runs and other tools' (TensorBoard event files, Hugging Face
+                    trainer_state.json, MLflow's mlflow.db or mlruns/, W&B offline runs,
+                    Lightning or Keras CSV logs, llm.c main.log), one JSON object a line:
+                    {"run", "metric", "step", "value", "time"} (docs/compare.md)
   --help, -h        this text
   --version         the version
 
@@ -81,6 +88,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--check-ssh") == 0 || std::strncmp(argv[i], "--check-ssh=", 12) == 0)
       return traindeck::runCheckSshCli(argc, argv);
     if (traindeck::isRemoteCliCommand(argc, argv)) return traindeck::runRemoteCli(argc, argv);
+    if (traindeck::isReadCliCommand(argc, argv)) return traindeck::runReadCli(argc, argv);
     if (std::strcmp(argv[i], "--version") == 0) {
       std::printf("traindeck %s (Qt %s)\n", TRAINDECK_VERSION, qVersion());
       return 0;

@@ -61,7 +61,10 @@ int runRemoteCli(int argc, char** argv) {
   bool goneOk = false;
   options.goneAfterSeconds = parser.value(o.goneAfter).toInt(&goneOk);
   if (!goneOk || options.goneAfterSeconds < 0) return usage("--gone-after needs a number of seconds, 0 or more");
-  if (!options.batch) options.hostKeyPrompt = askHostKeyOnTerminal;
+  if (!options.batch) {
+    options.hostKeyPrompt = askHostKeyOnTerminal;
+    options.interactivePrompt = askInteractiveOnTerminal;
+  }
   if (parser.isSet(o.installMissing))
     options.installPrompt = [](const QString& question) {
       say(question + " yes (--install-missing)");

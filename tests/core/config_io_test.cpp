@@ -82,7 +82,7 @@ TEST(ConfigIo, EveryKeyIsReadFromTheFile) {
   c.schedule = {11, Decay::Constant, 0.01, 12, 13};
   c.eval = {14, 15};
   c.checkpoint = {16, 17, true};
-  c.target = {TargetKind::Ssh, "h", "u", 2022, "/id", "proxy", "/remote", "h, v:2200", "10.0.0.2", SlurmConfig{}};
+  c.target = {TargetKind::Ssh, "h", "u", 2022, "/id", "proxy", "/remote", "zsh -l", "h, v:2200", "10.0.0.2", SlurmConfig{}};
   c.target.slurm = {"p", "a", "q", "1-00", 2, 3, "4G", "c", {"--x"}, SlurmBuild::Job, 5};
   const std::string text = saveConfigText(c);
   for (const FieldInfo& info : configFieldInfos()) {

@@ -192,6 +192,12 @@ TEST(SlurmConfig, MalformedValuesAreErrorsNamingTheirKey) {
       {"sbatch_args", "[[--a]]", "a list at position 1"},
       {"sbatch_args", "{a: b}", "must be a list of texts"},
       {"build", "compute", "login or job"},
+      {"login_shell", "\"bash -l; rm -rf ~\"", "not a login shell"},
+      {"login_shell", "\"$(id)\"", "not a login shell"},
+      {"login_shell", "\"\"", "not a login shell"},
+      {"login_shell", "-l", "not a login shell"},
+      {"login_shell", "\"bash -lc\"", "leave out -c"},
+      {"login_shell", "\"zsh -c\"", "leave out -c"},
   };
   for (const BadValue& bad : cases) {
     const std::string text =
@@ -217,6 +223,12 @@ TEST(SlurmConfig, WellFormedValuesLoad) {
     const LoadedConfig loaded = loadConfigText("target:\n  mem: " + std::string(mem) + "\n");
     EXPECT_TRUE(loaded.problems.empty()) << mem;
     EXPECT_EQ(loaded.config.target.slurm.mem, mem);
+  }
+  EXPECT_EQ(loadConfigText("target:\n  kind: slurm\n").config.target.login_shell, "bash -l");
+  for (const char* shell : {"bash -l", "/bin/zsh -l", "bash --login --norc", "none", "/usr/local/bin/bash_5.2 -l"}) {
+    const LoadedConfig loaded = loadConfigText("target:\n  login_shell: " + std::string(shell) + "\n");
+    EXPECT_TRUE(loaded.problems.empty()) << shell;
+    EXPECT_EQ(loaded.config.target.login_shell, shell);
   }
 }
 
@@ -375,6 +387,22 @@ TEST(SlurmValidation, NoPartitionMeansTheDefaultOne) {
   ASSERT_EQ(slurmErrorPaths(unnamed), std::vector<std::string>{"target.partition"});
   EXPECT_TRUE(mentions(unnamed[0].message, "no default partition")) << unnamed[0].message;
   EXPECT_TRUE(mentions(unnamed[0].message, "gpu")) << unnamed[0].message;
+}
+
+// What the login node's probe checks right after it (before building, uploading or queueing):
+// the partitions' verdict alone, not the job's other problems.
+TEST(SlurmValidation, ThePartitionsAloneSayOnlyWhatTheySee) {
+  RunConfig c = slurmGpuJob();
+  c.strategy.nnodes = 9;
+  c.target.slurm.time_limit = "3-00:00:00";
+  c.model.n_head = 5;  // an error of its own, not the partitions'
+  ASSERT_FALSE(slurmErrorPaths(validateConfig(c, ValidationContext{})).empty());
+  const Diagnostics problems = slurmPartitionProblems(c, *clusterContext().slurmPartitions);
+  EXPECT_EQ(slurmErrorPaths(problems), (std::vector<std::string>{"strategy.nnodes", "target.time_limit"}));
+  EXPECT_TRUE(slurmPartitionProblems(slurmGpuJob(), *clusterContext().slurmPartitions).empty());
+  RunConfig ssh = c;
+  ssh.target.kind = TargetKind::Ssh;
+  EXPECT_TRUE(slurmPartitionProblems(ssh, *clusterContext().slurmPartitions).empty());
 }
 
 TEST(SlurmValidation, AJobLargerThanItsPartitionCanNeverRun) {

@@ -27,6 +27,18 @@ QString SshdServer::missingPackage() {
   return QString();
 }
 
+QString SshdServer::pamUnavailable() {
+  if (::geteuid() != 0) return "runs as root only (sshd's PAM and a bind mount over /etc/pam.d/sshd)";
+  if (QStandardPaths::findExecutable("unshare").isEmpty()) return "util-linux (for unshare) is not installed";
+  if (!QFile::exists("/etc/pam.d/sshd")) return "openssh-server's /etc/pam.d/sshd is missing";
+  QProcess p;
+  p.start("unshare", {"-m", "true"});
+  if (!p.waitForFinished(10000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+    return "`unshare -m` does not work here (no mount namespaces in this container): " +
+           QString::fromUtf8(p.readAllStandardError()).trimmed();
+  return QString();
+}
+
 QString SshdServer::user() const {
   QString u = qEnvironmentVariable("USER");
   if (u.isEmpty()) u = ::geteuid() == 0 ? "root" : qEnvironmentVariable("LOGNAME");
@@ -60,12 +72,17 @@ QString SshdServer::start() {
   if (::geteuid() == 0) QDir().mkpath("/run/sshd");  // sshd's privilege separation directory
   QFile config(path("sshd_config"));
   if (!config.open(QIODevice::WriteOnly)) return "cannot write sshd_config";
+  // With PAM: root may log in by keyboard-interactive too (prohibit-password forbids it), still
+  // only after its key.
+  const QString auth = m_pamFile.isEmpty()
+                           ? "UsePAM no\nKbdInteractiveAuthentication no\nPermitRootLogin prohibit-password\n"
+                           : "UsePAM yes\nKbdInteractiveAuthentication yes\nPermitRootLogin yes\n"
+                             "AuthenticationMethods publickey,keyboard-interactive\n";
   config.write(QString("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nPidFile %3\nAuthorizedKeysFile %4\n"
-                       "StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                       "PermitRootLogin prohibit-password\nAllowTcpForwarding yes\n"
+                       "StrictModes no\nPasswordAuthentication no\n%5AllowTcpForwarding yes\n"
                        "MaxSessions 100\nMaxStartups 100\nUseDNS no\nPrintMotd no\nLogLevel VERBOSE\n")
                    .arg(m_port)
-                   .arg(path("host_key"), path("sshd.pid"), path("authorized_keys"))
+                   .arg(path("host_key"), path("sshd.pid"), path("authorized_keys"), auth)
                    .toUtf8() +
                (m_sftp ? "Subsystem sftp internal-sftp\n" : "") + m_extraConfig.toUtf8());
   config.close();
@@ -73,7 +90,12 @@ QString SshdServer::start() {
   m_sshd.setStandardOutputFile(path("sshd.log"), QIODevice::Append);
   // If the test dies without running destructors (an abort, an uncaught exception), sshd goes too.
   m_sshd.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
-  m_sshd.start("/usr/sbin/sshd", {"-D", "-e", "-f", path("sshd_config")});
+  if (m_pamFile.isEmpty())
+    m_sshd.start("/usr/sbin/sshd", {"-D", "-e", "-f", path("sshd_config")});
+  else  // PAM's service name is fixed ("sshd"): its file is replaced in this sshd's namespace only
+    m_sshd.start("unshare",
+                 {"-m", "sh", "-c", "mount --bind \"$0\" /etc/pam.d/sshd && exec /usr/sbin/sshd -D -e -f \"$1\"",
+                  m_pamFile, path("sshd_config")});
   if (!m_sshd.waitForStarted(5000)) return "sshd did not start: " + m_sshd.errorString();
   for (int i = 0; i < 100; ++i) {
     QTcpSocket s;

@@ -21,6 +21,13 @@ class SshdServer {
   void setExtraConfig(const QString& lines) { m_extraConfig = lines; }
   // Without the `Subsystem sftp` line: a minimal image's sshd, which refuses SFTP. Before start().
   void setSftp(bool offered) { m_sftp = offered; }
+  // A second factor after the key (an MFA login node): UsePAM, keyboard-interactive and
+  // `AuthenticationMethods publickey,keyboard-interactive`, with pamFile as PAM's "sshd"
+  // service (bind-mounted over /etc/pam.d/sshd in a mount namespace of its own: root and
+  // unshare, see pamUnavailable()). Before start().
+  void setPamService(const QString& pamFile) { m_pamFile = pamFile; }
+  // Why setPamService() cannot work here, or empty.
+  static QString pamUnavailable();
   // Starts sshd; returns an error text (empty on success).
   QString start();
   void stop();
@@ -50,6 +57,7 @@ class SshdServer {
   quint16 m_port = 0;
   QString m_extraConfig;
   bool m_sftp = true;
+  QString m_pamFile;
 };
 
 }  // namespace traindeck::test

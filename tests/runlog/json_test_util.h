@@ -1,4 +1,4 @@
-// Test helpers for the JSON reader: write a JsonValue back out through JsonWriter, and compare
+// Test helpers for the JSON reader: a JsonValue back as text (runlog/json_copy.h), and compare
 // two values the way a reader sees them (same types, numbers, strings, members in order).
 #pragma once
 
@@ -6,48 +6,12 @@
 #include <string>
 
 #include "runlog/json_value.h"
-#include "runlog/json_writer.h"
+#include "runlog/json_copy.h"
 
 namespace traindeck::testing {
 
-inline void writeValue(JsonWriter& out, const JsonValue& v) {
-  switch (v.type()) {
-    case JsonValue::Type::Null:
-      out.null();
-      break;
-    case JsonValue::Type::Bool:
-      out.value(v.boolOr(false));
-      break;
-    case JsonValue::Type::Number:
-      if (v.isInteger() && !(v.integerOr(0) == 0 && std::signbit(v.numberOr(0)))) {  // "-0" stays -0
-        out.value(v.integerOr(0));
-      } else {
-        out.value(v.numberOr(0));
-      }
-      break;
-    case JsonValue::Type::String:
-      out.value(v.text());
-      break;
-    case JsonValue::Type::Array:
-      out.beginArray();
-      for (const JsonValue& item : v.items()) writeValue(out, item);
-      out.endArray();
-      break;
-    case JsonValue::Type::Object:
-      out.beginObject();
-      for (const auto& [key, value] : v.members()) {
-        out.key(key);
-        writeValue(out, value);
-      }
-      out.endObject();
-      break;
-  }
-}
-
 inline std::string toJson(const JsonValue& v) {
-  JsonWriter out;
-  writeValue(out, v);
-  return out.str();
+  return jsonText(v);
 }
 
 inline bool sameValue(const JsonValue& a, const JsonValue& b) {

@@ -2,10 +2,15 @@
 // stand-in trainer that writes down how it was started: one supervisor per node, node ranks from
 // SLURM_NODEID, the first node's address as the master, --resume after a requeue, and a run folder
 // whose name holds shell syntax and Slurm's filename patterns reaches the trainer as it is, with
-// nothing run. Values an #SBATCH line cannot carry are refused with a sentence.
+// nothing run. Values an #SBATCH line cannot carry are refused with a sentence. The helper's
+// build-job builds the trainer (a stand-in's sources) as a job (target.build: job).
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTest>
+#include <tuple>
 
 #include "slurm_batch.h"
 #include "slurm_cluster.h"
@@ -125,6 +130,51 @@ class SlurmBatchTest : public QObject {
     QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(second), qPrintable(m_cluster.logs()), 60000);
     QVERIFY2(read(second).split('\n').contains("--resume"), qPrintable(read(second)));
     QTRY_VERIFY_WITH_TIMEOUT(!inQueue(id), 60000);
+  }
+
+  // target.build: job — the helper's build-job: the same build, run by a job on a compute node
+  // (sbatch --wait), its output streamed back; built once, then cached; a failing build says so.
+  // The sources are a stand-in whose build script writes down where it ran.
+  void theTrainerIsBuiltByASlurmJob() {
+    const QDir dir(m_cluster.dir());
+    QVERIFY(QDir().mkpath(dir.filePath("src/packaging")));
+    QFile script(dir.filePath("src/packaging/build-trainer.sh"));
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("set -e\n"
+                 "[ -n \"${FAIL_BUILD:-}\" ] && { echo 'c++: error: the compiler broke'; exit 1; }\n"
+                 "echo \"compiling in job ${SLURM_JOB_ID:-none} on ${SLURMD_NODENAME:-nowhere}\"\n"
+                 "mkdir -p \"$2/bin\" && printf '#!/bin/sh\\necho traindeck-train stand-in\\n' > \"$2/bin/traindeck-train\"\n"
+                 "chmod +x \"$2/bin/traindeck-train\"\n");
+    script.close();
+    const auto buildJob = [&](const QString& build, const QStringList& options, const QByteArray& fail) {
+      QProcess helper;
+      QProcessEnvironment env = m_cluster.environment();
+      env.insert("TRAINDECK_LOGIN_SHELL", "none");
+      if (!fail.isEmpty()) env.insert("FAIL_BUILD", fail);
+      helper.setProcessEnvironment(env);
+      helper.start("sh", QStringList{TRAINDECK_REMOTE_HELPER, "build-job", dir.filePath("src"), build, "system"} + options);
+      helper.waitForFinished(120000);
+      return std::make_pair(helper.exitCode(), QString::fromUtf8(helper.readAllStandardOutput()));
+    };
+    const QString build = dir.filePath("build/abc-system");
+    auto [code, out] = buildJob(build, {"--partition=debug", "--time=5"}, {});
+    QVERIFY2(code == 0, qPrintable(out));
+    QVERIFY2(out.contains(QRegularExpression("compiling in job [0-9]+ on n[12]")), qPrintable(out));
+    QVERIFY2(out.contains("built=yes"), qPrintable(out));
+    QVERIFY(QFileInfo(build + "/bin/traindeck-train").isExecutable());
+    std::tie(code, out) = buildJob(build, {"--partition=debug"}, {});
+    QCOMPARE(code, 0);
+    QCOMPARE(out.trimmed(), QString("built=cached"));
+    // A build that fails: its compiler's words come back, and the answer says where the log is.
+    std::tie(code, out) = buildJob(dir.filePath("build/broken"), {"--partition=debug"}, "1");
+    QVERIFY(code != 0);
+    QVERIFY2(out.contains("the compiler broke") && out.contains("error=the build job ended") &&
+                 out.contains("broken.job.log"),
+             qPrintable(out));
+    // Only sbatch options pass.
+    std::tie(code, out) = buildJob(dir.filePath("build/x"), {"partition=debug"}, {});
+    QVERIFY(code != 0);
+    QVERIFY2(out.contains("is not an sbatch option"), qPrintable(out));
   }
 
   void whatAnSbatchLineCannotCarryIsRefused() {

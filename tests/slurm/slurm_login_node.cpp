@@ -26,8 +26,12 @@ QString SlurmLoginNode::start(int maxSteps, int checkpointEvery) {
     return "install " + missing + " to run the SSH tests";
   qunsetenv("SSH_AUTH_SOCK");
   if (const QString why = m_cluster.start(); !why.isEmpty()) return why;
-  // The login node's sessions know the cluster, as a site's profile would tell them.
-  m_server.setExtraConfig("SetEnv SLURM_CONF=" + m_cluster.conf() + "\n");
+  // Only a login shell knows the cluster, from the account's profile, as at a site: its own home.
+  QFile profile(m_remoteHome.filePath(".bash_profile"));
+  if (!profile.open(QIODevice::WriteOnly) ||
+      profile.write(("export SLURM_CONF='" + m_cluster.conf() + "'\n").toUtf8()) < 0 || !profile.flush())
+    return "could not write " + profile.fileName();
+  m_server.setExtraConfig("SetEnv HOME=" + m_remoteHome.path() + "\n");
   if (const QString why = m_server.start(); !why.isEmpty()) return why;
   m_knownHosts = m_local.filePath("known_hosts");
   if (!m_server.writeKnownHosts(m_knownHosts)) return "could not write " + m_knownHosts;
@@ -44,7 +48,10 @@ QString SlurmLoginNode::start(int maxSteps, int checkpointEvery) {
 }
 
 QString SlurmLoginNode::keepTrainerForTheHost() {
-  QProcess probe;
+  QProcess probe;  // as the login node's sessions run it: that home, its login profile
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("HOME", m_remoteHome.path());
+  probe.setProcessEnvironment(env);
   probe.start("sh", {QStringLiteral(TRAINDECK_REMOTE_PAYLOAD) + "/traindeck-remote.sh", "probe", work()});
   if (!probe.waitForFinished(60000)) return "the probe did not end";
   RemoteHost::ExecResult result;
@@ -62,11 +69,11 @@ QString SlurmLoginNode::keepTrainerForTheHost() {
   return cache.keep(signature, "test");
 }
 
-SlurmLoginNode::Launched SlurmLoginNode::launch(const QStringList& sets) {
+SlurmLoginNode::Launched SlurmLoginNode::launch(const QStringList& sets, const QString& workDir) {
   QStringList args{"--launch",    m_server.spec(),  "--config",       m_local.filePath("job/job.yaml"),
                    "--identity",  m_server.clientKey(), "--known-hosts", m_knownHosts,
                    "--batch",     "--runs-root",    m_local.filePath("runs"), "--remote-dir",
-                   work(),        "--set",          "target.kind=slurm", "--set",
+                   workDir.isEmpty() ? work() : workDir, "--set",          "target.kind=slurm", "--set",
                    "strategy.nnodes=2", "--set",    "strategy.kind=ddp"};
   for (const QString& kv : sets) args << "--set" << kv;
   Launched l;

@@ -27,8 +27,9 @@ class SlurmLoginNode {
   // the trainer for the host. Empty, or what went wrong.
   QString start(int maxSteps, int checkpointEvery);
 
-  // `traindeck --launch` of the job on 2 nodes (ddp), with more KEY=VALUE settings.
-  Launched launch(const QStringList& sets);
+  // `traindeck --launch` of the job on 2 nodes (ddp), with more KEY=VALUE settings, into work()
+  // or another work folder on the cluster.
+  Launched launch(const QStringList& sets, const QString& workDir = {});
   // Waits for the launcher to end: its exit code (-1: still running, then killed, or crashed) and
   // its stderr (appended to $SLURM_RUN_TEST_LOG when set, for a look).
   static int finish(Launched& l, int timeoutMs, QString* err);

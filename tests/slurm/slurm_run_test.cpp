@@ -7,7 +7,10 @@
 // resumes exactly (every step once, each loss the uninterrupted run's, a "requeued" event); Stop
 // after the app closed checkpoints and ends "stopped"; a job larger than its partition is not
 // submitted; one that can never run for a reason the partitions do not show is cancelled and
-// fails within a minute, saying why. The login node and the cluster: SlurmLoginNode.
+// fails within a minute, saying why; a job waiting behind a busy cluster says "waiting for
+// resources"; a time limit checkpoints, requeues, and with no requeue left ends stopped; the
+// cluster's set-up is found only through the login shell. The login node and the cluster:
+// SlurmLoginNode.
 #include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
@@ -16,6 +19,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -76,10 +80,26 @@ class SlurmRunTest : public QObject {
   }
 
   void aTwoNodeJobTrainsAndItsMirrorIsTheSharedFolder() {
+    // Both nodes busy with another job first: the launcher says why its job waits.
+    bool ok = false;
+    const QString blocker =
+        m_login.cluster().run("sbatch", {"--parsable", "--nodes=2", "--exclusive", "--output=/dev/null", "--wrap", "sleep 600"},
+                              &ok)
+            .trimmed();
+    QVERIFY2(ok && !blocker.isEmpty(), qPrintable(m_login.cluster().lastError()));
+    const auto cancelBlocker = qScopeGuard([this, blocker] { m_login.cluster().run("scancel", {blocker}); });
+    QTRY_VERIFY_WITH_TIMEOUT(m_login.cluster().run("squeue", {"-h", "-j", blocker, "-o", "%T"}).contains("RUNNING"), 30000);
     Launched l = m_login.launch({"strategy.nproc_per_node=1"});
     QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QString early;
+    QTRY_VERIFY_WITH_TIMEOUT((early += QString::fromUtf8(l.process->readAllStandardError()))
+                                 .contains(QRegularExpression("Slurm job [0-9]+: pending: waiting for resources")),
+                             90000);
+    m_login.cluster().run("scancel", {blocker}, &ok);
+    QVERIFY2(ok, qPrintable(m_login.cluster().lastError()));
     QString err;
     const int code = SlurmLoginNode::finish(l, 300000, &err);
+    err.prepend(early);
     if (code != 0) qWarning().noquote() << err.right(4000) << "\n" << m_login.cluster().logs().right(2000);
     QCOMPARE(code, 0);
     QVERIFY2(!err.contains("building it there") && !err.contains("Building"), "the trainer was built there");
@@ -147,6 +167,67 @@ class SlurmRunTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(m_login.cluster().run("squeue", {"-h", "-j", id, "-o", "%T"}).trimmed().isEmpty() ||
                                  m_login.cluster().run("squeue", {"-h", "-j", id, "-o", "%T"}).contains("COMPLETED"),
                              30000);
+  }
+
+  // A two-minute limit, USR2 a quarter of it before the end (Slurm may send it up to 30 s earlier):
+  // every rank checkpoints, the batch script requeues the job (max_requeues 1), it resumes from
+  // that checkpoint, and at the next limit, with no requeue left, the run ends stopped at a
+  // checkpoint: every step trained once, one "requeued" event.
+  void aTimeLimitCheckpointsRequeuesAndEndsAtTheLast() {
+    Launched l = m_login.launch({"strategy.nproc_per_node=1", "schedule.max_steps=1000000", "target.time_limit=2",
+                                 "target.max_requeues=1", "name=time-limited job"});
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QString err;
+    const int code = SlurmLoginNode::finish(l, 480000, &err);
+    if (code != 0) qWarning().noquote() << err.right(4000) << "\n" << m_login.cluster().logs().right(2000);
+    QCOMPARE(code, 0);
+    QCOMPARE(test_support::runStatus(l.runDir), std::string("stopped"));
+    const RunInfoReadResult read = readRunInfo(RunPaths{l.runDir.toStdString()});
+    QVERIFY2(QString::fromStdString(read.info.exitReason).contains("no requeue is left"),
+             read.info.exitReason.c_str());
+    const QString metrics = readText(l.runDir + "/metrics.jsonl");
+    QCOMPARE(metrics.count("requeued by Slurm"), 1);
+    // Every step from the first to the last, the resumed window going on from its checkpoint.
+    const QList<qint64> steps = test_support::trainLosses(l.runDir + "/metrics.jsonl").keys();
+    QVERIFY(steps.size() >= 2);
+    QCOMPARE(steps.first(), qint64{1});
+    QCOMPARE(steps.last(), steps.first() + static_cast<qint64>(steps.size()) - 1);
+    QCOMPARE(static_cast<qint64>(read.info.step), steps.last());
+    QVERIFY(QFileInfo::exists(m_login.remoteRunDir(l.runDir) +
+                              QStringLiteral("/checkpoints/step-%1/COMPLETE").arg(steps.last(), 8, 10, QChar('0'))));
+  }
+
+  // The cluster's set-up comes from the account's login profile (SLURM_CONF here, modules at a
+  // site): the job's login shell finds sbatch; without one (none), sbatch says it cannot.
+  void sbatchIsFoundOnlyThroughTheLoginShell() {
+    Launched l = m_login.launch({"target.login_shell=none", "name=no login shell"});
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QString err;
+    QCOMPARE(SlurmLoginNode::finish(l, 120000, &err), 1);
+    QVERIFY2(err.contains("sbatch refused the job") && err.contains("configuration"), qPrintable(err.right(3000)));
+    QVERIFY(m_login.jobIdOf(l.runDir).isEmpty());
+  }
+
+  // A job name and a work folder on the cluster holding shell syntax, quotes, Slurm's filename
+  // patterns and Chinese: the job runs as asked, and nothing in the names is run, here or there.
+  void namesHoldingShellSyntaxRunNothing() {
+    const QString hostileWork =
+        QFileInfo(m_login.work()).path() + QStringLiteral("/w $(touch PWNED1) 'q' %j `touch PWNED2` 工作");
+    QVERIFY(QDir().mkpath(hostileWork));
+    Launched l = m_login.launch({"strategy.nproc_per_node=1", "schedule.max_steps=3",
+                                 "name=x$(touch PWNED3); `touch PWNED4` 'q' %j 中文"},
+                                hostileWork);
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QString err;
+    const int code = SlurmLoginNode::finish(l, 300000, &err);
+    QVERIFY2(code == 0, qPrintable(err.right(4000)));
+    QCOMPARE(test_support::runStatus(l.runDir), std::string("finished"));
+    const QString remote = hostileWork + "/runs/" + QFileInfo(l.runDir).fileName();
+    QVERIFY2(QFileInfo::exists(remote + "/run.json"), qPrintable(remote));
+    QCOMPARE(sha256Of(l.runDir + "/metrics.jsonl"), sha256Of(remote + "/metrics.jsonl"));
+    for (const QString& dir : {QDir::currentPath(), m_login.local(""), QFileInfo(m_login.work()).path(), hostileWork,
+                               remote, QDir::homePath(), m_login.cluster().dir(), QString("/tmp")})
+      for (int i = 1; i <= 4; ++i) QVERIFY2(!QFile::exists(QString("%1/PWNED%2").arg(dir).arg(i)), qPrintable(dir));
   }
 
   // The login node's partitions (its probe's sinfo) say it before anything is queued.

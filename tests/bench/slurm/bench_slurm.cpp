@@ -4,9 +4,9 @@
 //     the chart first draws), the bootstrap included (trainer brought home, data uploaded);
 //   requeue → first new step: from `scontrol requeue` to the first train record after the
 //     "requeued" event (Slurm's restart delay, cred_expire=10 here, included);
-//   squeue calls per minute through one login node while 10 jobs are followed by one JobController
-//     (SlurmQueue: one squeue per poll for all), counted by slurmctld itself (sdiag's
-//     REQUEST_JOB_INFO), less what the same minute costs with no job followed.
+//   squeue calls per minute through one login node while 10 queued jobs are followed as the app
+//     follows them (one SlurmQueue over one connection: one squeue per poll for all), counted by
+//     the queue, with slurmctld's own count of job-information requests (sdiag) beside it.
 // Prints figures; exits 1 only when the measurement itself could not be made.
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -15,8 +15,9 @@
 #include <QTest>
 #include <cstdio>
 
-#include "config/config_io.h"
-#include "job_controller.h"
+#include "remote_host.h"
+#include "remote_record.h"
+#include "slurm_queue.h"
 #include "slurm_login_node.h"
 
 using namespace traindeck;
@@ -96,48 +97,53 @@ int main(int argc, char** argv) {
     std::printf("  requeue -> first new step:          none within 300 s\n");
   std::fflush(stdout);
 
-  // squeue's load: a quiet minute, then a minute with 10 jobs followed by one JobController.
-  const qint64 quietStart = jobInfoRequests(login);
-  QTest::qWait(60000);
-  const qint64 quiet = jobInfoRequests(login) - quietStart;
-  JobController jobs(login.local("runs"), {});
-  JobController::RemoteOptions options;
-  options.payloadDir = QStringLiteral(TRAINDECK_REMOTE_PAYLOAD);
-  options.knownHostsFile = login.knownHosts();
-  options.workDir = login.work();
-  options.batch = true;
-  options.trainerCacheDir = login.local("cache/traindeck/trainers");
-  jobs.setRemoteOptions(options);
-  LoadedConfig loaded = loadConfigFile(login.local("job/job.yaml").toStdString(),
-                                       {"target.kind=slurm", "strategy.nnodes=2", "strategy.kind=ddp",
-                                        "target.host=" + login.server().spec().toStdString(),
-                                        "target.identity=" + login.server().clientKey().toStdString()});
-  QStringList runDirs;
+  // squeue's load: 10 jobs in the queue (2 running, 8 pending), followed through one SlurmQueue
+  // over one connection to the login node, as the app follows them; its squeue calls counted for
+  // a minute, and slurmctld's own count of job-information requests beside it.
+  QString helper;
+  RemoteRecord record;
+  if (readRemoteRecord(run.runDir, &record, nullptr)) helper = record.helper;
+  SshTarget target = SshTarget::parse(login.server().spec());
+  target.identityFiles << login.server().clientKey();
+  target.knownHostsFile = login.knownHosts();
+  target.batch = true;
+  target.applyDefaults();
+  RemoteHost host(target);
+  host.connectToHost();
+  if (helper.isEmpty() || !waitFor([&host] { return host.isReady(); }, 30000)) {
+    std::fprintf(stderr, "bench_slurm: no connection to the login node, or no helper there (%s)\n", qPrintable(helper));
+    return 1;
+  }
+  QStringList jobIds;
   for (int i = 0; i < 10; ++i) {
-    const JobController::Started started = jobs.start(loaded.config, login.local("job/job.yaml"), {});
-    if (!started.error.isEmpty()) {
-      std::fprintf(stderr, "bench_slurm: %s\n", qPrintable(started.error));
+    bool ok = false;
+    const QString id =
+        login.cluster().run("sbatch", {"--parsable", "--output=/dev/null", "--wrap", "sleep 600"}, &ok).trimmed();
+    if (!ok || id.isEmpty()) {
+      std::fprintf(stderr, "bench_slurm: sbatch failed: %s\n", qPrintable(login.cluster().lastError()));
       return 1;
     }
-    runDirs << started.runDir;
+    jobIds << id;
   }
-  // Those whose job id came back within 4 minutes (ten bootstraps at once share two cores).
-  const auto submitted = [&] {
-    int n = 0;
-    for (const QString& dir : runDirs) n += login.jobIdOf(dir).isEmpty() ? 0 : 1;
-    return n;
-  };
-  waitFor([&] { return submitted() == runDirs.size(); }, 240000);
-  const int followed = submitted();
-  const qint64 busyStart = jobInfoRequests(login);
+  SlurmQueue queue;
+  int answers = 0;
+  int statesSeen = 0;
+  QObject::connect(&queue, &SlurmQueue::updated, [&](const QMap<QString, SlurmJobState>& jobs) {
+    ++answers;
+    statesSeen = static_cast<int>(jobs.size());
+  });
+  const qint64 ctldStart = jobInfoRequests(login);
+  const int pollsStart = queue.pollsMade();
+  for (const QString& id : jobIds) queue.follow(id, &host, helper);
   QTest::qWait(60000);
-  const qint64 busy = jobInfoRequests(login) - busyStart;
-  for (const QString& dir : runDirs) login.cluster().run("scancel", {login.jobIdOf(dir)});
+  const int polls = queue.pollsMade() - pollsStart;
+  const qint64 ctld = ctldStart < 0 ? -1 : jobInfoRequests(login) - ctldStart;
+  for (const QString& id : jobIds) login.cluster().run("scancel", {id});
 
-  if (quietStart < 0 || busyStart < 0)
-    std::printf("  squeue calls per minute:            unknown (sdiag gave no REQUEST_JOB_INFO count)\n");
-  else
-    std::printf("  squeue calls per minute, %d jobs followed by one app: %lld (a minute with none: %lld)\n", followed,
-                static_cast<long long>(busy - quiet), static_cast<long long>(quiet));
+  std::printf("  squeue calls per minute, %lld jobs followed through one login node: %d (%d answers, the last "
+              "with %d of the jobs; SlurmQueue polls every %d s at most)\n",
+              static_cast<long long>(jobIds.size()), polls, answers, statesSeen, SlurmQueue::kPollMs / 1000);
+  if (ctld >= 0)
+    std::printf("  slurmctld's job-information requests in that minute: %lld (sdiag)\n", static_cast<long long>(ctld));
   return 0;
 }

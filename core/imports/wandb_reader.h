@@ -1,0 +1,18 @@
+// A W&B offline run folder (wandb/offline-run-<time>-<id>/ or run-<time>-<id>/) holding its
+// transaction log run-<id>.wandb; read without a W&B server.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "imports/imported_run.h"
+
+namespace traindeck {
+
+// The folder's run-*.wandb file; empty when it has none.
+std::filesystem::path wandbFileOf(const std::filesystem::path& folder);
+bool isWandbRunFolder(const std::filesystem::path& folder);
+
+ImportedRun readWandbRun(const std::filesystem::path& folder, std::string name);
+
+}  // namespace traindeck
