@@ -1,5 +1,6 @@
 #include "continue_dialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileInfo>
@@ -15,8 +16,8 @@
 namespace traindeck {
 
 ContinueDialog::ContinueDialog(const QString& runDir, const QList<HostEntry>& hosts, const QString& workDir,
-                               QWidget* parent)
-    : QDialog(parent), m_hosts(hosts) {
+                               const TargetConfig& runTarget, QWidget* parent)
+    : QDialog(parent), m_hosts(hosts), m_runTarget(runTarget) {
   setObjectName("continueDialog");
   setWindowTitle(tr("Continue on another host"));
   auto* layout = new QVBoxLayout(this);
@@ -36,6 +37,12 @@ ContinueDialog::ContinueDialog(const QString& runDir, const QList<HostEntry>& ho
       tr("The folder on that host for the trainer, the job's data and the run (the job's target.remote_dir). "
          "Pick one on a disk with room for the checkpoints."));
   form->addRow(tr("Work folder there:"), m_workDir);
+  m_slurm = new QCheckBox(tr("Submit as a Slurm job (the host is the cluster's login node)"), this);
+  m_slurm->setObjectName("continueAsSlurm");
+  m_slurm->setChecked(runTarget.kind == TargetKind::Slurm);
+  m_slurm->setToolTip(tr("The run's own Slurm settings (partition, account, time limit, GPUs per node) are kept; "
+                         "its work folder must be on the cluster's shared file system."));
+  form->addRow(QString(), m_slurm);
   layout->addLayout(form);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   buttons->button(QDialogButtonBox::Ok)->setText(tr("Continue"));
@@ -49,9 +56,13 @@ ContinueDialog::ContinueDialog(const QString& runDir, const QList<HostEntry>& ho
 
 TargetConfig ContinueDialog::target() const {
   const HostEntry& host = m_hosts.at(std::max(0, m_host->currentIndex()));
-  TargetConfig target;
-  target.kind = TargetKind::Ssh;
+  TargetConfig target = m_runTarget;  // its login shell and Slurm settings
+  target.kind = m_slurm->isChecked() ? TargetKind::Slurm : TargetKind::Ssh;
   target.host = host.spec.toStdString();
+  target.user.clear();
+  target.port = TargetConfig{}.port;
+  target.hosts.clear();
+  target.node_address.clear();
   target.identity = host.identityFile.toStdString();
   target.proxy_command = host.proxyCommand.toStdString();
   return target;

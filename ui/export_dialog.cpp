@@ -89,6 +89,10 @@ void ExportDialog::describe() {
   QString text = QString::fromStdString(place->note);
   text += framework->testedHere ? tr(" Our tests run this path against TrainDeck's own trainer.")
                                 : tr(" Generated from the documented API, not run by our tests.");
+  if (!framework->expectedToWork)
+    text +=
+        tr(" Not expected to work on 2026's Colab or Kaggle images: neither TPU image has TensorFlow for TPUs "
+           "(use Keras 3 on JAX or PyTorch/XLA there).");
   m_note->setText(text);
 }
 

@@ -112,7 +112,8 @@ void RunMenu::continueElsewhere(const QString& runDir) {
         tr("No host to continue on"),
         tr("Add the host (or the new Colab runtime) in Hosts… first, then continue the run there."));
   // Window-modal, not blocking: the app keeps following its runs while it is up.
-  auto* dialog = new ContinueDialog(runDir, hosts, JobController::workDirOf(runDir), m_window);
+  auto* dialog = new ContinueDialog(runDir, hosts, JobController::workDirOf(runDir), JobController::targetOf(runDir),
+                                    m_window);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   connect(dialog, &QDialog::accepted, this, [this, dialog, runDir] {
     const JobController::Started started = m_jobs->continueOn(runDir, dialog->target(), dialog->workDir());

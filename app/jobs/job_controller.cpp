@@ -249,9 +249,15 @@ QString JobController::resume(const QString& runDir) {
 }
 
 QString JobController::workDirOf(const QString& runDir) {
+  return QString::fromStdString(targetOf(runDir).remote_dir);
+}
+
+TargetConfig JobController::targetOf(const QString& runDir) {
+  RemoteRecord record;
+  if (readRemoteRecord(QFileInfo(runDir).absoluteFilePath(), &record, nullptr) && !record.jobTarget.isEmpty())
+    return targetFromYaml(record.jobTarget);
   const LoadedConfig loaded = loadConfigFile((QFileInfo(runDir).absoluteFilePath() + "/config.yaml").toStdString());
-  return QString::fromStdString(hasErrors(loaded.problems) ? TargetConfig{}.remote_dir
-                                                           : loaded.config.target.remote_dir);
+  return hasErrors(loaded.problems) ? TargetConfig{} : loaded.config.target;
 }
 
 JobController::Started JobController::continueOn(const QString& runDir, const TargetConfig& target,
@@ -286,7 +292,7 @@ JobController::Started JobController::continueOn(const QString& runDir, const Ta
                 .arg(name, QString::fromStdString(loaded.problems.front().format(loaded.source)))};
   RunConfig config = loaded.config;
   const QStringList onTheHost = restoreLocalPaths(config, before.localPaths);
-  const std::string jobWorkDir = config.target.remote_dir;  // the job's folder, not a default
+  const std::string jobWorkDir = targetOf(dir).remote_dir;  // the job's folder, not a default
   config.target = target;
   config.target.remote_dir = workDir.trimmed().isEmpty() ? jobWorkDir : workDir.trimmed().toStdString();
   std::optional<RemoteLaunch> launch = remoteLaunch(config, m_remote, &error);

@@ -81,6 +81,11 @@ class JobController : public QObject {
   // The work folder the job of this run names (its config.yaml's target.remote_dir), or the
   // default one when that cannot be read.
   static QString workDirOf(const QString& runDir);
+  // The target the job of this run named (remote.json's job_target for a remote run, whose
+  // config.yaml is the host's copy; else config.yaml's; the default when neither reads): where a
+  // continue starts from, so a Slurm run continues as a Slurm job, its partition, account and
+  // limits kept, unless the caller says otherwise.
+  static TargetConfig targetOf(const QString& runDir);
   // Mirrors, under the runs root, a run folder that something else writes on the host `target`
   // names (an exported script started there): nothing is built or launched (RemoteJob::watch).
   Started watchRemote(const TargetConfig& target, const QString& remoteRunDir);

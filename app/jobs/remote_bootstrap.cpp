@@ -514,6 +514,7 @@ void RemoteBootstrap::stepLaunch() {
   beginStep(QStringLiteral("launch"), m_options.continuing ? tr("resumed") : QString());
   const QString id = remoteName();
   m_record->remoteRunDir = m_record->workDir + "/runs/" + id;
+  m_record->jobTarget = jobTargetYaml(m_launch->config.target);
   // The remote copy of the job: every key resolved, paths rewritten for the host, which is where
   // it runs (its target is that machine itself).
   RunConfig hostConfig = m_launch->config;

@@ -7,6 +7,8 @@
 #include <QJsonObject>
 #include <QSaveFile>
 
+#include "config/config_io.h"
+
 namespace traindeck {
 
 SshTarget RemoteRecord::target(bool batch) const {
@@ -45,6 +47,23 @@ RemoteRecord RemoteRecord::fromTarget(const QString& spec, const SshTarget& targ
   return r;
 }
 
+QString jobTargetYaml(const TargetConfig& target) {
+  RunConfig holder;
+  holder.target = target;
+  const QStringList lines = QString::fromStdString(saveConfigText(holder)).split('\n');
+  QStringList section;
+  for (const QString& line : lines) {
+    if (!section.isEmpty() && !line.isEmpty() && !line.front().isSpace()) break;  // the next top-level key
+    if (!section.isEmpty() || line == QLatin1String("target:")) section << line;
+  }
+  return section.join('\n');
+}
+
+TargetConfig targetFromYaml(const QString& yaml) {
+  const LoadedConfig loaded = loadConfigText(yaml.toStdString(), "remote.json");
+  return hasErrors(loaded.problems) || !yaml.startsWith(QLatin1String("target:")) ? TargetConfig{} : loaded.config.target;
+}
+
 QString writeRemoteRecord(const QString& runDir, const RemoteRecord& r) {
   QJsonObject o{{"spec", r.spec},
                 {"host", r.host},
@@ -67,6 +86,7 @@ QString writeRemoteRecord(const QString& runDir, const RemoteRecord& r) {
                 {"boot_id", r.bootId},
                 {"watch_only", r.watchOnly}};
   if (!r.slurmJobId.isEmpty()) o["slurm_job"] = r.slurmJobId;
+  if (!r.jobTarget.isEmpty()) o["job_target"] = r.jobTarget;
   QJsonObject local;
   for (auto it = r.localPaths.begin(); it != r.localPaths.end(); ++it) local[it.key()] = it.value();
   o["local_paths"] = local;
@@ -110,6 +130,7 @@ bool readRemoteRecord(const QString& runDir, RemoteRecord* r, QString* error) {
   r->bootId = o.value("boot_id").toString();
   r->watchOnly = o.value("watch_only").toBool();
   r->slurmJobId = o.value("slurm_job").toString();
+  r->jobTarget = o.value("job_target").toString();
   const QJsonObject local = o.value("local_paths").toObject();
   for (auto it = local.begin(); it != local.end(); ++it) r->localPaths[it.key()] = it.value().toString();
   return true;

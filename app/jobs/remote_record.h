@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "config/run_config.h"
 #include "ssh_target.h"
 
 namespace traindeck {
@@ -38,12 +39,20 @@ struct RemoteRecord {
   // The job's path fields that named files here, by field ("data.train" -> its absolute local
   // path): what a continued run uploads to its next host (restoreLocalPaths).
   QMap<QString, QString> localPaths;
+  // The job's own target, as its YAML section (jobTargetYaml): the host's copy of the job names
+  // no target (it runs there), so a continue starts from this one.
+  QString jobTarget;
 
   SshTarget target(bool batch) const;
   static RemoteRecord fromTarget(const QString& spec, const SshTarget& target);
 };
 
 inline constexpr const char* kRemoteRecordFile = "remote.json";
+
+// A target as its config section ("target:\n  kind: slurm\n  ..."), and back (a text that does
+// not read as one gives the default target).
+QString jobTargetYaml(const TargetConfig& target);
+TargetConfig targetFromYaml(const QString& yaml);
 
 // Empty string, or why not.
 QString writeRemoteRecord(const QString& runDir, const RemoteRecord& record);

@@ -73,7 +73,12 @@ std::vector<DeviceSpec> knownDevices() {
       gpu("A100-80GB", "NVIDIA A100 SXM, 80 GB", 81920, 312 * T, 312 * T, 19.5 * T),
       gpu("H100", "NVIDIA H100 SXM, 80 GB", 81559, 989 * T, 989 * T, 67 * T),
       gpu("H200", "NVIDIA H200 SXM, 141 GB", 143771, 989 * T, 989 * T, 67 * T),
+      // Colab's and Google Cloud's G4. 97,887 MiB is what nvidia-smi reports; NVIDIA publishes
+      // 4,000 AI TOPS (FP4, with sparsity), so dense FP16/BF16 is an eighth of that, and "up to
+      // 125 TFLOPS" of FP32.
+      gpu("G4", "NVIDIA RTX PRO 6000 Blackwell Server Edition, 96 GB (Colab's G4)", 97887, 500 * T, 500 * T, 125 * T),
   };
+  devices.back().cudaName = "RTX PRO 6000";
   DeviceSpec tpu;
   tpu.name = "TPU-v5e";
   tpu.description = "Google TPU v5e, one core, 16 GB HBM (planning only: LibTorch does not run on TPUs)";
@@ -100,6 +105,12 @@ std::optional<DeviceSpec> findDevice(const std::string& name) {
     if (lower(d.name).rfind(wanted, 0) == 0) return d;
   if (!wanted.empty() && std::string("cpu").rfind(wanted, 0) == 0) return thisMachineCpu();
   return std::nullopt;
+}
+
+bool cudaNameMatches(const DeviceSpec& device, const std::string& reported) {
+  if (!device.isCuda) return false;
+  const std::string wanted = device.cudaName.empty() ? device.name.substr(0, device.name.find('-')) : device.cudaName;
+  return reported.find(wanted) != std::string::npos;
 }
 
 std::string deviceChoices() {

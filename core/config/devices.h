@@ -14,6 +14,9 @@ namespace traindeck {
 struct DeviceSpec {
   std::string name;         // "H100"
   std::string description;  // "NVIDIA H100 SXM, 80 GB HBM3"
+  // What CUDA calls it when that does not contain `name` ("RTX PRO 6000" for Colab's G4); empty
+  // where the name's first part ("A100" of "A100-40GB") is in CUDA's name.
+  std::string cudaName;
   std::int64_t memoryBytes = 0;
   double peakBf16 = 0;  // FLOP/s; 0: not supported
   double peakFp16 = 0;
@@ -24,7 +27,8 @@ struct DeviceSpec {
   double peakFor(Precision precision) const;
 };
 
-// The accelerators we know the figures of: T4, L4, A100-40GB, A100-80GB, H100, H200, TPU-v5e.
+// The accelerators we know the figures of: T4, L4, A100-40GB, A100-80GB, H100, H200, G4, TPU-v5e,
+// TPU-v6e.
 std::vector<DeviceSpec> knownDevices();
 // Case-insensitive; a unique-enough prefix works ("h100", "a100" finds A100-40GB); "CPU" is this machine.
 std::optional<DeviceSpec> findDevice(const std::string& name);
@@ -33,5 +37,7 @@ std::optional<DeviceSpec> findDevice(const std::string& name);
 DeviceSpec thisMachineCpu();
 // "T4, L4, ..., CPU"
 std::string deviceChoices();
+// Whether CUDA's name for a GPU ("NVIDIA RTX PRO 6000 Blackwell Server Edition") is this entry's.
+bool cudaNameMatches(const DeviceSpec& device, const std::string& reported);
 
 }  // namespace traindeck

@@ -4,11 +4,12 @@ namespace traindeck {
 
 const std::vector<FrameworkInfo>& exportFrameworks() {
   static const std::vector<FrameworkInfo> kAll = {
-      {ExportFramework::TrainDeck, "traindeck", "TrainDeck's own trainer", false, true, {"traindeck_build.py"}},
+      {ExportFramework::TrainDeck, "traindeck", "TrainDeck's own trainer", false, true, true, {"traindeck_build.py"}},
       {ExportFramework::PytorchDdp,
        "pytorch-ddp",
        "PyTorch DDP",
        false,
+       true,
        true,
        {"run_writer.py", "token_shards.py", "gpt2_torch.py", "pytorch_ddp.py"}},
       {ExportFramework::TorchXla,
@@ -16,19 +17,29 @@ const std::vector<FrameworkInfo>& exportFrameworks() {
        "PyTorch/XLA",
        true,
        false,
+       true,
        {"run_writer.py", "token_shards.py", "gpt2_torch.py", "torch_xla.py"}},
       {ExportFramework::KerasGpu,
        "keras-gpu",
        "Keras 3 + KerasHub, MirroredStrategy",
        false,
        false,
-       {"run_writer.py", "token_shards.py", "keras_train.py", "keras_gpu.py"}},
+       true,
+       {"run_writer.py", "token_shards.py", "keras_train.py", "keras_common.py", "keras_gpu.py"}},
       {ExportFramework::KerasTpu,
        "keras-tpu",
-       "Keras 3 + KerasHub, TPUStrategy",
+       "Keras 3 + KerasHub, TPUStrategy (not expected to work)",
        true,
        false,
-       {"run_writer.py", "token_shards.py", "keras_train.py", "keras_tpu.py"}},
+       false,
+       {"run_writer.py", "token_shards.py", "keras_train.py", "keras_common.py", "keras_tpu.py"}},
+      {ExportFramework::KerasJax,
+       "keras-jax",
+       "Keras 3 on JAX, keras.distribution.DataParallel",
+       true,
+       false,
+       true,
+       {"run_writer.py", "token_shards.py", "keras_jax_setup.py", "keras_common.py", "keras_jax.py"}},
   };
   return kAll;
 }
@@ -71,7 +82,7 @@ std::string targetProblem(const FrameworkInfo& framework, const PlaceInfo& place
     return framework.name + " trains on TPU chips and " + place.name +
            " has GPUs: choose colab-tpu or kaggle-v5e8, or pytorch-ddp / keras-gpu / traindeck for GPUs";
   return framework.name + " trains on GPUs (or CPUs) and " + place.name +
-         " has TPU chips: choose torch-xla or keras-tpu for a TPU";
+         " has TPU chips: choose torch-xla or keras-jax for a TPU";
 }
 
 }  // namespace traindeck

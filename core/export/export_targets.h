@@ -9,15 +9,18 @@
 
 namespace traindeck {
 
-enum class ExportFramework { TrainDeck, PytorchDdp, TorchXla, KerasGpu, KerasTpu };
+enum class ExportFramework { TrainDeck, PytorchDdp, TorchXla, KerasGpu, KerasTpu, KerasJax };
 enum class ExportPlace { ColabGpu, ColabTpu, KaggleT4x2, KaggleV5e8, Vm };
 
 struct FrameworkInfo {
   ExportFramework framework;
-  std::string name;                // "pytorch-ddp", as the command line spells it
-  std::string title;               // "PyTorch DDP"
-  bool tpu;                        // trains on TPU chips (else GPUs, or CPUs on a VM)
-  bool testedHere;                 // run by our tests against the native trainer (else: from the documented API)
+  std::string name;   // "pytorch-ddp", as the command line spells it
+  std::string title;  // "PyTorch DDP"
+  bool tpu;           // trains on TPU chips (else GPUs, or CPUs on a VM)
+  bool testedHere;    // run by our tests against the native trainer (else: from the documented API)
+  // Expected to run on the 2026 images of the places it is offered for; false for keras-tpu,
+  // whose TensorFlow for TPUs neither Colab's nor Kaggle's TPU image has (docs/tutorial.md).
+  bool expectedToWork;
   std::vector<std::string> parts;  // resources/exports/*.py, in the order the script joins them
 };
 

@@ -1,5 +1,6 @@
 #include "export/job_export.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -84,36 +85,75 @@ Launch launchFor(const ExportRequest& r, const RunConfig& placed, const std::str
   l.command = r.framework.framework == ExportFramework::PytorchDdp
                   ? "torchrun --standalone --nproc_per_node=" + std::to_string(devices) + " " + script
                   : "python3 " + script;  // the others start their own replicas
-  if (!r.place.dataDir.empty()) l.command += " --data " + r.place.dataDir + "/" + dataFolderName(placed);
-  l.shownRun = l.command;
+  const std::string data = r.place.dataDir.empty() ? "" : " --data " + r.place.dataDir + "/" + dataFolderName(placed);
+  l.shownRun = l.command + data;
+  if (r.framework.framework == ExportFramework::TrainDeck) {
+    l.command += data;
+  } else {
+    // data_dir comes from the data cell: the uploaded folder, or the one a text file was
+    // tokenized into; quoted, since a reader may type any path there.
+    l.setup = "import shlex\ndata_args = \"--data \" + shlex.quote(data_dir) if data_dir else \"\"\n";
+    l.command += " {data_args}";
+  }
   const bool colab = r.place.place == ExportPlace::ColabGpu || r.place.place == ExportPlace::ColabTpu;
   if (colab) {
     // On Drive, so the run outlives the runtime. TrainDeck's own goes on in one folder (a new
     // runtime resumes it); the others start a new folder each time.
     const std::string root = "/content/drive/MyDrive/traindeck/runs/";
-    l.setup = r.framework.framework == ExportFramework::TrainDeck
-                  ? "run_dir = \"" + root + slugOf(placed.name) + "\"\n"
-                  : "import time\nrun_dir = \"" + root + "\" + time.strftime(\"%Y%m%d-%H%M%S\", time.gmtime()) + \"-" +
-                        slugOf(placed.name) + "\"\n";
+    l.setup += r.framework.framework == ExportFramework::TrainDeck
+                   ? "run_dir = \"" + root + slugOf(placed.name) + "\"\n"
+                   : "import time\nrun_dir = \"" + root + "\" + time.strftime(\"%Y%m%d-%H%M%S\", time.gmtime()) + \"-" +
+                         slugOf(placed.name) + "\"\n";
     l.command += " --run-dir {run_dir}";
     l.shownRun += " --run-dir RUN_DIR";
   }
   return l;
 }
 
-std::string installCell(const ExportRequest& r) {
+// The notebook's data cell (every framework but TrainDeck's own, which prepares data itself):
+// text_data.py, then TEXT_FILE for a text file to tokenize right there and data_dir for the
+// folder the script reads. A Windows or Colab-only reader needs nothing of TrainDeck this way.
+std::string dataCell(const ExportRequest& r, const RunConfig& placed, int devices) {
+  const std::string folder = dataFolderName(placed);
+  const std::string uploaded = r.place.dataDir.empty() ? "" : r.place.dataDir + "/" + folder;
   const bool kaggle = r.place.place == ExportPlace::KaggleT4x2 || r.place.place == ExportPlace::KaggleV5e8;
+  // Kaggle's inputs are read-only; its output folder is what a saved version keeps.
+  const std::string tokenized = kaggle             ? "/kaggle/working/data/" + folder
+                                : uploaded.empty() ? "data/" + folder
+                                                   : uploaded;
+  const std::string tokenizer = placed.data.tokenizer == TokenizerKind::Gpt2 ? "gpt2" : "byte";
+  std::ostringstream py;
+  py << exportTemplate("text_data.py") << "\n\n";
+  py << "# Either name a UTF-8 text file here (on Colab: on your Drive; on Kaggle: a dataset added as input), and it\n"
+        "# is tokenized into "
+     << tokenized << " with the job's tokenizer (" << tokenizer
+     << "), or leave it\n# empty and upload the dataset folder `traindeck-train prepare` wrote"
+     << (uploaded.empty() ? " (default: the job's data.train)" : " as " + uploaded) << ".\n";
+  py << "TEXT_FILE = \"\"\n";
+  py << "data_dir = " << pythonString(uploaded) << "\n";
+  py << "if TEXT_FILE:\n    data_dir = prepare_text(TEXT_FILE, " << pythonString(tokenized) << ", "
+     << pythonString(tokenizer) << ", 0.05, " << static_cast<std::int64_t>(devices) * placed.model.block_size + 1
+     << ")\n";
+  return py.str();
+}
+
+// What the notebook installs: only what the place's image lacks, pinned to versions that match
+// what it has, so nothing it ships is replaced (docs/tutorial.md, "What each place ships";
+// tests/export/install_lines.py checks every export against that table).
+std::string installCell(const ExportRequest& r) {
   switch (r.framework.framework) {
-    case ExportFramework::TorchXla:
-      return kaggle ? "%pip install -q 'torch_xla[tpu]'\n" : "";  // Colab's TPU image has torch_xla 2.9
-    case ExportFramework::KerasGpu:
-      return kaggle ? "%pip install -q keras-hub\n" : "";  // Colab's GPU image has keras 3 and keras-hub
     case ExportFramework::KerasTpu:
-      // Colab's TPU image has no TensorFlow: this installs it, which may break its other frameworks
-      // (googlecolab/colabtools#5174); the versions must match (colabtools#5228).
-      return "%pip install -q tensorflow==2.20.0 tensorflow-tpu==2.20.0 keras-hub "
+      // Neither TPU image has TensorFlow for TPUs (Colab's has none, Kaggle's tensorflow-cpu
+      // 2.20): the TPU build of the same version, from Google's libtpu index (the two must match,
+      // colabtools#5228), and KerasHub as Colab's GPU image has it. This may break the image's
+      // other frameworks (colabtools#5174); the export says it is not expected to work.
+      return "%pip install -q tensorflow==2.20.0 tensorflow-tpu==2.20.0 keras-hub==0.26.0 "
              "-f https://storage.googleapis.com/libtpu-tf-releases/index.html\n";
     default:
+      // torch-xla: both TPU images have torch_xla (Colab 2.9, Kaggle 2.8 with libtpu 0.0.17);
+      // an unpinned install would put 2.9 and a newer libtpu over Kaggle's 2.8 and break the
+      // import. keras-gpu: Kaggle's GPU image is Colab's, KerasHub included. keras-jax: keras,
+      // jax and numpy are on both TPU images. pytorch-ddp, traindeck: torch is everywhere.
       return "";
   }
 }
@@ -135,12 +175,21 @@ std::string introCell(const ExportRequest& r, const RunConfig& placed, int devic
     md << "TrainDeck's tests train this script for real (2 ranks over Gloo) and check its first 20 losses "
           "against TrainDeck's own trainer on the same config.\n\n";
   else
-    md << "**Generated from the documented API, not run by our tests** (TensorFlow, KerasHub and torch_xla "
-          "are not in Debian, where the tests run).\n\n";
+    md << "**Generated from the documented API, not run by our tests** (TensorFlow, KerasHub, JAX, Keras 3 and "
+          "torch_xla are not in Debian, where the tests run).\n\n";
   if (r.framework.framework == ExportFramework::KerasTpu)
-    md << "This path is fragile: Colab's TPU image has no TensorFlow, and installing it there may break "
-          "the image's other frameworks.\n\n";
-  if (!r.place.dataDir.empty())
+    md << "**Not expected to work on 2026's Colab or Kaggle images.** Neither TPU image has TensorFlow for "
+          "TPUs: Colab's has no TensorFlow at all, Kaggle's only tensorflow-cpu (its TPU build is switched off "
+          "until a libtpu that suits it and torch_xla 2.8 is found). The install cell below puts "
+          "tensorflow-tpu in, which may break the image's other frameworks (colabtools#5174), and users "
+          "report installs that no longer find the TPU (colabtools#5419). On a TPU, use the keras-jax export "
+          "(Keras 3 on JAX, which both images ship) or torch-xla.\n\n";
+  if (r.framework.framework != ExportFramework::TrainDeck)
+    md << "Data: set `TEXT_FILE` in the data cell to a UTF-8 text file, and the cell tokenizes it there (nothing of "
+          "TrainDeck needed); or upload the dataset folder `traindeck-train prepare` wrote (`"
+       << printableText(placed.data.train) << "` here)"
+       << (r.place.dataDir.empty() ? "" : " as `" + r.place.dataDir + "/" + dataFolderName(placed) + "`") << ".\n\n";
+  else if (!r.place.dataDir.empty())
     md << "Data: upload the prepared dataset folder (`traindeck-train prepare` wrote it: `"
        << printableText(placed.data.train) << "` here) as `" << r.place.dataDir << "/" << dataFolderName(placed) << "`"
        << (placed.data.tokenizer == TokenizerKind::Gpt2 ? ", with GPT-2's `encoder.json` and `vocab.bpe` in it" : "")
@@ -149,6 +198,10 @@ std::string introCell(const ExportRequest& r, const RunConfig& placed, int devic
         "its own runs"
      << (r.place.place == ExportPlace::ColabGpu || r.place.place == ExportPlace::ColabTpu
              ? "; on Colab it goes to Google Drive, so it outlives the runtime"
+         : r.place.place == ExportPlace::KaggleT4x2 || r.place.place == ExportPlace::KaggleV5e8
+             ? "; on Kaggle it goes to /kaggle/working/runs, which a saved version (Save Version, Save & Run All) "
+               "keeps as the notebook's output: download it from the Output tab (or `kaggle kernels output`) and put "
+               "the run folder under TrainDeck's runs root, or open it with `traindeck --open DIR`"
              : "")
      << ".\n\nRun it: `" << command << "`";
   return md.str();
@@ -205,6 +258,8 @@ ExportedJob makeExport(const ExportRequest& r) {
     cells.push_back({NotebookCell::Kind::Code, "from google.colab import drive\ndrive.mount(\"/content/drive\")\n"});
   if (const std::string install = installCell(r); !install.empty())
     cells.push_back({NotebookCell::Kind::Code, install});
+  if (r.framework.framework != ExportFramework::TrainDeck)
+    cells.push_back({NotebookCell::Kind::Code, dataCell(r, placed, job.devices)});
   cells.push_back({NotebookCell::Kind::Code, "%%writefile " + script + "\n" + job.script});
   cells.push_back({NotebookCell::Kind::Code, launch.setup + "!" + launch.command + "\n"});
   job.notebook = notebookJson(cells, r.place.place == ExportPlace::Vm ? "" : r.place.tpu ? "TPU" : "GPU");

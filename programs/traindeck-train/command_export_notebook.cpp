@@ -92,6 +92,9 @@ int commandExportNotebook(const std::vector<std::string>& args, const CliContext
                   << (placeInfo.tpu ? " TPU chip" : " device") << (job.devices == 1 ? "" : "s") << ": "
                   << placeInfo.note
                   << (frameworkInfo.testedHere ? "" : " Generated from the documented API, not run by our tests.")
+                  << (frameworkInfo.expectedToWork
+                          ? ""
+                          : " Not expected to work on 2026's Colab or Kaggle images (docs/tutorial.md says why).")
                   << "\n";
     } catch (const ExportError& e) {
       context.err << "traindeck-train export-notebook: " << e.what() << "\n";

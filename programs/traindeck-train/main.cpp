@@ -47,7 +47,7 @@ commands:
                                   mean cross-entropy of each token given those before it (JSON)
   tokenize --tokenizer byte|gpt2 [--vocab V --merges M] [--decode]
                                   text on stdin to token ids (or back, with --decode)
-  export-notebook --config FILE --framework traindeck|pytorch-ddp|torch-xla|keras-gpu|keras-tpu
+  export-notebook --config FILE --framework traindeck|pytorch-ddp|torch-xla|keras-gpu|keras-jax|keras-tpu
                   --place colab-gpu|colab-tpu|kaggle-t4x2|kaggle-v5e8|vm --out DIR [--sources TGZ]
                                   the job as a script and a Colab-ready notebook (DIR/train_*.py
                                   and .ipynb) for that framework and place (docs/tutorial.md)

@@ -73,7 +73,30 @@ int launchMode(const RemoteCliContext& c) {
 int continueMode(const RemoteCliContext& c) {
   if (!c.parser.isSet(c.o.on)) return c.usage("--continue needs --on [user@]host[:port], the host it continues on");
   const QString runDir = QDir(c.parser.value(c.o.continueRun)).absolutePath();
-  TargetConfig target;
+  // The run's own target (a Slurm run goes on as a Slurm job, its settings kept), then the
+  // command line's: --set target.* (e.g. target.kind=slurm onto a cluster), the host, its key.
+  std::vector<std::string> sets;
+  for (const QString& kv : c.parser.values(c.o.set)) {
+    if (!kv.startsWith(QLatin1String("target.")))
+      return c.usage(QString("--continue takes only target.* settings (the job goes on as it was): %1").arg(kv));
+    sets.push_back(kv.toStdString());
+  }
+  RunConfig held;  // only its target: how the host is reached is the command line's alone
+  held.target = JobController::targetOf(runDir);
+  if (held.target.kind == TargetKind::Local) held.target.kind = TargetKind::Ssh;
+  const TargetConfig fresh;
+  held.target.user = fresh.user;
+  held.target.port = fresh.port;
+  held.target.identity = fresh.identity;
+  held.target.proxy_command = fresh.proxy_command;
+  held.target.hosts = fresh.hosts;
+  held.target.node_address = fresh.node_address;
+  const LoadedConfig loaded = loadConfigText(saveConfigText(held), "--set", ".", sets);
+  if (hasErrors(loaded.problems)) {
+    for (const Diagnostic& d : loaded.problems) say(QString::fromStdString(d.format(loaded.source)));
+    return 1;
+  }
+  TargetConfig target = loaded.config.target;
   c.aimAt(target, c.parser.value(c.o.on));
   JobController jobs(QFileInfo(runDir).absolutePath(), {});
   jobs.setRemoteOptions(c.remote);

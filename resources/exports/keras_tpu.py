@@ -4,12 +4,16 @@
 # now, so the resolver is TPUClusterResolver(tpu="local"); the older snippets' bare
 # TPUClusterResolver() looks for a TPU node by name and fails there.
 #
-# This path is fragile. Colab's TPU image has no TensorFlow and no KerasHub: the notebook
-# installs tensorflow and tensorflow-tpu (from Google's libtpu index) and keras-hub first, and a
-# Colab engineer warns that doing so may break the image's other frameworks
-# (googlecolab/colabtools#5174); by mid-2025 users reported that even that install no longer
-# found the TPU (colabtools#5419). For TPUs, PyTorch/XLA (the torch-xla export) is the path the
-# image carries.
+# NOT EXPECTED TO WORK on 2026's Colab or Kaggle TPU images, kept for TPU VMs that carry
+# TensorFlow for TPUs. Colab's TPU image has no TensorFlow and no KerasHub (googlecolab/
+# backend-info, Aug 2026): the notebook installs tensorflow and tensorflow-tpu 2.20 (from
+# Google's libtpu index) and keras-hub first, and a Colab engineer warns that doing so may break
+# the image's other frameworks (googlecolab/colabtools#5174); users reported installs that no
+# longer found the TPU (colabtools#5419). Kaggle's TPU image ships tensorflow-cpu only; its
+# tensorflow-tpu is switched off until a compatible libtpu is found, and its libtpu is pinned
+# to 0.0.17 for torch_xla 2.8 (Kaggle/docker-python tpu/requirements.in and tpu/Dockerfile,
+# Aug 2026), so a TensorFlow TPU install there brings a libtpu of its own. On a TPU use the
+# keras-jax export (Keras 3 on JAX, which both images ship) or torch-xla.
 # tf comes from above.
 
 FRAMEWORK = "keras-tpu"

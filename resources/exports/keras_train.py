@@ -7,16 +7,14 @@
 # KerasHub, so TrainDeck's tests only check that this script compiles and names nothing
 # undefined.
 #
-# Keras logs the running mean of the loss since the epoch began; the callback below recovers
-# each step's own loss from it, loss_n = n*mean_n - (n-1)*mean_(n-1), and writes the run folder
-# TrainDeck's app opens (metrics.jsonl, run.json, config.yaml). Weights are saved to
-# keras/model.weights.h5 in the run folder every checkpoint.every steps and at the end.
+# The schedule, AdamW, the callback that writes the run folder and the fit loop are in the
+# part below (keras_common), shared with the JAX export.
 #
 # Run: python3 THIS.py [--run-dir DIR] [--data DIR] [--val DIR].
 #
 # From above: CONFIG, PLACE, RunWriter; TokenStream, WindowLoader, command_line,
 # stop_on_sigterm, total_steps, learning_rate; and the modules math, np, os and time. From the
-# part below: FRAMEWORK, DEVICE_KIND and make_strategy().
+# parts below: compile_model and fit (keras_common); FRAMEWORK, DEVICE_KIND and make_strategy().
 import sys
 
 os.environ["KERAS_BACKEND"] = "tensorflow"  # before Keras is imported: tf.distribute needs it
@@ -61,103 +59,18 @@ def dataset(stream, length, replicas, seed, shift, rounds):
     return rows.map(inputs_and_targets)
 
 
-# ---- the schedule -----------------------------------------------------------------------------
-
-class TrainDeckSchedule(keras.optimizers.schedules.LearningRateSchedule):
-    """learning_rate, in Keras ops, evaluated by the optimizer at its iteration count (the step index)."""
-
-    def __init__(self, total):
-        self.total = total
-
-    def __call__(self, step):
-        o, s = CONFIG["optimizer"], CONFIG["schedule"]
-        lr, min_lr, warmup = o["lr"], s["min_lr"], s["warmup_steps"]
-        step = keras.ops.cast(step, "float32")
-        warm = lr * (step + 1.0) / max(1, warmup)
-        progress = keras.ops.clip((step - warmup) / max(1, max(1, self.total) - 1 - warmup), 0.0, 1.0)
-        if s["decay"] == "constant":
-            after = keras.ops.ones_like(step) * lr
-        elif s["decay"] == "linear":
-            after = lr - progress * (lr - min_lr)
-        else:
-            after = min_lr + 0.5 * (1.0 + keras.ops.cos(math.pi * progress)) * (lr - min_lr)
-        return keras.ops.where(step < warmup, warm, after)
-
-    def get_config(self):
-        return {"total": self.total}
-
-
-# ---- the callback that writes the run folder ----------------------------------------------------
-
-class RunRecorder(keras.callbacks.Callback):
-    """Per-step train records from Keras's running mean, eval records from val_loss, system
-    records every 5 s, weights every checkpoint.every steps, and the stop at the last step."""
-
-    def __init__(self, writer, tokens_per_step, total, names, memory):
-        super().__init__()
-        self.writer, self.tokens_per_step, self.total = writer, tokens_per_step, total
-        self.names, self.memory = names, memory
-        self.step = 0
-        self.previous_mean = 0.0
-        self.system_at = self.progress_at = time.monotonic()
-
-    def on_train_begin(self, logs=None):
-        self.clock = time.monotonic()
-
-    def on_epoch_begin(self, epoch, logs=None):
-        self.previous_mean = 0.0  # Keras starts its running mean again each epoch
-
-    def on_train_batch_end(self, batch, logs=None):
-        # With steps_per_execution=1, `batch` is the step's index within the epoch and
-        # logs["loss"] the mean of the epoch's losses so far.
-        n, mean = batch + 1, float(logs["loss"])
-        loss = n * mean - (n - 1) * self.previous_mean
-        self.previous_mean = mean
-        self.step += 1
-        now = time.monotonic()
-        step_ms = 1000.0 * (now - self.clock)
-        self.clock = now
-        tokens_per_s = self.tokens_per_step / (step_ms / 1000.0) if step_ms > 0 else 0.0
-        lr = learning_rate(self.step - 1, self.total)
-        # Keras does not report the gradient norm: null in the record.
-        self.writer.train(self.step, self.step * self.tokens_per_step, loss, lr, None, tokens_per_s, step_ms)
-        if now - self.progress_at >= PROGRESS_SECONDS or self.step == self.total:
-            self.progress_at = now
-            self.writer.log("step %d/%s loss %.4f lr %.3g %.0f tokens/s"
-                            % (self.step, self.total or "?", loss, lr, tokens_per_s))
-        if now - self.system_at >= SYSTEM_SECONDS:
-            self.system_at = now
-            self.write_system()
-        every = CONFIG["checkpoint"]["every"]
-        if self.step == self.total or (every > 0 and self.step % every == 0):
-            self.save_weights()
-        if self.step == self.total:
-            self.model.stop_training = True  # Keras still runs this epoch's validation
-
-    def on_epoch_end(self, epoch, logs=None):
-        if logs and "val_loss" in logs:
-            self.writer.eval(self.step, self.step * self.tokens_per_step, float(logs["val_loss"]))
-
-    def write_system(self):
-        for rank, (name, device) in enumerate(zip(self.names, self.memory)):
-            try:
-                used = tf.config.experimental.get_memory_info(device)["current"]
-            except (ValueError, RuntimeError):
-                continue
-            self.writer.system(rank, name, mem_used=int(used))
-
-    def save_weights(self):
-        folder = os.path.join(self.writer.run_dir, "keras")
-        os.makedirs(folder, exist_ok=True)
-        temp = os.path.join(folder, "model-tmp.weights.h5")
-        self.model.save_weights(temp)
-        os.replace(temp, os.path.join(folder, "model.weights.h5"))
+def device_memory_in_use(device):
+    """Bytes TensorFlow has allocated on `device` ("GPU:0"), or None where it cannot say."""
+    try:
+        return tf.config.experimental.get_memory_info(device)["current"]
+    except (ValueError, RuntimeError):
+        return None
 
 
 # ---- the model ------------------------------------------------------------------------------------
 
 def build_model(strategy, total):
-    m, o = CONFIG["model"], CONFIG["optimizer"]
+    m = CONFIG["model"]
     with strategy.scope():
         source = m.get("init_from")
         if source:
@@ -173,19 +86,7 @@ def build_model(strategy, total):
                 hidden_dim=m["n_embd"], intermediate_dim=4 * m["n_embd"], dropout=m["dropout"],
                 max_sequence_length=m["n_positions"])
         model = keras_hub.models.GPT2CausalLM(backbone=backbone, preprocessor=None)
-        clip = o.get("grad_clip", 1.0)
-        optimizer = keras.optimizers.AdamW(
-            learning_rate=TrainDeckSchedule(total), weight_decay=o["weight_decay"],
-            beta_1=o.get("betas", [0.9, 0.95])[0], beta_2=o.get("betas", [0.9, 0.95])[1],
-            epsilon=o.get("eps", 1e-8),
-            # With several replicas Keras clips each replica's share before the all-reduce (its
-            # TensorFlow optimizer sums gradients inside the update), not the summed gradient.
-            global_clipnorm=clip if clip > 0 else None)
-        # Decay weights and embeddings, not biases or LayerNorm scales and offsets.
-        optimizer.exclude_from_weight_decay(
-            var_list=[v for v in model.trainable_variables if v.path.split("/")[-1] in ("bias", "gamma", "beta")])
-        model.compile(optimizer=optimizer, loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                      weighted_metrics=[], steps_per_execution=1)
+        compile_model(model, total)
     return model
 
 
@@ -236,21 +137,12 @@ def train(writer, train_spec, val_spec):
     writer.begin(parameters, replicas, names, tokens_per_step, total)
     writer.log("training %d parameters on %d replica(s) for %s steps of %d tokens"
                % (parameters, replicas, total or "unlimited", tokens_per_step))
-    # An epoch of eval.every steps ends with Keras's validation, as traindeck-train evaluates
-    # every eval.every steps; the running mean restarts each epoch, so it never grows stale.
-    per_epoch = every if every > 0 else 100
-    if total > 0:
-        per_epoch = min(per_epoch, total)
-    epochs = -(-total // per_epoch) if total > 0 else 1 << 30
-    recorder = RunRecorder(writer, tokens_per_step, total, names, memory)
-    model.fit(train_data, epochs=epochs, steps_per_epoch=per_epoch, validation_data=val_data,
-              validation_steps=eval_batches if val_data is not None else None, callbacks=[recorder], verbose=0)
-    recorder.write_system()
+    steps = fit(model, writer, train_data, val_data, tokens_per_step, total, names, memory)
     try:  # Hugging Face's layout, where this KerasHub can write it for GPT-2 (0.27 and newer)
         model.backbone.export_to_transformers(os.path.join(writer.run_dir, "export"))
     except Exception as error:
         writer.log("no Hugging Face export (%s); the weights are in keras/model.weights.h5" % error)
-    writer.finish("finished", "finished %d steps" % recorder.step, step=recorder.step)
+    writer.finish("finished", "finished %d steps" % steps, step=steps)
 
 
 def main():

@@ -6,8 +6,10 @@
 # closures (xm.add_step_closure), so logging never makes XLA execute anything extra.
 #
 # Generated from the documented API, not run by our tests: TrainDeck's test machines have no
-# TPU and Debian has no torch_xla. PyTorch/XLA 2.9 is the last release (its README says
-# TorchTPU will replace it); xm.xla_device() and xm.mark_step() are deprecated there.
+# TPU and Debian has no torch_xla. PyTorch/XLA 2.9 is the last release (TorchTPU, a native
+# PyTorch backend for TPUs, is to replace it); xm.xla_device() and xm.mark_step() are deprecated
+# there. Both TPU images carry torch_xla (Colab 2.9, Kaggle 2.8 with its own libtpu): the
+# notebook installs nothing over them, since another release would break the import.
 #
 # Plain torch rather than transformers' GPT2LMHeadModel, on purpose: the parameters are created
 # and initialised in the native trainer's order (the same seed gives the same starting weights),

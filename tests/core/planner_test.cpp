@@ -141,6 +141,28 @@ TEST(Planner, DeviceTableLookups) {
   EXPECT_EQ(findDevice("A100")->name, "A100-40GB");
   EXPECT_FALSE(findDevice("V100").has_value());
   EXPECT_GT(findDevice("TPU-v5e")->peakBf16, 0);
+  EXPECT_EQ(findDevice("tpu-v6e")->name, "TPU-v6e");
+}
+
+// Colab's G4 (RTX PRO 6000 Blackwell, 96 GB): more memory than an H100, so GPT-2 xl fits a
+// larger micro-batch there, and it computes in bf16.
+TEST(Planner, G4IsTheLargestColabGpu) {
+  const DeviceSpec g4 = *findDevice("g4");
+  EXPECT_EQ(g4.name, "G4");
+  EXPECT_TRUE(g4.isCuda);
+  EXPECT_GT(g4.memoryBytes, findDevice("H100")->memoryBytes);
+  EXPECT_LT(g4.memoryBytes, findDevice("H200")->memoryBytes);
+  EXPECT_GT(g4.peakBf16, 0);
+  RunConfig c;
+  applyModelPreset(*findModelPreset("gpt2-xl"), c.model);
+  c.strategy.precision = Precision::Bf16;
+  c.strategy.micro_batch = 1;
+  EXPECT_GT(makePlan(c, g4).largestMicroBatch, makePlan(c, *findDevice("H100")).largestMicroBatch);
+  // CUDA names it by the card, not "G4"; the other entries by their model's name.
+  EXPECT_TRUE(cudaNameMatches(g4, "NVIDIA RTX PRO 6000 Blackwell Server Edition"));
+  EXPECT_TRUE(cudaNameMatches(*findDevice("A100-80GB"), "NVIDIA A100-SXM4-80GB"));
+  EXPECT_FALSE(cudaNameMatches(*findDevice("H100"), "NVIDIA RTX PRO 6000 Blackwell Server Edition"));
+  EXPECT_FALSE(cudaNameMatches(*findDevice("TPU-v6e"), "TPU v6e"));
 }
 
 TEST(Planner, Formatting) {

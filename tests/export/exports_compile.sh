@@ -26,12 +26,12 @@ for preset in $presets; do
     exported=$((exported + 1))
   done
 done
-[ "$exported" -eq $(( $(echo "$presets" | wc -l) * 13 )) ] || fail "$exported exports, not 13 per preset"
+[ "$exported" -eq $(( $(echo "$presets" | wc -l) * 15 )) ] || fail "$exported exports, not 15 per preset"
 # A framework on a place it cannot run on: refused with a sentence, nothing written.
 preset=$(echo "$presets" | head -1)
-for framework in traindeck pytorch-ddp torch-xla keras-gpu keras-tpu; do
+for framework in traindeck pytorch-ddp torch-xla keras-gpu keras-tpu keras-jax; do
   for place in colab-gpu colab-tpu kaggle-t4x2 kaggle-v5e8 vm; do
-    tpu_framework=no; case $framework in torch-xla|keras-tpu) tpu_framework=yes ;; esac
+    tpu_framework=no; case $framework in torch-xla|keras-tpu|keras-jax) tpu_framework=yes ;; esac
     tpu_place=no; case $place in colab-tpu|kaggle-v5e8) tpu_place=yes ;; esac
     [ "$tpu_framework" = "$tpu_place" ] && continue
     out="$scratch/refused/$framework-$place"
@@ -46,7 +46,7 @@ done
 # has no pyflakes warning; each notebook validates and writes exactly its script.
 "$python" - "$scratch/exported.txt" <<'PY' || fail "the checks above failed"
 import sys, py_compile, nbformat
-from pyflakes.api import checkPath
+from pyflakes.api import check, checkPath
 from pyflakes.reporter import Reporter
 failed = 0
 for line in open(sys.argv[1]):
@@ -59,6 +59,17 @@ for line in open(sys.argv[1]):
         print("pyflakes warned on", script); failed += 1
     book = nbformat.read(notebook, as_version=4)
     nbformat.validate(book)
+    # The notebook's own Python (the data cell): every code cell without IPython magics or
+    # shell lines compiles and passes pyflakes too.
+    for cell in book.cells:
+        lines = cell.source.splitlines()
+        if cell.cell_type == "code" and not any(l.startswith(("%", "!")) for l in lines):
+            try:
+                compile(cell.source, notebook, "exec")
+            except SyntaxError as e:
+                print("a cell of", notebook, "does not compile:", e); failed += 1
+            if check(cell.source, notebook, Reporter(sys.stdout, sys.stdout)):
+                print("pyflakes warned on a cell of", notebook); failed += 1
     written = [c.source for c in book.cells if c.cell_type == "code" and c.source.startswith("%%writefile")]
     if len(written) != 1 or written[0].split("\n", 1)[1] != open(script).read():
         print(notebook, "does not write exactly", script); failed += 1
@@ -73,8 +84,14 @@ grep -q 'nproc_per_node=2' "$scratch/$preset/pytorch-ddp-kaggle-t4x2/train_pytor
   fail "the Kaggle T4x2 notebook does not start two ranks"
 grep -q 'not run by our tests' "$scratch/$preset/keras-tpu-colab-tpu/train_keras_tpu.ipynb" ||
   fail "the Keras TPU notebook does not say it is not run by our tests"
+for place in colab-tpu kaggle-v5e8; do
+  grep -q 'Not expected to work on 2026' "$scratch/$preset/keras-tpu-$place/train_keras_tpu.ipynb" ||
+    fail "the Keras TPU notebook for $place does not say it is not expected to work"
+  grep -q 'keras.distribution.DataParallel' "$scratch/$preset/keras-jax-$place/train_keras_jax.py" ||
+    fail "no Keras-on-JAX export for $place"
+done
 # A hostile job: a name with line breaks holding code, a data folder named with shell and IPython
-# syntax. Nothing of them may become code: no call to os.system in any script, and the
+# syntax. Nothing of them may become code: no call to os.system in any script or notebook cell, and the
 # notebooks' launch lines hold only plain words (and IPython's {run_dir}).
 mkdir -p "$scratch/hostile"
 cat > "$scratch/hostile/job.yaml" <<'YAML'
@@ -84,14 +101,20 @@ data: {train: "data/x$(touch PWNED)`id`{__import__('os').system('id')}\"'", toke
 strategy: {kind: single, device: cpu, micro_batch: 4}
 YAML
 for framework in traindeck pytorch-ddp; do
-  "$train" export-notebook --config "$scratch/hostile/job.yaml" --framework "$framework" --place colab-gpu \
-      --out "$scratch/hostile/$framework" > /dev/null 2> "$scratch/hostile/$framework.err" ||
-    fail "the hostile job did not export: $(cat "$scratch/hostile/$framework.err")"
+  for place in colab-gpu kaggle-t4x2; do
+    "$train" export-notebook --config "$scratch/hostile/job.yaml" --framework "$framework" --place "$place" \
+        --out "$scratch/hostile/$framework-$place" > /dev/null 2> "$scratch/hostile/$framework.err" ||
+      fail "the hostile job did not export: $(cat "$scratch/hostile/$framework.err")"
+  done
 done
 "$python" - "$scratch/hostile" <<'PY' || fail "a hostile name or path became code"
 import ast, glob, re, sys, nbformat
-for script in glob.glob(sys.argv[1] + "/*/*.py"):
-    for node in ast.walk(ast.parse(open(script).read())):
+sources = [(script, open(script).read()) for script in glob.glob(sys.argv[1] + "/*/*.py")]
+for notebook in glob.glob(sys.argv[1] + "/*/*.ipynb"):  # and the notebooks' own Python (the data cell)
+    sources += [(notebook, c.source) for c in nbformat.read(notebook, as_version=4).cells
+                if c.cell_type == "code" and not any(l.startswith(("%", "!")) for l in c.source.splitlines())]
+for script, source in sources:
+    for node in ast.walk(ast.parse(source)):
         func = node.func if isinstance(node, ast.Call) else None
         if isinstance(func, ast.Attribute) and func.attr == "system" and getattr(func.value, "id", "") == "os":
             sys.exit("%s calls os.system (line %d)" % (script, node.lineno))
@@ -99,7 +122,7 @@ for notebook in glob.glob(sys.argv[1] + "/*/*.ipynb"):
     cells = nbformat.read(notebook, as_version=4).cells
     bang = [l for c in cells if c.cell_type == "code" for l in c.source.splitlines() if l.startswith("!")]
     assert len(bang) == 1, notebook
-    if not re.fullmatch(r"![A-Za-z0-9 ._/=-]+( --run-dir \{run_dir\})?", bang[0]):
+    if not re.fullmatch(r"![A-Za-z0-9 ._/=-]+( \{data_args\})?( --run-dir \{run_dir\})?", bang[0]):
         sys.exit("%s launches with %r" % (notebook, bang[0]))
 PY
 echo "exports_compile: $exported exports compiled, passed pyflakes and validated as nbformat 4"

@@ -13,6 +13,7 @@
 
 #include "checkpoint_sync.h"
 #include "host_probe.h"
+#include "job_controller.h"
 #include "remote_answers.h"
 #include "remote_record.h"
 #include "remote_uploads.h"
@@ -180,6 +181,31 @@ class RemotePiecesTest : public QObject {
     RunConfig missing;
     missing.data.train = "nowhere";
     QVERIFY(planUploads(missing, dir.path(), "/w").error.contains("does not exist here"));
+  }
+
+  // The job's own target, kept in remote.json (the host's config.yaml names none): a continue
+  // goes on from it, a Slurm job with its partition, limits and sbatch lines, and its work folder.
+  void theJobsTargetIsKeptForAContinue() {
+    TargetConfig slurm;
+    slurm.kind = TargetKind::Slurm;
+    slurm.host = "me@login.cluster";
+    slurm.remote_dir = "/shared/me/w 'q' 工作";
+    slurm.login_shell = "zsh -l";
+    slurm.slurm.partition = "gpu";
+    slurm.slurm.time_limit = "1-00:00:00";
+    slurm.slurm.gpus_per_node = 4;
+    slurm.slurm.sbatch_args = {"--exclusive", "--comment=a: b, [c]"};
+    slurm.slurm.build = SlurmBuild::Job;
+    QTemporaryDir dir;
+    RemoteRecord record;
+    record.remoteRunDir = "/w/runs/r";
+    record.jobTarget = jobTargetYaml(slurm);
+    QCOMPARE(writeRemoteRecord(dir.path(), record), QString());
+    QCOMPARE(JobController::targetOf(dir.path()), slurm);
+    QCOMPARE(JobController::workDirOf(dir.path()), QString::fromStdString(slurm.remote_dir));
+    // Settings that do not read (a record edited by hand) give the default target, not a crash.
+    QCOMPARE(targetFromYaml("target:\n  kind: cluster\n"), TargetConfig{});
+    QCOMPARE(targetFromYaml("model:\n  n_layer: 3\n"), TargetConfig{});
   }
 
   void theHelperLaunchesOnceAndSignalsOnlyItsOwnProcess() {

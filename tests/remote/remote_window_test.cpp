@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -95,6 +96,35 @@ class RemoteWindowTest : public QObject {
     QCoreApplication::setOrganizationName("TrainDeckTest");
   }
   void init() { QSettings().clear(); }
+
+  // Continue… on a Slurm run: offered as a Slurm job again through the chosen host as its login
+  // node, the run's partition, limits and login shell kept; unticked, an ssh target on that host.
+  void theContinueDialogKeepsASlurmRunsPlace() {
+    QTemporaryDir run;
+    TargetConfig slurm;
+    slurm.kind = TargetKind::Slurm;
+    slurm.host = "old-login";
+    slurm.identity = "/old/key";
+    slurm.login_shell = "bash --login";
+    slurm.slurm.partition = "gpu";
+    slurm.slurm.time_limit = "4:00:00";
+    const QList<HostEntry> hosts{{"cluster", "me@login2.cluster:2222", "/keys/cluster", ""}};
+    ContinueDialog dialog(run.path(), hosts, "/shared/me/w", slurm);
+    auto* asSlurm = dialog.findChild<QCheckBox*>("continueAsSlurm");
+    QVERIFY(asSlurm != nullptr);
+    QVERIFY(asSlurm->isChecked());
+    TargetConfig target = dialog.target();
+    QCOMPARE(target.kind, TargetKind::Slurm);
+    QCOMPARE(target.host, std::string("me@login2.cluster:2222"));
+    QCOMPARE(target.identity, std::string("/keys/cluster"));
+    QCOMPARE(target.slurm, slurm.slurm);
+    QCOMPARE(target.login_shell, slurm.login_shell);
+    asSlurm->setChecked(false);
+    QCOMPARE(dialog.target().kind, TargetKind::Ssh);
+    // An ssh run's dialog starts unticked.
+    ContinueDialog plain(run.path(), hosts, "/w", TargetConfig{});
+    QVERIFY(!plain.findChild<QCheckBox*>("continueAsSlurm")->isChecked());
+  }
 
   void closingAndReopeningTheAppKeepsFollowingTheRun() {
     if (const QString missing = SshdServer::missingPackage(); !missing.isEmpty())

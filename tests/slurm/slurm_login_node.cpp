@@ -69,13 +69,24 @@ QString SlurmLoginNode::keepTrainerForTheHost() {
   return cache.keep(signature, "test");
 }
 
-SlurmLoginNode::Launched SlurmLoginNode::launch(const QStringList& sets, const QString& workDir) {
+SlurmLoginNode::Launched SlurmLoginNode::launch(const QStringList& sets, const QString& workDir,
+                                                const QStringList& moreArgs) {
   QStringList args{"--launch",    m_server.spec(),  "--config",       m_local.filePath("job/job.yaml"),
                    "--identity",  m_server.clientKey(), "--known-hosts", m_knownHosts,
                    "--batch",     "--runs-root",    m_local.filePath("runs"), "--remote-dir",
-                   workDir.isEmpty() ? work() : workDir, "--set",          "target.kind=slurm", "--set",
+                   workDir.isEmpty() ? work() : workDir, "--set", "target.kind=slurm", "--set",
                    "strategy.nnodes=2", "--set",    "strategy.kind=ddp"};
   for (const QString& kv : sets) args << "--set" << kv;
+  return start(args + moreArgs);
+}
+
+SlurmLoginNode::Launched SlurmLoginNode::continueRun(const QString& runDir, const QStringList& moreArgs) {
+  return start(QStringList{"--continue", runDir, "--on", m_server.spec(), "--identity", m_server.clientKey(),
+                           "--known-hosts", m_knownHosts, "--batch", "--remote-dir", work()} +
+               moreArgs);
+}
+
+SlurmLoginNode::Launched SlurmLoginNode::start(const QStringList& args) {
   Launched l;
   l.process = std::make_unique<QProcess>();
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

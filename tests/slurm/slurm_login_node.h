@@ -29,7 +29,9 @@ class SlurmLoginNode {
 
   // `traindeck --launch` of the job on 2 nodes (ddp), with more KEY=VALUE settings, into work()
   // or another work folder on the cluster.
-  Launched launch(const QStringList& sets, const QString& workDir = {});
+  Launched launch(const QStringList& sets, const QString& workDir = {}, const QStringList& moreArgs = {});
+  // `traindeck --continue RUN_DIR --on LOGIN` (the run's own Slurm target, the work folder work()).
+  Launched continueRun(const QString& runDir, const QStringList& moreArgs = {});
   // Waits for the launcher to end: its exit code (-1: still running, then killed, or crashed) and
   // its stderr (appended to $SLURM_RUN_TEST_LOG when set, for a look).
   static int finish(Launched& l, int timeoutMs, QString* err);
@@ -44,6 +46,7 @@ class SlurmLoginNode {
 
  private:
   QString keepTrainerForTheHost();
+  Launched start(const QStringList& args);
 
   SlurmCluster m_cluster;
   SshdServer m_server;

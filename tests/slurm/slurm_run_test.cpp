@@ -9,7 +9,8 @@
 // submitted; one that can never run for a reason the partitions do not show is cancelled and
 // fails within a minute, saying why; a job waiting behind a busy cluster says "waiting for
 // resources"; a time limit checkpoints, requeues, and with no requeue left ends stopped; the
-// cluster's set-up is found only through the login shell. The login node and the cluster:
+// cluster's set-up is found only through the login shell; a stopped run continues as a Slurm
+// job (--continue). The login node and the cluster:
 // SlurmLoginNode.
 #include <QCryptographicHash>
 #include <QDir>
@@ -167,6 +168,28 @@ class SlurmRunTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(m_login.cluster().run("squeue", {"-h", "-j", id, "-o", "%T"}).trimmed().isEmpty() ||
                                  m_login.cluster().run("squeue", {"-h", "-j", id, "-o", "%T"}).contains("COMPLETED"),
                              30000);
+  }
+
+  // A run that stopped (--stop-at) goes on with `traindeck --continue RUN --on LOGIN` as a Slurm
+  // job again (its own target kept): resumed from the checkpoint copied here, the same losses
+  // as a run never stopped, every step once, in the same mirror.
+  void aStoppedRunContinuesAsASlurmJob() {
+    Launched l = m_login.launch({"strategy.nproc_per_node=1", "name=continued job"}, {}, {"--stop-at", "8"});
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QString err;
+    QCOMPARE(SlurmLoginNode::finish(l, 300000, &err), 0);
+    QCOMPARE(test_support::runStatus(l.runDir), std::string("stopped"));
+    const QString firstJob = m_login.jobIdOf(l.runDir);
+    Launched c = m_login.continueRun(l.runDir);
+    QCOMPARE(c.runDir, l.runDir);
+    const int code = SlurmLoginNode::finish(c, 300000, &err);
+    if (code != 0) qWarning().noquote() << err.right(4000);
+    QCOMPARE(code, 0);
+    QVERIFY2(err.contains("Submitted to Slurm through"), qPrintable(err.right(3000)));
+    QVERIFY(m_login.jobIdOf(l.runDir) != firstJob);
+    QCOMPARE(test_support::runStatus(l.runDir), std::string("finished"));
+    const QString differs = lossesDifferFromTheReference(l.runDir);
+    QVERIFY2(differs.isEmpty(), qPrintable(differs));
   }
 
   // A two-minute limit, USR2 a quarter of it before the end (Slurm may send it up to 30 s earlier):

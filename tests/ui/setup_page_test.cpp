@@ -426,7 +426,10 @@ class SetupPageTest : public QObject {
     QVERIFY(dialog->exportNow().startsWith("Cannot export"));
     QVERIFY(QDir(out.path()).isEmpty());
     dialog->choose("keras-tpu", "colab-tpu");
-    QVERIFY2(dialog->noteText().contains("not run by our tests"), qPrintable(dialog->noteText()));
+    QVERIFY2(dialog->noteText().contains("not run by our tests") && dialog->noteText().contains("Not expected to work"),
+             qPrintable(dialog->noteText()));
+    dialog->choose("keras-jax", "kaggle-v5e8");
+    QVERIFY2(!dialog->noteText().contains("Not expected to work"), qPrintable(dialog->noteText()));
     dialog->choose("pytorch-ddp", "kaggle-t4x2");
     QVERIFY2(dialog->noteText().contains("two T4") && dialog->noteText().contains("Our tests run"),
              qPrintable(dialog->noteText()));
@@ -443,7 +446,7 @@ class SetupPageTest : public QObject {
       QString source;
       for (const QJsonValue line : cell["source"].toArray()) source += line.toString();
       if (source.startsWith("%%writefile")) written = source.section('\n', 1);
-      if (source.startsWith("!torchrun")) QVERIFY2(source.contains("--nproc_per_node=2"), qPrintable(source));
+      if (source.contains("!torchrun")) QVERIFY2(source.contains("--nproc_per_node=2"), qPrintable(source));
     }
     QCOMPARE(written.toUtf8(), text);
     QDir().mkpath(TRAINDECK_SCREENSHOT_DIR);

@@ -29,10 +29,8 @@ double Trainer::jobPeakFlops() const {
     return thisMachineCpu().peakFor(Precision::Fp32) * nodes;
   }
   const std::string name = compat::cudaDeviceName(m_device.index());
-  for (const DeviceSpec& known : knownDevices()) {
-    const std::string model = known.name.substr(0, known.name.find('-'));  // "A100-80GB" -> "A100"
-    if (name.find(model) != std::string::npos) return known.peakFor(m_config.strategy.precision) * world;
-  }
+  for (const DeviceSpec& known : knownDevices())  // "A100" of "A100-80GB", or the entry's cudaName
+    if (cudaNameMatches(known, name)) return known.peakFor(m_config.strategy.precision) * world;
   return 0;
 }
 
