@@ -4,6 +4,7 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "chart_style.h"
@@ -16,6 +17,25 @@ const QVector<QColor> kLineColors = {QColor(31, 119, 180),  QColor(255, 127, 14)
                                      QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
                                      QColor(227, 119, 194), QColor(127, 127, 127)};
 
+// Lines up to this long are handed to QCustomPlot whole: its own sampling draws them in well
+// under a millisecond, and what it holds is every point.
+constexpr std::size_t kWholeLineUpTo = 16384;
+// Lines at least this long have their smoothed twin built on another thread.
+constexpr std::size_t kThreadedBuildFrom = 100000;
+
+// With room for half as many again: a growing line's appends then rarely copy it.
+std::vector<double> withRoom(std::size_t size) {
+  std::vector<double> v;
+  v.reserve(size + size / 2);
+  return v;
+}
+
+std::vector<double> stdVectorOf(const QVector<double>& values) {
+  std::vector<double> v = withRoom(static_cast<std::size_t>(values.size()));
+  v.assign(values.begin(), values.end());
+  return v;
+}
+
 QColor markerColor(const QString& level) {
   if (level == "error") return QColor(214, 39, 40);
   if (level == "warn") return QColor(230, 160, 20);
@@ -24,12 +44,17 @@ QColor markerColor(const QString& level) {
 
 }  // namespace
 
-void SeriesBounds::extend(const QVector<double>& x, const QVector<double>& y) {
+namespace {
+
+template <class Column>
+void extendBounds(SeriesBounds& b, const Column& xs, const Column& ys) {
+  const double* x = xs.data();
+  const double* y = ys.data();
   // Plain min and max in one pass (QCPRange::expand is not inlined: a million calls show).
-  double keyLo = keys.lower, keyHi = keys.upper, lo = values.lower, hi = values.upper;
-  bool found = any;
-  const int n = static_cast<int>(std::min(x.size(), y.size()));
-  for (int i = 0; i < n; ++i) {
+  double keyLo = b.keys.lower, keyHi = b.keys.upper, lo = b.values.lower, hi = b.values.upper;
+  bool found = b.any;
+  const auto n = std::min<std::size_t>(static_cast<std::size_t>(xs.size()), static_cast<std::size_t>(ys.size()));
+  for (std::size_t i = 0; i < n; ++i) {
     const double v = y[i];
     if (!std::isfinite(v) || !std::isfinite(x[i])) continue;  // a record without its time, say
     if (!found) {
@@ -44,9 +69,19 @@ void SeriesBounds::extend(const QVector<double>& x, const QVector<double>& y) {
     hi = std::max(hi, v);
   }
   if (!found) return;
-  keys = QCPRange(keyLo, keyHi);
-  values = QCPRange(lo, hi);
-  any = true;
+  b.keys = QCPRange(keyLo, keyHi);
+  b.values = QCPRange(lo, hi);
+  b.any = true;
+}
+
+}  // namespace
+
+void SeriesBounds::extend(const QVector<double>& x, const QVector<double>& y) {
+  extendBounds(*this, x, y);
+}
+
+void SeriesBounds::extend(const std::vector<double>& x, const std::vector<double>& y) {
+  extendBounds(*this, x, y);
 }
 
 void SeriesBounds::extend(const SeriesBounds& other) {
@@ -75,6 +110,8 @@ MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidge
   m_smooth = addGraph();
   m_smooth->setPen(QPen(kLineColors[0], 2));
   m_smooth->setName(tr("smoothed"));
+  m_rawLine.graph = m_raw;
+  m_smoothLine.graph = m_smooth;
   m_markerGraph = addGraph();
   m_markerGraph->setLineStyle(QCPGraph::lsNone);
   m_markerGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, QColor(214, 39, 40), 9));
@@ -98,6 +135,7 @@ MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidge
     if (!m_following) fitYToVisibleX();
   });
   connect(this, &QCustomPlot::mouseWheel, this, [this] { m_following = false; });
+  connect(this, &QCustomPlot::beforeReplot, this, &MetricChart::pickAllPoints);
   setMinimumHeight(160);
 }
 
@@ -115,14 +153,39 @@ void MetricChart::changeEvent(QEvent* event) {
 }
 
 void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed) {
-  m_raw->setData(x, raw, /*alreadySorted=*/true);
-  m_smooth->setData(smoothed.isEmpty() ? QVector<double>() : x, smoothed, true);
+  takeSeries(stdVectorOf(x), stdVectorOf(raw), stdVectorOf(smoothed));
+}
+
+void MetricChart::takeSeries(std::vector<double> x, std::vector<double> raw, std::vector<double> smoothed) {
+  const bool hasRaw = !raw.empty(), hasSmooth = !smoothed.empty();
+  const long long points = static_cast<long long>(x.size());
+  // A long run's smoothed line is built on a second thread meanwhile (each pyramid owns its
+  // points; nothing else touches them until the join).
+  SeriesBounds smoothBounds;
+  std::vector<double> smoothX = withRoom(hasSmooth ? x.size() : 0);
+  if (hasSmooth) smoothX.assign(x.begin(), x.end());
+  auto buildSmooth = [&, smoothX = std::move(smoothX)]() mutable {
+    smoothBounds.extend(smoothX, smoothed);
+    if (smoothed.empty())
+      m_smoothLine.points.clear();
+    else
+      m_smoothLine.points.assign(std::move(smoothX), std::move(smoothed));
+  };
+  std::thread smoothBuilder;
+  if (x.size() >= kThreadedBuildFrom)
+    smoothBuilder = std::thread(std::ref(buildSmooth));
+  else
+    buildSmooth();
   m_mainBounds = SeriesBounds();
   m_mainBounds.extend(x, raw);
-  m_mainBounds.extend(x, smoothed);
-  m_smooth->setVisible(!smoothed.isEmpty());
+  m_rawLine.points.assign(std::move(x), std::move(raw));
+  if (smoothBuilder.joinable()) smoothBuilder.join();
+  m_mainBounds.extend(smoothBounds);
+  pickPoints(m_rawLine, true);
+  pickPoints(m_smoothLine, true);
+  m_smooth->setVisible(hasSmooth);
   // Only lines that exist are named in the legend.
-  if (raw.isEmpty() || smoothed.isEmpty()) {
+  if (!hasRaw || !hasSmooth) {
     m_raw->removeFromLegend();
     m_smooth->removeFromLegend();
   } else {
@@ -130,17 +193,74 @@ void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw
     m_smooth->addToLegend();
   }
   QColor faint = kLineColors[0];
-  faint.setAlpha(smoothed.isEmpty() ? 255 : 70);
+  faint.setAlpha(hasSmooth ? 70 : 255);
   m_raw->setPen(QPen(faint, 1));
-  m_smooth->setPen(QPen(kLineColors[0], lineWidthFor(x.size())));
+  m_smooth->setPen(QPen(kLineColors[0], lineWidthFor(points)));
 }
 
-void MetricChart::appendSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed) {
-  m_raw->addData(x, raw, /*alreadySorted=*/true);
-  if (!smoothed.isEmpty()) m_smooth->addData(x, smoothed, true);
+void MetricChart::appendSeries(const std::vector<double>& x, const std::vector<double>& raw,
+                               const std::vector<double>& smoothed) {
+  m_rawLine.points.append(x, raw);
+  if (!smoothed.empty()) m_smoothLine.points.append(x, smoothed);
+  pickPoints(m_rawLine, true);
+  if (!smoothed.empty()) pickPoints(m_smoothLine, true);
   m_mainBounds.extend(x, raw);
   m_mainBounds.extend(x, smoothed);
-  m_smooth->setPen(QPen(kLineColors[0], lineWidthFor(m_raw->dataCount())));
+  m_smooth->setPen(QPen(kLineColors[0], lineWidthFor(static_cast<long long>(m_rawLine.points.size()))));
+}
+
+void MetricChart::pickPoints(Line& line, bool changed) {
+  const SeriesPyramid& p = line.points;
+  const std::vector<double>& x = p.xs();
+  const std::vector<double>& y = p.ys();
+  QVector<QCPGraphData> drawn;
+  if (p.size() <= kWholeLineUpTo) {
+    if (!changed && line.whole) return;
+    drawn.resize(static_cast<qsizetype>(p.size()));
+    for (std::size_t i = 0; i < p.size(); ++i) drawn[static_cast<qsizetype>(i)] = QCPGraphData(x[i], y[i]);
+    line.graph->data()->set(drawn, /*alreadySorted=*/true);
+    line.whole = true;
+    line.drawnSize = p.size();
+    return;
+  }
+  if (changed) {  // picked before the next replot, when the axes have been fitted to the points
+    line.whole = false;
+    line.drawnWidth = -1;
+    return;
+  }
+  const QCPRange keys = xAxis->range();
+  const int columns = std::max(width(), 100);
+  if (!line.whole && line.drawnSize == p.size() && line.drawnWidth == columns && line.drawnKeys.lower == keys.lower &&
+      line.drawnKeys.upper == keys.upper)
+    return;
+  // One point past each edge, so that the line runs on to the border.
+  std::size_t first = p.lowerBound(keys.lower);
+  if (first > 0) --first;
+  const auto past = std::upper_bound(x.begin(), x.end(), keys.upper);
+  const std::size_t last = std::min(p.size(), static_cast<std::size_t>(past - x.begin()) + 1);
+  drawn.reserve(static_cast<qsizetype>(std::min<std::size_t>(last - first, 10 * static_cast<std::size_t>(columns))));
+  p.forEachDrawn(first, last, static_cast<std::size_t>(columns),
+                 [&](std::size_t i) { drawn.push_back(QCPGraphData(x[i], y[i])); });
+  line.graph->data()->set(drawn, /*alreadySorted=*/true);
+  line.whole = false;
+  line.drawnSize = p.size();
+  line.drawnWidth = columns;
+  line.drawnKeys = keys;
+}
+
+void MetricChart::pickAllPoints() {
+  pickPoints(m_rawLine, false);
+  pickPoints(m_smoothLine, false);
+  for (Line& line : m_extraLines) pickPoints(line, false);
+}
+
+std::vector<const MetricChart::Line*> MetricChart::visibleLines() const {
+  std::vector<const Line*> lines;
+  for (const Line* line : {&m_rawLine, &m_smoothLine})
+    if (line->graph->visible()) lines.push_back(line);
+  for (const Line& line : m_extraLines)
+    if (line.graph->visible()) lines.push_back(&line);
+  return lines;
 }
 
 void MetricChart::setExtraLines(const QVector<QString>& names, const QVector<QVector<double>>& xs,
@@ -151,10 +271,14 @@ void MetricChart::setExtraLines(const QVector<QString>& names, const QVector<QVe
     g->setPen(QPen(kLineColors[(m_extra.size() + 1) % kLineColors.size()], 2));
     m_extra.push_back(g);
   }
+  m_extraLines.resize(static_cast<std::size_t>(names.size()));
   m_extraBounds = QVector<SeriesBounds>(names.size());
   for (int i = 0; i < names.size(); ++i) {
     m_extra[i]->setName(names[i]);
-    m_extra[i]->setData(xs[i], ys[i], true);
+    Line& line = m_extraLines[static_cast<std::size_t>(i)];
+    line.graph = m_extra[i];
+    line.points.assign(stdVectorOf(xs[i]), stdVectorOf(ys[i]));
+    pickPoints(line, true);
     m_extraBounds[i].extend(xs[i], ys[i]);
     m_extra[i]->setPen(QPen(kLineColors[(i + 1) % kLineColors.size()], lineWidthFor(ys[i].size())));
     // Dots mark sparse series (eval points); on long ones they would only cost drawing time.
@@ -207,17 +331,20 @@ std::optional<QCPRange> MetricChart::dataRange(const std::optional<QCPRange>& ke
   }
   std::vector<double> values;  // only when outliers are left out
   std::optional<QCPRange> out;
-  for (int i = 0; i < graphCount(); ++i) {
-    QCPGraph* g = graph(i);
-    if (g == m_markerGraph || !g->visible()) continue;
+  for (const Line* line : visibleLines()) {
+    const SeriesPyramid& p = line->points;
+    const std::size_t first = keys ? p.lowerBound(keys->lower) : 0;
+    const std::size_t last =
+        keys ? static_cast<std::size_t>(std::upper_bound(p.xs().begin(), p.xs().end(), keys->upper) - p.xs().begin())
+             : p.size();
     if (m_ignoreOutliers) {
-      for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
-        if ((!keys || keys->contains(it->key)) && std::isfinite(it->value)) values.push_back(it->value);
+      for (std::size_t i = first; i < last; ++i)
+        if (std::isfinite(p.ys()[i])) values.push_back(p.ys()[i]);
       continue;
     }
-    bool found = false;
-    const QCPRange r = keys ? g->getValueRange(found, QCP::sdBoth, *keys) : g->getValueRange(found);
-    if (found) out = out ? QCPRange(std::min(out->lower, r.lower), std::max(out->upper, r.upper)) : r;
+    if (const auto r = p.valueRange(first, last))
+      out = out ? QCPRange(std::min(out->lower, r->first), std::max(out->upper, r->second))
+                : QCPRange(r->first, r->second);
   }
   if (m_ignoreOutliers && !values.empty()) {
     const std::size_t cut = values.size() / 100;  // 1% each side
@@ -273,26 +400,26 @@ void MetricChart::zoomX(const QCPRange& range) {
 }
 
 QString MetricChart::valueTextAt(double pixelX) const {
-  const QSharedPointer<QCPGraphDataContainer> raw = m_raw->data();
-  if (raw->isEmpty()) return {};
+  const SeriesPyramid& raw = m_rawLine.points;
+  if (raw.size() == 0) return {};
   const double key = xAxis->pixelToCoord(pixelX);
   // The nearer of the first point at or after key and the one before it.
-  auto best = raw->findBegin(key, false);
-  if (best == raw->constEnd() ||
-      (best != raw->constBegin() && std::abs((best - 1)->key - key) < std::abs(best->key - key)))
-    --best;
-  if (std::abs(xAxis->coordToPixel(best->key) - pixelX) > 12) return {};
+  std::size_t best = raw.lowerBound(key);
+  const std::vector<double>& x = raw.xs();
+  if (best == raw.size() || (best > 0 && std::abs(x[best - 1] - key) < std::abs(x[best] - key))) --best;
+  if (std::abs(xAxis->coordToPixel(x[best]) - pixelX) > 12) return {};
   QString text = QStringLiteral("%1 %2: %3")
                      .arg(xAxis->label().isEmpty() ? tr("x") : xAxis->label())
-                     .arg(best->key, 0, 'g', 10)
-                     .arg(best->value, 0, 'g', 6);
-  const QSharedPointer<QCPGraphDataContainer> smooth = m_smooth->data();
-  if (auto s = smooth->findBegin(best->key, false); s != smooth->constEnd() && s->key == best->key)  // same x
-    text += tr(", smoothed %1").arg(s->value, 0, 'g', 6);
+                     .arg(x[best], 0, 'g', 10)
+                     .arg(raw.ys()[best], 0, 'g', 6);
+  const SeriesPyramid& smooth = m_smoothLine.points;
+  if (const std::size_t s = smooth.lowerBound(x[best]); s < smooth.size() && smooth.xs()[s] == x[best])  // same x
+    text += tr(", smoothed %1").arg(smooth.ys()[s], 0, 'g', 6);
   return text;
 }
 
 bool MetricChart::exportTo(const QString& path) {
+  pickAllPoints();  // exports draw without a replot
   const QString lower = path.toLower();
   if (lower.endsWith(".png")) return savePng(path, 0, 0, 2.0);
   if (lower.endsWith(".pdf")) return savePdf(path);

@@ -1,6 +1,8 @@
 // One chart of the Monitor page: a QCustomPlot with a faint raw line, a bold smoothed line,
 // optional extra lines (validation loss, one per rank), and event markers with tooltips.
 // Zoom and pan with the mouse; double-click rescales. Owns no run data: it draws what it is given.
+// Each line keeps its points in a SeriesPyramid; QCustomPlot gets what the visible range needs
+// at the chart's width (every point of a short line, or of a zoomed-in stretch of a long one).
 #pragma once
 
 #include <QString>
@@ -9,6 +11,9 @@
 #include <qcustomplot.h>
 
 #include <optional>
+#include <vector>
+
+#include "runs/series_pyramid.h"
 
 namespace traindeck {
 
@@ -18,6 +23,7 @@ struct SeriesBounds {
   QCPRange keys, values;
   bool any = false;
   void extend(const QVector<double>& x, const QVector<double>& y);
+  void extend(const std::vector<double>& x, const std::vector<double>& y);
   void extend(const SeriesBounds& other);
 };
 
@@ -34,8 +40,10 @@ class MetricChart : public QCustomPlot {
 
   // The main series: raw points faint, and the same smoothed bold (when smoothed is not empty).
   void setSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed);
+  // The same, taking the vectors over (a long run's million points are not copied again).
+  void takeSeries(std::vector<double> x, std::vector<double> raw, std::vector<double> smoothed);
   // More points after those setSeries gave (x increasing, smoothed empty where it was empty).
-  void appendSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed);
+  void appendSeries(const std::vector<double>& x, const std::vector<double>& raw, const std::vector<double>& smoothed);
   // Extra named lines drawn over the main one (val loss; one per rank on device charts).
   void setExtraLines(const QVector<QString>& names, const QVector<QVector<double>>& xs,
                      const QVector<QVector<double>>& ys);
@@ -54,6 +62,8 @@ class MetricChart : public QCustomPlot {
   // smoothed 2.5032"), or empty when no point is near.
   QString valueTextAt(double pixelX) const;
   bool showsEmpty() const { return m_emptyText->visible(); }  // "No data yet", no tick labels
+  // The main series' points, however few of them QCustomPlot is handed to draw.
+  std::size_t pointCount() const { return m_rawLine.points.size(); }
   // PNG, SVG or PDF by the file's extension; false when it could not be written.
   bool exportTo(const QString& path);
 
@@ -63,6 +73,22 @@ class MetricChart : public QCustomPlot {
   void changeEvent(QEvent* event) override;  // follows light and dark palettes
 
  private:
+  // A line's points and what of them its graph holds now (the range and width they were
+  // picked for), so that a replot with nothing changed picks nothing again.
+  struct Line {
+    QCPGraph* graph = nullptr;
+    SeriesPyramid points;
+    QCPRange drawnKeys;
+    int drawnWidth = -1;
+    std::size_t drawnSize = 0;
+    bool whole = false;  // the graph holds every point
+  };
+  // Hands `line.graph` the points to draw: all of a short line; of a long one, those its
+  // pyramid picks for the visible x range at the chart's width. `changed`: the points did (a
+  // long line's are then picked before the next replot, once the axes fit them).
+  void pickPoints(Line& line, bool changed);
+  void pickAllPoints();  // before each replot: the range or the width may have moved
+  std::vector<const Line*> visibleLines() const;
   void applyPalette();
   void showEmpty(bool empty);
   // The y range of the lines (markers excluded), within `keys` when given; nullopt when none.
@@ -77,6 +103,8 @@ class MetricChart : public QCustomPlot {
   QCPGraph* m_raw;
   QCPGraph* m_smooth;
   QVector<QCPGraph*> m_extra;
+  Line m_rawLine, m_smoothLine;
+  std::vector<Line> m_extraLines;  // one per m_extra graph
   QCPGraph* m_markerGraph;
   QVector<ChartMarker> m_markers;
   SeriesBounds m_mainBounds;            // raw and smoothed

@@ -156,8 +156,14 @@ MonitorPage::MonitorPage(QWidget* parent) : QWidget(parent) {
 }
 
 void MonitorPage::showMetrics(const MetricsView& view) {
+  // Another run (or the first): drawn at the next turn of the event loop, not after the wait
+  // that paces a live run's redraws (redraw() sets that wait again).
+  const bool anotherRun = view.train != m_drawn.source;
   m_view = view;
-  if (!m_redrawTimer.isActive()) m_redrawTimer.start();
+  if (anotherRun)
+    m_redrawTimer.start(0);
+  else if (!m_redrawTimer.isActive())
+    m_redrawTimer.start();
 }
 
 void MonitorPage::clear() {
@@ -190,34 +196,70 @@ void MonitorPage::drawTrain(const TrainColumns& train, double t0, const std::vec
     const double w = m_smoothingWeight;
     d = DrawnTrain{m_view.train, 0, 0, 0, t0, m_xAxis, w, DebiasedEma(w), DebiasedEma(w), DebiasedEma(w)};
   }
-  const int size = static_cast<int>(n - d.count);
-  QVector<double> x, loss, lossSmooth, lr, throughput, throughputSmooth, gradNorm, gradNormSmooth;
-  for (QVector<double>* v : {&x, &loss, &lossSmooth, &lr, &throughput, &throughputSmooth, &gradNorm, &gradNormSmooth})
-    v->reserve(size);
-  for (std::size_t i = d.count; i < n; ++i) {
-    if (m_xAxis == XAxis::Elapsed && i > 0 && pauseBetween(pauses, train.time[i - 1], train.time[i])) {
-      // The run stood still here (stopped, then resumed): no line across that time.
-      x << (train.time[i - 1] + train.time[i]) / 2 - t0;
-      for (QVector<double>* v : {&loss, &lossSmooth, &lr, &throughput, &throughputSmooth, &gradNorm, &gradNormSmooth})
-        *v << std::nan("");
+  const std::size_t size = n - d.count;
+  std::vector<double> x, loss, lossSmooth, lr, throughput, throughputSmooth, gradNorm, gradNormSmooth;
+  // Room for half as many again (address space only, until used): the charts keep these
+  // vectors, and a live run's appends then rarely copy a million points.
+  const std::size_t room = extends ? size : size + size / 2;
+  for (std::vector<double>* v :
+       {&x, &loss, &lossSmooth, &lr, &throughput, &throughputSmooth, &gradNorm, &gradNormSmooth})
+    v->reserve(room);
+  const bool breaks = m_xAxis == XAxis::Elapsed && !pauses.empty();
+  if (!breaks) {
+    // Column by column: a million points are a few tight loops, not one with eight appends.
+    x.resize(size);
+    for (std::size_t i = 0; i < size; ++i) {
+      const std::size_t r = d.count + i;
+      x[i] = axisValue(m_xAxis, train.step[r], train.tokens[r], train.time[r], t0);
     }
-    x << axisValue(m_xAxis, train.step[i], train.tokens[i], train.time[i], t0);
-    loss << train.loss[i];
-    lossSmooth << d.loss.push(train.loss[i]);
-    lr << train.lr[i];
-    throughput << train.tokensPerSecond[i];
-    throughputSmooth << d.throughput.push(train.tokensPerSecond[i]);
-    gradNorm << train.gradNorm[i];
-    gradNormSmooth << d.gradNorm.push(train.gradNorm[i]);
+    const auto column = [&](const std::vector<float>& values, std::vector<double>& raw, std::vector<double>* smooth,
+                            DebiasedEma* ema) {
+      raw.assign(values.begin() + static_cast<std::ptrdiff_t>(d.count), values.end());
+      if (!smooth) return;
+      smooth->resize(size);
+      for (std::size_t i = 0; i < size; ++i) (*smooth)[i] = ema->push(raw[i]);
+    };
+    column(train.loss, loss, &lossSmooth, &d.loss);
+    column(train.lr, lr, nullptr, nullptr);
+    column(train.tokensPerSecond, throughput, &throughputSmooth, &d.throughput);
+    column(train.gradNorm, gradNorm, &gradNormSmooth, &d.gradNorm);
   }
-  const auto draw = [extends](MetricChart* chart, const QVector<double>& x, const QVector<double>& raw,
-                              const QVector<double>& smooth) {
-    extends ? chart->appendSeries(x, raw, smooth) : chart->setSeries(x, raw, smooth);
+  for (std::size_t i = breaks ? d.count : n; i < n; ++i) {
+    if (i > 0 && pauseBetween(pauses, train.time[i - 1], train.time[i])) {
+      // The run stood still here (stopped, then resumed): no line across that time.
+      x.push_back((train.time[i - 1] + train.time[i]) / 2 - t0);
+      for (std::vector<double>* v :
+           {&loss, &lossSmooth, &lr, &throughput, &throughputSmooth, &gradNorm, &gradNormSmooth})
+        v->push_back(std::nan(""));
+    }
+    x.push_back(axisValue(m_xAxis, train.step[i], train.tokens[i], train.time[i], t0));
+    loss.push_back(train.loss[i]);
+    lossSmooth.push_back(d.loss.push(train.loss[i]));
+    lr.push_back(train.lr[i]);
+    throughput.push_back(train.tokensPerSecond[i]);
+    throughputSmooth.push_back(d.throughput.push(train.tokensPerSecond[i]));
+    gradNorm.push_back(train.gradNorm[i]);
+    gradNormSmooth.push_back(d.gradNorm.push(train.gradNorm[i]));
+  }
+  // A whole redraw hands the columns over (the last chart takes x itself); a growing run's
+  // new points are appended.
+  const auto draw = [extends](MetricChart* chart, std::vector<double> xs, std::vector<double>&& raw,
+                              std::vector<double>&& smooth) {
+    if (extends)
+      chart->appendSeries(xs, raw, smooth);
+    else
+      chart->takeSeries(std::move(xs), std::move(raw), std::move(smooth));
   };
-  draw(m_loss, x, loss, lossSmooth);
-  draw(m_lr, x, lr, {});
-  draw(m_throughput, x, throughput, throughputSmooth);
-  draw(m_gradNorm, x, gradNorm, gradNormSmooth);
+  const auto copyOfX = [&] {
+    std::vector<double> copy;
+    copy.reserve(x.capacity());
+    copy.assign(x.begin(), x.end());
+    return copy;
+  };
+  draw(m_loss, copyOfX(), std::move(loss), std::move(lossSmooth));
+  draw(m_lr, copyOfX(), std::move(lr), {});
+  draw(m_throughput, copyOfX(), std::move(throughput), std::move(throughputSmooth));
+  draw(m_gradNorm, std::move(x), std::move(gradNorm), std::move(gradNormSmooth));
   d.count = n;
   if (n > 0) {
     d.lastStep = train.step[n - 1];

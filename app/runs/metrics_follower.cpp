@@ -10,6 +10,7 @@
 
 #include "app_metatypes.h"
 #include "runlog/file_tail.h"
+#include "runlog/metrics_preview.h"
 
 namespace traindeck {
 
@@ -51,6 +52,16 @@ void MetricsFollower::watchFile() {
 
 void MetricsFollower::poll() {
   m_pollQueued = false;
+  if (!m_previewChecked) {
+    m_previewChecked = true;
+    if (QFileInfo(m_path).size() >= static_cast<qint64>(kPreviewFromBytes)) {
+      MetricsBatch preview = metricsPreview(m_path.toStdString(), kPreviewSamples);
+      if (!preview.empty()) {
+        emit metricsAvailable(preview);
+        m_replacingPreview = true;
+      }
+    }
+  }
   FileTail::Chunk chunk = m_tail->read(kMaxBytesPerPoll);
   MetricsBatch batch;
   if (chunk.restart) {
@@ -61,6 +72,15 @@ void MetricsFollower::poll() {
   if (chunk.more && !m_pollQueued) {
     m_pollQueued = true;
     QMetaObject::invokeMethod(this, &MetricsFollower::poll, Qt::QueuedConnection);
+  }
+  if (m_replacingPreview) {
+    // Whole or not at all: a part would show less of the run than the preview did.
+    appendBatch(m_held, std::move(batch));
+    if (chunk.more) return;
+    batch = std::move(m_held);
+    m_held = MetricsBatch{};
+    batch.restart = true;  // the preview goes
+    m_replacingPreview = false;
   }
   if (!batch.empty()) emit metricsAvailable(batch);
 }

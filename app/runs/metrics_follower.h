@@ -1,4 +1,6 @@
 // Follows <run>/metrics.jsonl from byte 0 and emits what new lines hold as MetricsBatch values.
+// A long history (kPreviewFromBytes and more) comes first as a preview, a sample of its lines
+// (runlog/metrics_preview.h), then whole, in one batch marked restart that replaces it.
 // Threading: a plain QObject; its owner moves it to a worker QThread and then invokes start()
 // there (queued), and deletes it there (deleteLater before quitting the thread). The watcher
 // and poll timer are made in start(), so they live in that thread. Receivers get batches by
@@ -25,6 +27,8 @@ class MetricsFollower : public QObject {
  public:
   static constexpr int kPollMs = 200;  // fallback when inotify says nothing (NFS, sshfs)
   static constexpr std::size_t kMaxBytesPerPoll = 64u << 20;
+  static constexpr std::size_t kPreviewFromBytes = 32u << 20;  // ~150,000 train records
+  static constexpr std::size_t kPreviewSamples = 8192;         // a few per pixel column
 
   explicit MetricsFollower(const QString& runDir, QObject* parent = nullptr);
   ~MetricsFollower() override;
@@ -50,6 +54,9 @@ class MetricsFollower : public QObject {
   QFileSystemWatcher* m_watcher = nullptr;
   QTimer* m_timer = nullptr;
   bool m_pollQueued = false;
+  bool m_previewChecked = false;
+  bool m_replacingPreview = false;  // a preview was sent: the history is held until it is whole
+  MetricsBatch m_held;
 };
 
 }  // namespace traindeck

@@ -156,6 +156,35 @@ class FollowersTest : public QObject {
     QCOMPARE(logLevelOf("2026-11-30T08:34:52Z debug: x"), LogLevel::Plain);
     QCOMPARE(logLevelOf("2026-11-30 08:34:52Z info: x"), LogLevel::Plain);
   }
+
+  // A long history comes as a preview first, then whole in one batch that replaces it; what is
+  // appended after comes as usual.
+  void aLongHistoryIsPreviewedThenReplacedWhole() {
+    QTemporaryDir dir;
+    MetricsFollower follower(dir.path());
+    const QString path = follower.metricsPath();
+    QByteArray history;
+    int written = 0;
+    while (history.size() < static_cast<qsizetype>(MetricsFollower::kPreviewFromBytes)) {
+      for (int i = 0; i < 1000; ++i) history += trainLine(++written);
+    }
+    append(path, history);
+    std::vector<MetricsBatch> batches;
+    connect(&follower, &MetricsFollower::metricsAvailable, this, [&](const MetricsBatch& b) { batches.push_back(b); });
+    follower.start();
+    QTRY_VERIFY_WITH_TIMEOUT(batches.size() >= 2, 10000);
+    QVERIFY(!batches[0].restart);
+    QVERIFY(batches[0].train.size() > 1000 && batches[0].train.size() <= MetricsFollower::kPreviewSamples + 1);
+    QCOMPARE(batches[0].train.step.back(), written);
+    QVERIFY(batches[1].restart);
+    QCOMPARE(batches[1].train.size(), static_cast<std::size_t>(written));
+    QCOMPARE(batches[1].train.step.front(), 1);
+    QCOMPARE(batches[1].train.step.back(), written);
+    append(path, trainLine(written + 1));
+    QTRY_COMPARE_WITH_TIMEOUT(batches.size(), std::size_t(3), 5000);
+    QVERIFY(!batches[2].restart);
+    QCOMPARE(batches[2].train.step, std::vector<std::int64_t>{written + 1});
+  }
 };
 
 QTEST_GUILESS_MAIN(FollowersTest)

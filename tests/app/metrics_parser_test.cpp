@@ -1,7 +1,9 @@
 // MetricsJsonlParser and MetricsStore on a recorded metrics.jsonl: the same records however the
 // bytes are chunked, garbage skipped and counted, the fast path agreeing with parseJson, and
 // "the later record wins" for steps a resumed run logs again.
+#include <QFile>
 #include <QRandomGenerator>
+#include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +14,7 @@
 #include "runlog/json_value.h"
 #include "runlog/metrics_jsonl_parser.h"
 #include "runlog/metrics_keys.h"
+#include "runlog/metrics_preview.h"
 #include "runlog/metrics_record_scan.h"
 
 using namespace traindeck;
@@ -328,6 +331,42 @@ class MetricsParserTest : public QObject {
     store.append(restart);
     QCOMPARE(store.train().size(), std::size_t(0));
     QVERIFY(store.system().empty());
+  }
+
+  // A preview samples whole lines, in file order, each parsed as the whole file parses it; the
+  // header and the last complete record are in it, a partial last line is not.
+  void previewSamplesWholeLines() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("metrics.jsonl");
+    QByteArray bytes = "{\"kind\":\"header\",\"time\":1.7e9,\"schema\":1,\"total_steps\":30000}\n";
+    for (int step = 1; step <= 20000; ++step) {
+      bytes += "{\"kind\":\"train\",\"time\":" + QByteArray::number(1.7e9 + step, 'f', 3) +
+               ",\"step\":" + QByteArray::number(step) + ",\"loss\":" + QByteArray::number(5.0 / step, 'g', 9) + "}\n";
+      if (step % 1000 == 0) bytes += "{\"kind\":\"eval\",\"step\":" + QByteArray::number(step) + ",\"val_loss\":2}\n";
+    }
+    bytes += "{\"kind\":\"train\",\"time\":1,\"st";  // being written
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+    file.close();
+    const MetricsBatch whole = MetricsJsonlParser().feed(view(bytes));
+    const MetricsBatch preview = metricsPreview(path.toStdString(), 500);
+    QVERIFY(preview.hasHeader);
+    QCOMPARE(preview.header.totalSteps, 30000);
+    QCOMPARE(preview.garbageLines, 0);
+    QVERIFY2(preview.train.size() > 400 && preview.train.size() <= 502,
+             qPrintable(QString::number(preview.train.size())));
+    QCOMPARE(preview.eval.step.back(), 20000);  // the last complete record (an eval)
+    for (std::size_t i = 0; i < preview.train.size(); ++i) {
+      if (i > 0) QVERIFY(preview.train.step[i] > preview.train.step[i - 1]);
+      const auto row = static_cast<std::size_t>(preview.train.step[i] - 1);
+      QCOMPARE(preview.train.loss[i], whole.train.loss[row]);
+      QCOMPARE(preview.train.time[i], whole.train.time[row]);
+    }
+    // Spread over the whole file, not bunched at its start.
+    QVERIFY(preview.train.step[preview.train.size() / 2] > 8000 &&
+            preview.train.step[preview.train.size() / 2] < 12000);
+    QVERIFY(metricsPreview(dir.filePath("missing.jsonl").toStdString(), 500).empty());
   }
 };
 

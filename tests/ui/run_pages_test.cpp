@@ -420,6 +420,40 @@ class RunPagesTest : public QObject {
     QCOMPARE(page.visibleText().count('\n') + 1, 100);
     QVERIFY(!page.visibleText().contains("line 149\n"));
   }
+
+  void aLongLineIsDrawnFromItsPyramid() {
+    // 200,000 points with a spike and a gap: zoomed out, QCustomPlot is handed a few points per
+    // pixel column that still hold the spike and the gap; zoomed in, every point, exactly.
+    MetricChart chart("Loss", "nats");
+    chart.resize(600, 300);
+    QVector<double> x, y;
+    for (int i = 0; i < 200000; ++i) {
+      x << i;
+      y << 2.0 + std::sin(i * 0.01);
+    }
+    y[123457] = 50;            // a spike
+    y[150001] = std::nan("");  // a step without its loss: the line breaks there
+    chart.setSeries(x, y, {});
+    chart.fitIfFollowing();
+    chart.replot();
+    const QCPGraphDataContainer& drawn = *chart.graph(0)->data();
+    QCOMPARE(chart.pointCount(), std::size_t(200000));
+    QVERIFY2(drawn.size() < 10 * chart.width(), qPrintable(QString::number(drawn.size())));
+    bool spike = false, gap = false;
+    for (auto p = drawn.constBegin(); p != drawn.constEnd(); ++p) {
+      spike = spike || (p->key == 123457 && p->value == 50);
+      gap = gap || (p->key == 150001 && std::isnan(p->value));
+    }
+    QVERIFY(spike && gap);
+    QVERIFY(chart.yAxis->range().upper >= 50);
+    chart.zoomX(QCPRange(100000, 100999));
+    chart.replot();
+    QCOMPARE(chart.graph(0)->data()->size(), 1002);  // every point, and one past each edge
+    QCOMPARE(chart.graph(0)->data()->at(1)->key, 100000.0);
+    QCOMPARE(chart.graph(0)->data()->at(500)->value, y[100499]);
+    QVERIFY(chart.yAxis->range().upper < 4);  // y fitted to what is visible: no spike there
+    QCOMPARE(chart.valueTextAt(chart.xAxis->coordToPixel(100500.2)), QString("x 100500: %1").arg(y[100500], 0, 'g', 6));
+  }
 };
 
 QTEST_MAIN(RunPagesTest)

@@ -77,7 +77,7 @@ void liveLatency(QApplication& app, const QString& runDir, long prefill, int per
   // Let the page read and draw what is there before the clock starts.
   QElapsedTimer settle;
   settle.start();
-  while (livePage.charts().front()->graph(0)->dataCount() < prefill && settle.elapsed() < 60000)
+  while (livePage.charts().front()->pointCount() < static_cast<std::size_t>(prefill) && settle.elapsed() < 60000)
     QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
 
   std::atomic<bool> writing{true};
@@ -118,9 +118,9 @@ void liveLatency(QApplication& app, const QString& runDir, long prefill, int per
   double lateTotal = 0;
   for (double late : lateness) lateTotal += late;
   std::printf(
-      "event-loop latency over 5 s, %ld records stored first, %d records/s arriving (%zu stored, %d drawn at "
+      "event-loop latency over 5 s, %ld records stored first, %d records/s arriving (%zu stored, %zu drawn at "
       "the end): p50 %.1f ms, p99 %.1f ms, max %.0f ms, late %.0f%% of the time\n",
-      prefill, perTick * 100, session->metrics().train().size(), livePage.charts().front()->graph(0)->dataCount(),
+      prefill, perTick * 100, session->metrics().train().size(), livePage.charts().front()->pointCount(),
       lateness[lateness.size() / 2], lateness[lateness.size() * 99 / 100], lateness.back(), lateTotal / 50.0);
 }
 
@@ -206,12 +206,39 @@ int main(int argc, char** argv) {
   }
   const double parsedMs = static_cast<double>(clock.elapsed());
   page.showMetrics(metricsViewOf(store));
-  while (page.charts().front()->graph(0)->dataCount() < records)
+  while (page.charts().front()->pointCount() < static_cast<std::size_t>(records))
     QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
   page.grab();
   const double firstPaintMs = static_cast<double>(clock.elapsed());
-  std::printf("first paint, %ld train records: %.0f ms (read %.0f ms, parse %.0f ms, store %.0f ms)\n", records,
-              firstPaintMs, readMs, parseMs, parsedMs - readMs - parseMs);
+  std::printf("first paint, %ld train records: %.0f ms (read %.0f ms, parse %.0f ms, store %.0f ms, draw %.0f ms)\n",
+              records, firstPaintMs, readMs, parseMs, parsedMs - readMs - parseMs, firstPaintMs - parsedMs);
+
+  // The app's path: a RunSession follows the file (a long history is previewed first, from a
+  // sample of its lines, then drawn whole), and a page draws the store whenever it changes.
+  {
+    page.hide();
+    MonitorPage followed;
+    followed.resize(1400, 900);
+    followed.show();
+    clock.restart();
+    RunRegistry registry;
+    const std::shared_ptr<const RunSession> session = registry.session(dir.path(), RunRegistry::Follow::MetricsOnly);
+    QObject::connect(session.get(), &RunSession::metricsChanged, &followed,
+                     [&] { followed.showMetrics(metricsViewOf(session->metrics())); });
+    MetricChart* loss = followed.charts().front();
+    while (loss->pointCount() == 0 && clock.elapsed() < 60000)
+      QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+    followed.grab();
+    const double previewMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    const std::size_t previewPoints = loss->pointCount();
+    while (loss->pointCount() < static_cast<std::size_t>(records) && clock.elapsed() < 60000)
+      QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    followed.grab();
+    std::printf(
+        "first paint as the app follows the run: %.0f ms (a preview of %zu records), every record drawn after %.0f "
+        "ms\n",
+        previewMs, previewPoints, static_cast<double>(clock.nsecsElapsed()) / 1e6);
+  }
 
   // Replot: 10 runs of `records` points on one chart.
   MetricChart chart("Loss", "nats");
@@ -239,7 +266,18 @@ int main(int argc, char** argv) {
     chart.replot(QCustomPlot::rpImmediateRefresh);
     if (i > 0) replots.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
   }
-  std::printf("replot, 10 runs x %ld points on one chart: %.1f ms (median of 5)\n", records, median(replots));
+  // The same while panning: each replot shows another range, so the points are picked anew.
+  std::vector<double> pans;
+  const QCPRange full = chart.xAxis->range();
+  for (int i = 0; i < 6; ++i) {
+    chart.xAxis->setRange(full.lower + full.size() * 0.01 * i, full.upper - full.size() * 0.3 + full.size() * 0.01 * i);
+    clock.restart();
+    chart.replot(QCustomPlot::rpImmediateRefresh);
+    if (i > 0) pans.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
+  }
+  chart.xAxis->setRange(full);
+  std::printf("replot, 10 runs x %ld points on one chart: %.1f ms (median of 5); panning: %.1f ms (median of 5)\n",
+              records, median(replots), median(pans));
 
   // Event-loop latency while a run grows, followed by a RunSession (the big charts above are
   // hidden, so their repaints do not count): a fresh run at 1,000 records/s, and a long run
@@ -251,7 +289,7 @@ int main(int argc, char** argv) {
 
   std::printf(
       "memory: %.1f bytes per stored train point (store); each drawn series adds 16 bytes per point "
-      "(QCustomPlot key + value), 7 series on the Monitor page\n",
+      "(x and y) and about 4 for its min/max pyramid, 7 series on the Monitor page\n",
       store.bytesPerTrainPoint());
   compareFigures(dir.filePath("compare"), compareRecords);
   return 0;
