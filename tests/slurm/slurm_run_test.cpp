@@ -192,12 +192,12 @@ class SlurmRunTest : public QObject {
     QVERIFY2(differs.isEmpty(), qPrintable(differs));
   }
 
-  // A two-minute limit, USR2 a quarter of it before the end (Slurm may send it up to 30 s earlier):
+  // A one-minute limit, USR2 a quarter of it before the end (Slurm may send it up to 30 s earlier):
   // every rank checkpoints, the batch script requeues the job (max_requeues 1), it resumes from
   // that checkpoint, and at the next limit, with no requeue left, the run ends stopped at a
   // checkpoint: every step trained once, one "requeued" event.
   void aTimeLimitCheckpointsRequeuesAndEndsAtTheLast() {
-    Launched l = m_login.launch({"strategy.nproc_per_node=1", "schedule.max_steps=1000000", "target.time_limit=2",
+    Launched l = m_login.launch({"strategy.nproc_per_node=1", "schedule.max_steps=1000000", "target.time_limit=1",
                                  "target.max_requeues=1", "name=time-limited job"});
     QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
     QString err;
