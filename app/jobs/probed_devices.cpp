@@ -1,26 +1,23 @@
 #include "probed_devices.h"
 
-#include <QRegularExpression>
-#include <QStringList>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
 #include "config/cpu_features.h"
+#include "config/devices.h"
 
 namespace traindeck {
 
 namespace {
 
-// The catalogue's GPU for a reported name: the entries whose base name ("A100" of "A100-40GB")
-// the name contains, the one closest in memory. None: not in the catalogue.
+// The catalogue's GPU for a reported name: the entries it names (cudaNameMatches: "A100" of
+// "A100-40GB" in "NVIDIA A100-SXM4-40GB"), the one closest in memory. None: not in the catalogue.
 std::optional<DeviceSpec> catalogueGpu(const QString& reported, qint64 memoryMiB) {
-  const QString name = reported.toUpper();
+  const std::string name = reported.toStdString();
   std::optional<DeviceSpec> best;
   for (const DeviceSpec& d : knownDevices()) {
-    if (d.isCpu) continue;
-    const QString base = QString::fromStdString(d.name).section('-', 0, 0).toUpper();
-    if (!QStringList(name.split(QRegularExpression("[^A-Z0-9]+"), Qt::SkipEmptyParts)).contains(base)) continue;
+    if (!cudaNameMatches(d, name)) continue;
     const auto gap = [memoryMiB](const DeviceSpec& s) { return std::llabs(s.memoryBytes / (1024 * 1024) - memoryMiB); };
     if (!best || gap(d) < gap(*best)) best = d;
   }

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdio>
 #include <thread>
+#include <vector>
 
 #include "cpu_features.h"
 
@@ -109,8 +110,24 @@ std::optional<DeviceSpec> findDevice(const std::string& name) {
 
 bool cudaNameMatches(const DeviceSpec& device, const std::string& reported) {
   if (!device.isCuda) return false;
-  const std::string wanted = device.cudaName.empty() ? device.name.substr(0, device.name.find('-')) : device.cudaName;
-  return reported.find(wanted) != std::string::npos;
+  // Whole words in order, never a part of one: "NVIDIA L40S" is not an L4.
+  const auto words = [](const std::string& name) {
+    std::vector<std::string> out;
+    std::string word;
+    for (const char c : name + ' ') {
+      if (std::isalnum(static_cast<unsigned char>(c))) {
+        word += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      } else if (!word.empty()) {
+        out.push_back(word);
+        word.clear();
+      }
+    }
+    return out;
+  };
+  const std::vector<std::string> wanted =
+      words(device.cudaName.empty() ? device.name.substr(0, device.name.find('-')) : device.cudaName);
+  const std::vector<std::string> have = words(reported);
+  return !wanted.empty() && std::search(have.begin(), have.end(), wanted.begin(), wanted.end()) != have.end();
 }
 
 std::string deviceChoices() {

@@ -37,7 +37,9 @@ std::optional<DeviceSpec> findDevice(const std::string& name);
 DeviceSpec thisMachineCpu();
 // "T4, L4, ..., CPU"
 std::string deviceChoices();
-// Whether CUDA's name for a GPU ("NVIDIA RTX PRO 6000 Blackwell Server Edition") is this entry's.
+// Whether CUDA's (or nvidia-smi's) name for a GPU ("NVIDIA RTX PRO 6000 Blackwell Server Edition")
+// is this entry's: its words, whole and in order, in the name (an L40S is not an L4). The one
+// rule for the trainer's peak figures and a probed host's GPUs.
 bool cudaNameMatches(const DeviceSpec& device, const std::string& reported);
 
 }  // namespace traindeck

@@ -35,12 +35,16 @@ class ProbedDevicesTest : public QObject {
         probedDevices(probeOf("gpu=NVIDIA H100 80GB HBM3, 81559, 550\ngpu=NVIDIA L4, 23034, 550\n"));
     QCOMPARE(mixed.count, 2);
     QCOMPARE(mixed.device.name, std::string("L4"));
+    const ProbedDevices g4 = probedDevices(probeOf("gpu=NVIDIA RTX PRO 6000 Blackwell Server Edition, 97887, 575\n"));
+    QVERIFY(g4.known);
+    QCOMPARE(g4.device.name, std::string("G4"));
   }
 
   void anUnknownGpuHasItsMemoryAndNoPeak() {
-    const ProbedDevices d = probedDevices(probeOf("gpu=NVIDIA RTX PRO 6000 Blackwell, 97887, 575\n"));
+    // An L40S is not an L4: names match by whole words (the trainer's rule too).
+    const ProbedDevices d = probedDevices(probeOf("gpu=NVIDIA L40S, 46068, 575\n"));
     QVERIFY(!d.known);
-    QCOMPARE(d.device.memoryBytes, 97887LL << 20);
+    QCOMPARE(d.device.memoryBytes, 46068LL << 20);
     QCOMPARE(d.device.peakBf16, 0.0);
     QVERIFY(d.device.isCuda);
   }

@@ -163,6 +163,10 @@ TEST(Planner, G4IsTheLargestColabGpu) {
   EXPECT_TRUE(cudaNameMatches(*findDevice("A100-80GB"), "NVIDIA A100-SXM4-80GB"));
   EXPECT_FALSE(cudaNameMatches(*findDevice("H100"), "NVIDIA RTX PRO 6000 Blackwell Server Edition"));
   EXPECT_FALSE(cudaNameMatches(*findDevice("TPU-v6e"), "TPU v6e"));
+  EXPECT_TRUE(cudaNameMatches(*findDevice("L4"), "NVIDIA L4"));
+  EXPECT_FALSE(cudaNameMatches(*findDevice("L4"), "NVIDIA L40S"));
+  EXPECT_FALSE(cudaNameMatches(*findDevice("H100"), "NVIDIA H1000"));
+  EXPECT_TRUE(cudaNameMatches(*findDevice("T4"), "Tesla T4"));
 }
 
 TEST(Planner, Formatting) {
