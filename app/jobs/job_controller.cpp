@@ -254,10 +254,17 @@ QString JobController::workDirOf(const QString& runDir) {
 
 TargetConfig JobController::targetOf(const QString& runDir) {
   RemoteRecord record;
-  if (readRemoteRecord(QFileInfo(runDir).absoluteFilePath(), &record, nullptr) && !record.jobTarget.isEmpty())
-    return targetFromYaml(record.jobTarget);
+  const bool remote = readRemoteRecord(QFileInfo(runDir).absoluteFilePath(), &record, nullptr);
+  if (remote && !record.jobTarget.isEmpty()) return targetFromYaml(record.jobTarget);
   const LoadedConfig loaded = loadConfigFile((QFileInfo(runDir).absoluteFilePath() + "/config.yaml").toStdString());
-  return hasErrors(loaded.problems) ? TargetConfig{} : loaded.config.target;
+  TargetConfig target = hasErrors(loaded.problems) ? TargetConfig{} : loaded.config.target;
+  if (remote) {  // a mirror from before job_target: what its record still says of the place
+    target.kind = record.slurmJobId.isEmpty() ? TargetKind::Ssh : TargetKind::Slurm;
+    target.host = record.spec.toStdString();
+    if (!record.workDir.isEmpty()) target.remote_dir = record.workDir.toStdString();
+    if (!record.loginShell.isEmpty()) target.login_shell = record.loginShell.toStdString();
+  }
+  return target;
 }
 
 JobController::Started JobController::continueOn(const QString& runDir, const TargetConfig& target,

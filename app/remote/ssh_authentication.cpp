@@ -5,6 +5,7 @@
 #include <libssh/libssh.h>
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 
 #include "ssh_connection.h"
@@ -17,6 +18,7 @@ namespace {
 constexpr int kAuthRounds = 4;          // partial successes in a row before giving up
 constexpr int kSecretTries = 3;         // passphrases, passwords, keyboard-interactive answers
 constexpr int kInteractiveRounds = 16;  // info requests in one keyboard-interactive exchange
+constexpr qint64 kInteractiveWaitMs = 120000;  // a server waiting on the user (under sshd's LoginGraceTime)
 
 void wipeSecret(QByteArray& secret) {
   secret.fill('\0');
@@ -110,8 +112,27 @@ SshConnection::AuthStep SshConnection::authKeyboardInteractive(const ConnectCall
     notes.interactiveUnasked = true;
     return AuthStep::Denied;
   }
-  for (int attempt = 1; attempt <= kSecretTries; ++attempt) {
+  // The session blocks for at most its timeout per call: a server waiting on the user (a Duo
+  // push to approve) answers SSH_AUTH_AGAIN, and the pending call is made again, not counted as a
+  // refusal, until kInteractiveWaitMs. Another method may not start while one is pending.
+  const auto kbdint = [this] {
+    QElapsedTimer waited;
+    waited.start();
     int rc = ssh_userauth_kbdint(m_session, nullptr, nullptr);
+    while (rc == SSH_AUTH_AGAIN && waited.elapsed() < kInteractiveWaitMs) {
+      if (!ssh_is_connected(m_session)) throwLinkLost("while waiting for the keyboard-interactive login");
+      rc = ssh_userauth_kbdint(m_session, nullptr, nullptr);
+    }
+    if (rc == SSH_AUTH_AGAIN)
+      throw SshError(SshError::Kind::Auth,
+                     QString("%1 did not finish the keyboard-interactive login within %2 s (a push or a second "
+                             "factor not approved?). Connect again.")
+                         .arg(m_target.display())
+                         .arg(kInteractiveWaitMs / 1000));
+    return rc;
+  };
+  for (int attempt = 1; attempt <= kSecretTries; ++attempt) {
+    int rc = kbdint();
     QString carried;  // the text of rounds that ask nothing, shown with the next one that asks
     for (int round = 0; rc == SSH_AUTH_INFO; ++round) {
       if (round == kInteractiveRounds)
@@ -136,7 +157,7 @@ SshConnection::AuthStep SshConnection::authKeyboardInteractive(const ConnectCall
         // Answered with no answers (RFC 4256 3.4); what it said goes with the next question.
         for (const QString& text : {prompt.name, instruction})
           if (!text.trimmed().isEmpty()) carried += (carried.isEmpty() ? "" : "\n") + text.trimmed();
-        rc = ssh_userauth_kbdint(m_session, nullptr, nullptr);
+        rc = kbdint();
         continue;
       }
       carried.clear();
@@ -157,7 +178,7 @@ SshConnection::AuthStep SshConnection::authKeyboardInteractive(const ConnectCall
       if (set != count)
         throw SshError(SshError::Kind::Auth,
                        QString("libssh did not take the answers for %1: %2.").arg(m_target.display(), errorDetail()));
-      rc = ssh_userauth_kbdint(m_session, nullptr, nullptr);
+      rc = kbdint();
     }
     const AuthStep step = authOutcome(rc);
     if (step != AuthStep::Denied) {

@@ -158,7 +158,7 @@ Constraint<std::vector<std::string>> sbatchOptionLines() {
 Constraint<std::string> loginShellForm() {
   return {"none, or a program and its options", [](const std::string& v) -> std::optional<Problem> {
             const bool safe =
-                !v.empty() && v.front() != '-' && v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                !v.empty() && v.front() != '-' && v.front() != ' ' && v.back() != ' ' && v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                                                     "0123456789_./+- ") == std::string::npos;
             if (!safe)
               return Problem{"is not a login shell TrainDeck can run: '" + v + "'",

@@ -72,15 +72,21 @@ cmd=${1:-}
 # What depends on the site's set-up (modules, profile.d: sbatch, cmake, nvcc on PATH) runs in the
 # host's login shell, as its users run it: TRAINDECK_LOGIN_SHELL (the job's target.login_shell;
 # default bash -l, none for plain sh). Split into words on purpose; the app checked its characters.
+# The trainer then starts (launch, install-trainer) where it was built, with the same libraries.
 case "$cmd" in
-  probe | build | build-job | submit | queue | stop | cancel)
+  probe | build | build-job | install-trainer | launch | submit | queue | stop | cancel)
     shell=${TRAINDECK_LOGIN_SHELL:-bash -l}
-    case "$shell" in *[!A-Za-z0-9_./+\ -]* | -*) die "the login shell \"$shell\" is not a program and its options" ;; esac
-    # shellcheck disable=SC2086,SC2016  # the words of the shell; $0 and $@ are the login shell's
+    case "$shell" in *[!A-Za-z0-9_./+\ -]* | -* | " "*) die "the login shell \"$shell\" is not a program and its options" ;; esac
     # (Run as `sh -c TEXT`, the Hosts dialog's probe, it has no file of its own to start again: as it is.)
-    if [ -z "${TRAINDECK_IN_LOGIN_SHELL:-}" ] && [ "$shell" != none ] && [ "${0#/}" != "$0" ] && [ -f "$0" ] && command -v ${shell%% *} >/dev/null; then
-      export TRAINDECK_IN_LOGIN_SHELL=1
-      exec $shell -c 'exec sh "$0" "$@"' "$0" "$cmd" "$@"
+    if [ -z "${TRAINDECK_IN_LOGIN_SHELL:-}" ] && [ "$shell" != none ] && [ "${0#/}" != "$0" ] && [ -f "$0" ]; then
+      if command -v "${shell%% *}" >/dev/null; then
+        export TRAINDECK_IN_LOGIN_SHELL=1
+        # stdin closed: a profile that asks something must not wait for an answer that never comes.
+        # shellcheck disable=SC2086,SC2016  # the words of the shell; $0 and $@ are the login shell's
+        exec $shell -c 'exec sh "$0" "$@"' "$0" "$cmd" "$@" < /dev/null
+      fi
+      # The default where bash is missing (a minimal image): plain sh. One the job asked for: said.
+      [ "$shell" = "bash -l" ] || die "the login shell \"${shell%% *}\" is not on this host (target.login_shell)"
     fi
     ;;
 esac
@@ -181,20 +187,33 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     src=$1 build=$2 libtorch=$3
     shift 3
     for option in "$@"; do case "$option" in --?*) ;; *) die "\"$option\" is not an sbatch option" ;; esac; done
-    [ -f "$build/.done" ] && [ -x "$build/bin/traindeck-train" ] && { echo "built=cached"; exit 0; }
     mkdir -p "$build" || die "cannot make the build folder $build"
+    # One build job per folder: a second start (or this one again after a lost link) waits for the
+    # first and finds it built.
+    if command -v flock >/dev/null; then
+      exec 8> "$build.job.lock"
+      flock 8 || die "cannot lock $build.job.lock (a file system without locks?)"
+    fi
+    [ -f "$build/.done" ] && [ -x "$build/bin/traindeck-train" ] && { echo "built=cached"; exit 0; }
     log="$build.job.log" script="$build.job.sh"
     : > "$log" || die "cannot write $log"
     # Fixed text: the paths come as the batch script's arguments.
     # shellcheck disable=SC2016
     printf '#!/bin/sh\nexec sh "$1" build "$2" "$3" "$4"\n' > "$script" || die "cannot write $script"
-    sbatch --parsable --wait --job-name=traindeck-build --nodes=1 --ntasks=1 --output="$log" "$@" \
+    # --output is a filename pattern: a % of the path is written %%.
+    sbatch --parsable --wait --job-name=traindeck-build --nodes=1 --ntasks=1 \
+      --output="$(printf '%s' "$log" | sed 's/%/%%/g')" "$@" \
       "$script" "$0" "$src" "$build" "$libtorch" > "$build.job.id" 2>&1 &
     submitted=$!
-    tail -n +1 -f --pid="$submitted" "$log"
+    tail -n +1 -f --pid="$submitted" "$log" 2>/dev/null
     wait "$submitted"
     status=$?
-    [ $status -eq 0 ] && [ -f "$build/.done" ] && exit 0
+    # sbatch --wait's status is the job's; a shared file system may show .done a little later here.
+    if [ $status -eq 0 ]; then
+      tries=0
+      while [ ! -f "$build/.done" ] && [ $tries -lt 60 ]; do sleep 1; tries=$((tries + 1)); done
+      [ -f "$build/.done" ] && { echo "built=yes"; exit 0; }
+    fi
     die "the build job ended (sbatch: $(tail -n 1 "$build.job.id")); its output is in $log"
     ;;
   launch)

@@ -2,6 +2,7 @@
 // (RemoteCliContext): --launch, --continue, --watch, --fetch, and --attach/--stop.
 #include "remote_cli_modes.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <QCoreApplication>
@@ -98,9 +99,12 @@ int continueMode(const RemoteCliContext& c) {
   }
   TargetConfig target = loaded.config.target;
   c.aimAt(target, c.parser.value(c.o.on));
+  // A work folder given with --set is the one (continueOn otherwise keeps the job's own).
+  const bool dirSet = std::any_of(sets.begin(), sets.end(),
+                                  [](const std::string& kv) { return kv.rfind("target.remote_dir=", 0) == 0; });
   JobController jobs(QFileInfo(runDir).absolutePath(), {});
   jobs.setRemoteOptions(c.remote);
-  return followStarted(jobs, jobs.continueOn(runDir, target));
+  return followStarted(jobs, jobs.continueOn(runDir, target, dirSet ? QString::fromStdString(target.remote_dir) : QString()));
 }
 
 int watchMode(const RemoteCliContext& c) {

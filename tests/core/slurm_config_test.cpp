@@ -196,6 +196,8 @@ TEST(SlurmConfig, MalformedValuesAreErrorsNamingTheirKey) {
       {"login_shell", "\"$(id)\"", "not a login shell"},
       {"login_shell", "\"\"", "not a login shell"},
       {"login_shell", "-l", "not a login shell"},
+      {"login_shell", "\" bash -l\"", "not a login shell"},
+      {"login_shell", "\"  \"", "not a login shell"},
       {"login_shell", "\"bash -lc\"", "leave out -c"},
       {"login_shell", "\"zsh -c\"", "leave out -c"},
   };

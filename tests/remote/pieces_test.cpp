@@ -203,6 +203,19 @@ class RemotePiecesTest : public QObject {
     QCOMPARE(writeRemoteRecord(dir.path(), record), QString());
     QCOMPARE(JobController::targetOf(dir.path()), slurm);
     QCOMPARE(JobController::workDirOf(dir.path()), QString::fromStdString(slurm.remote_dir));
+    // A mirror from before job_target: its record still says a Slurm job, where, in which shell.
+    QTemporaryDir older;
+    RemoteRecord old;
+    old.spec = "me@login.cluster";
+    old.remoteRunDir = "/shared/w/runs/r";
+    old.workDir = "/shared/w";
+    old.slurmJobId = "12";
+    old.loginShell = "zsh -l";
+    QCOMPARE(writeRemoteRecord(older.path(), old), QString());
+    const TargetConfig fromOld = JobController::targetOf(older.path());
+    QCOMPARE(fromOld.kind, TargetKind::Slurm);
+    QCOMPARE(fromOld.remote_dir, std::string("/shared/w"));
+    QCOMPARE(fromOld.login_shell, std::string("zsh -l"));
     // Settings that do not read (a record edited by hand) give the default target, not a crash.
     QCOMPARE(targetFromYaml("target:\n  kind: cluster\n"), TargetConfig{});
     QCOMPARE(targetFromYaml("model:\n  n_layer: 3\n"), TargetConfig{});

@@ -179,6 +179,37 @@ class RemoteHelperTest : public QObject {
     QCOMPARE(FolderAnswer::from(run({"watch", odd})).path, QFileInfo(odd).canonicalFilePath());
   }
 
+  // The site-dependent subcommands run in the host's login shell (TRAINDECK_LOGIN_SHELL): what
+  // its profile sets is there, its stdin is closed (a profile that asks cannot hang it), one that
+  // is not on the host is said, and the reading ones stay in plain sh (a greeting cannot garble them).
+  void siteCommandsRunInTheLoginShell() {
+    QVERIFY(QDir().mkpath(path("home")));
+    QFile profile(path("home/.bash_profile"));
+    QVERIFY(profile.open(QIODevice::WriteOnly));
+    profile.write("echo greeting-from-the-profile; read -r answer\n");
+    profile.close();
+    const auto runIn = [this](const QString& shell, const QStringList& args) {
+      QProcess p;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert("HOME", path("home"));
+      if (!shell.isNull()) env.insert("TRAINDECK_LOGIN_SHELL", shell);
+      p.setProcessEnvironment(env);
+      p.start("/bin/sh", {"-c", RemoteHelper(nullptr, TRAINDECK_REMOTE_HELPER, nullptr).command(args)});
+      p.waitForFinished(30000);  // stdin stays open: a profile reading it would wait for ever
+      return QString::fromUtf8(p.readAllStandardOutput());
+    };
+    // probe runs in the login shell: its profile ran (and its question did not wait).
+    const QString probed = runIn("bash -l", {"probe", path("work")});
+    QVERIFY2(probed.contains("greeting-from-the-profile") && probed.contains("end=probe"), qPrintable(probed));
+    QVERIFY2(!runIn("none", {"probe", path("work")}).contains("greeting-from-the-profile"), "none ran the profile");
+    QVERIFY2(!runIn("bash -l", {"have", path("nothing")}).contains("greeting"), "a reading command ran the profile");
+    const QString missing = runIn("nosuchshell -l", {"queue"});
+    QVERIFY2(missing.contains("error=the login shell \"nosuchshell\" is not on this host"), qPrintable(missing));
+    QVERIFY2(runIn("bash -l; touch PWNED-shell", {"queue"}).contains("is not a program and its options"),
+             "a hostile shell ran");
+    QVERIFY(!QFileInfo::exists("PWNED-shell") && !QFileInfo::exists(path("home/PWNED-shell")));
+  }
+
   void dataIsPutInPlaceOnce() {
     const QString dest = path("data/abc"), mine = dest + ".partial-run1", theirs = dest + ".partial-run2";
     QVERIFY(touch(mine + "/shard.bin") && touch(theirs + "/shard.bin"));

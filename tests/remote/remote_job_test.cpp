@@ -16,7 +16,9 @@ void RemoteJobTest::aHostWithoutCmakeIsOneSentenceAndRunsNothing() {
   const QString knownHosts = m_local.filePath("known_hosts_bare");
   QVERIFY(bare.writeKnownHosts(knownHosts));
   const QString workDir = m_remoteHome.filePath("bare-work");
-  Launched l = launch(launchArgs(m_local.filePath("job/job.yaml"), {}, workDir, &bare, knownHosts));
+  // The host's PATH is its sessions' (no login shell: /etc/profile would set PATH again).
+  Launched l = launch(
+      launchArgs(m_local.filePath("job/job.yaml"), {"target.login_shell=none"}, workDir, &bare, knownHosts));
   int code = -1;
   const QString err = finish(l, 120000, &code);
   QCOMPARE(code, 1);
