@@ -26,41 +26,33 @@ bool parseCsvNumber(std::string_view text, double& out) {
 void readCsvRows(const std::filesystem::path& file, const std::string& stepColumn, RunBuilder& into) {
   const std::string bytes = readFileBytes(file);
   std::vector<std::string> header;
-  std::size_t stepIndex = 0, at = 0, lineNumber = 0;
+  std::size_t stepIndex = 0;
   constexpr double kNoTime = std::numeric_limits<double>::quiet_NaN();
-  while (at < bytes.size()) {
-    const std::size_t end = bytes.find('\n', at);
-    if (end == std::string::npos) {
-      into.setPartialTail(true);
-      break;
-    }
-    ++lineNumber;
-    std::string_view line(bytes.data() + at, end - at);
-    at = end + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
+  const bool partial = forEachCompleteLine(bytes, [&](std::string_view line, std::size_t lineNumber) {
     std::vector<std::string> cells = splitCsvLine(line);
     if (header.empty()) {
       header = std::move(cells);
       const auto found = std::find(header.begin(), header.end(), stepColumn);
       if (found == header.end()) {
         into.addProblem(file.string() + ": no \"" + stepColumn + "\" column");
-        return;
+        return false;
       }
       stepIndex = static_cast<std::size_t>(found - header.begin());
-      continue;
+      return true;
     }
     double step = 0;
     if (cells.size() <= stepIndex || !parseCsvNumber(cells[stepIndex], step) || step != std::floor(step)) {
       into.addProblem(file.string() + ":" + std::to_string(lineNumber) + ": no whole " + stepColumn + "; row skipped");
-      continue;
+      return true;
     }
     for (std::size_t i = 0; i < cells.size() && i < header.size(); ++i) {
       double value = 0;
       if (i != stepIndex && parseCsvNumber(cells[i], value))
         into.add(header[i], static_cast<std::int64_t>(step), kNoTime, value);
     }
-  }
+    return true;
+  });
+  if (partial) into.setPartialTail(true);
 }
 
 }  // namespace

@@ -45,22 +45,11 @@ ImportedRun readLlmcRun(const std::filesystem::path& file, std::string name) {
   RunBuilder builder(SourceKind::LlmC, std::move(name), file.string());
   const std::string bytes = readFileBytes(file);
   constexpr double kNoTime = std::numeric_limits<double>::quiet_NaN();
-  std::size_t at = 0, lineNumber = 0;
-  while (at < bytes.size()) {
-    const std::size_t end = bytes.find('\n', at);
-    if (end == std::string::npos) {
-      builder.setPartialTail(true);
-      break;
-    }
-    ++lineNumber;
-    std::string_view rest(bytes.data() + at, end - at);
-    at = end + 1;
-    if (!rest.empty() && rest.back() == '\r') rest.remove_suffix(1);
-    if (rest.empty()) continue;
+  const bool partial = forEachCompleteLine(bytes, [&](std::string_view rest, std::size_t lineNumber) {
     std::int64_t step = 0;
     if (!parseStepToken(nextToken(rest), step)) {
       builder.addProblem(file.string() + ":" + std::to_string(lineNumber) + ": no \"s:<step>\"; skipped");
-      continue;
+      return true;
     }
     for (std::string_view token = nextToken(rest); !token.empty(); token = nextToken(rest)) {
       const std::size_t colon = token.find(':');
@@ -70,7 +59,9 @@ ImportedRun readLlmcRun(const std::filesystem::path& file, std::string name) {
       if (parsed.ec == std::errc() && parsed.ptr == token.data() + token.size())
         builder.add(token.substr(0, colon), step, kNoTime, value);
     }
-  }
+    return true;
+  });
+  if (partial) builder.setPartialTail(true);
   return builder.take();
 }
 

@@ -46,25 +46,16 @@ bool parseMetricLine(std::string_view line, double& timeSeconds, double& value, 
 
 void readMetricFile(const std::filesystem::path& file, const std::string& key, RunBuilder& into) {
   const std::string bytes = readFileBytes(file);
-  std::size_t at = 0, lineNumber = 0;
-  while (at < bytes.size()) {
-    const std::size_t end = bytes.find('\n', at);
-    if (end == std::string::npos) {
-      into.setPartialTail(true);
-      break;
-    }
-    ++lineNumber;
-    std::string_view line(bytes.data() + at, end - at);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    at = end + 1;
-    if (line.empty()) continue;
+  const bool partial = forEachCompleteLine(bytes, [&](std::string_view line, std::size_t lineNumber) {
     double time = 0, value = 0;
     std::int64_t step = 0;
     if (parseMetricLine(line, time, value, step))
       into.add(key, step, time, value);
     else
       into.addProblem(file.string() + ":" + std::to_string(lineNumber) + ": not \"timestamp value step\"; skipped");
-  }
+    return true;
+  });
+  if (partial) into.setPartialTail(true);
 }
 
 // Files under `folder` as keys relative to `root` ("train/loss" for metrics/train/loss).
