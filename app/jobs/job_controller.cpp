@@ -259,10 +259,13 @@ TargetConfig JobController::targetOf(const QString& runDir) {
   const LoadedConfig loaded = loadConfigFile((QFileInfo(runDir).absoluteFilePath() + "/config.yaml").toStdString());
   TargetConfig target = hasErrors(loaded.problems) ? TargetConfig{} : loaded.config.target;
   if (remote) {  // a mirror from before job_target: what its record still says of the place
+    // The job's config.yaml names its folder and shell when it was made for a remote target;
+    // otherwise (unreadable, or a local config sent away) the record's are the ones it ran in.
+    const bool configNamesThePlace = !hasErrors(loaded.problems) && target.kind != TargetKind::Local;
     target.kind = record.slurmJobId.isEmpty() ? TargetKind::Ssh : TargetKind::Slurm;
     target.host = record.spec.toStdString();
-    if (!record.workDir.isEmpty()) target.remote_dir = record.workDir.toStdString();
-    if (!record.loginShell.isEmpty()) target.login_shell = record.loginShell.toStdString();
+    if (!configNamesThePlace && !record.workDir.isEmpty()) target.remote_dir = record.workDir.toStdString();
+    if (!configNamesThePlace && !record.loginShell.isEmpty()) target.login_shell = record.loginShell.toStdString();
   }
   return target;
 }
