@@ -32,6 +32,12 @@ QCPRange rangeOf(const QVector<CompareLine>& lines, bool useX, bool& found) {
       lo = std::min(lo, v);
       hi = std::max(hi, v);
       found = true;
+      if (!useX && i < line.low.size() && i < line.high.size())  // a band widens the y range
+        for (double edge : {line.low[i], line.high[i]})
+          if (std::isfinite(edge)) {
+            lo = std::min(lo, edge);
+            hi = std::max(hi, edge);
+          }
     }
   return found ? QCPRange(lo, hi) : QCPRange(0, 1);
 }
@@ -74,11 +80,20 @@ void CompareChart::setLineCount(int count) {
   m_lines.resize(count);
   while (m_main.size() > count) {
     removeGraph(m_main.takeLast());
+    removeGraph(m_high.takeLast());
+    removeGraph(m_low.takeLast());
     removeGraph(m_raw.takeLast());
   }
   while (m_main.size() < count) {
     m_raw.push_back(addGraph());
     m_raw.back()->removeFromLegend();
+    m_low.push_back(addGraph());
+    m_low.back()->removeFromLegend();
+    m_low.back()->setPen(Qt::NoPen);
+    m_high.push_back(addGraph());
+    m_high.back()->removeFromLegend();
+    m_high.back()->setPen(Qt::NoPen);
+    m_high.back()->setChannelFillGraph(m_low.back());  // the band: filled from high down to low
     m_main.push_back(addGraph());
   }
 }
@@ -86,10 +101,21 @@ void CompareChart::setLineCount(int count) {
 void CompareChart::setLine(int index, const CompareLine& line) {
   m_lines[index] = line;
   m_main[index]->setName(line.name);
-  m_main[index]->setPen(QPen(line.color, lineWidthFor(line.x.size())));
+  QColor memberColor = line.color;
+  memberColor.setAlpha(90);
+  m_main[index]->setPen(line.member ? QPen(memberColor, 1) : QPen(line.color, lineWidthFor(line.x.size())));
   m_main[index]->setData(line.x, line.y, /*alreadySorted=*/true);
   m_main[index]->setScatterStyle(
-      QCPScatterStyle(line.x.size() <= 60 ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssNone, 4));
+      QCPScatterStyle(line.x.size() <= 60 && !line.member ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssNone, 4));
+  if (line.member) m_main[index]->removeFromLegend();
+  const bool band = !line.low.isEmpty() && line.low.size() == line.x.size() && line.high.size() == line.x.size();
+  QColor fill = line.color;
+  fill.setAlpha(55);
+  m_high[index]->setBrush(QBrush(fill));
+  m_low[index]->setData(band ? line.x : QVector<double>(), band ? line.low : QVector<double>(), true);
+  m_high[index]->setData(band ? line.x : QVector<double>(), band ? line.high : QVector<double>(), true);
+  m_low[index]->setVisible(band);
+  m_high[index]->setVisible(band);
   QColor faint = line.color;
   faint.setAlpha(60);
   m_raw[index]->setPen(QPen(faint, 1));
@@ -129,6 +155,7 @@ QCPRange CompareChart::dataYRange(bool& found) const {
 QVector<CrosshairValue> CompareChart::valuesAt(double x) const {
   QVector<CrosshairValue> values;
   for (int i = 0; i < m_lines.size(); ++i) {
+    if (m_lines[i].member) continue;
     const int at = nearestIndex(m_lines[i].x, x);
     if (at >= 0) values.push_back({i, m_lines[i].x[at], m_lines[i].y[at]});
   }

@@ -1,6 +1,7 @@
 // One chart of the Compare page: a line per run in the run's colour (with its raw values faint
-// behind when the line is smoothed). Hovering shows a crosshair and each run's value at that x;
-// zooming or panning by hand is announced so that the page can give every chart the same range.
+// behind when the line is smoothed), or per group of runs with its band filled between two
+// graphs (QCustomPlot's channel fill) and its members faint behind when asked. Hovering shows a crosshair and each
+// run's value at that x; zooming or panning by hand is announced so that the page can give every chart the same range.
 // Draws what it is given and holds no run data beyond that.
 #pragma once
 
@@ -15,8 +16,10 @@ namespace traindeck {
 struct CompareLine {
   QString name;
   QColor color;
-  QVector<double> x, y;  // x ascending
-  QVector<double> rawY;  // the unsmoothed values at the same x, drawn faint; empty: none
+  QVector<double> x, y;       // x ascending
+  QVector<double> rawY;       // the unsmoothed values at the same x, drawn faint; empty: none
+  QVector<double> low, high;  // a group's band at the same x, filled; empty: none
+  bool member = false;        // one run of a group, drawn thin and faint, left out of the crosshair
 };
 
 struct CrosshairValue {
@@ -70,7 +73,7 @@ class CompareChart : public QCustomPlot {
   QCPTextElement* m_heading;
   QCPItemStraightLine* m_cursor;
   QVector<CompareLine> m_lines;
-  QVector<QCPGraph*> m_main, m_raw;  // one of each per line
+  QVector<QCPGraph*> m_main, m_raw, m_low, m_high;  // one of each per line
   bool m_following = true;
   bool m_userInput = false;  // inside a mouse or wheel handler: range changes are the user's
   bool m_wallClock = false;

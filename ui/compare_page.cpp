@@ -23,6 +23,8 @@
 
 #include "chart_style.h"
 #include "compare_chart.h"
+#include "compare_group_bar.h"
+#include "compare_lines.h"
 #include "compare_tables.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
@@ -33,23 +35,39 @@ namespace traindeck {
 
 namespace {
 
-struct MetricInfo {
-  CompareMetric metric;
-  const char* title;
-  const char* unit;
-  bool smoothed;  // the slider applies (noisy per-step values)
-};
+// The overlay's charts before the user picks: the five metrics the page always showed.
+const CompareMetric kDefaultOverlay[] = {CompareMetric::TrainLoss, CompareMetric::ValLoss, CompareMetric::LearningRate,
+                                         CompareMetric::TokensPerSecond, CompareMetric::GradNorm};
 
-const MetricInfo kMetrics[] = {
-    {CompareMetric::TrainLoss, QT_TRANSLATE_NOOP("ComparePage", "Train loss"), "nats", true},
-    {CompareMetric::ValLoss, QT_TRANSLATE_NOOP("ComparePage", "Val loss"), "nats", false},
-    {CompareMetric::LearningRate, QT_TRANSLATE_NOOP("ComparePage", "Learning rate"), "lr", false},
-    {CompareMetric::TokensPerSecond, QT_TRANSLATE_NOOP("ComparePage", "Throughput"), "tokens/s", true},
-    {CompareMetric::GradNorm, QT_TRANSLATE_NOOP("ComparePage", "Gradient norm"), "norm", true},
-};
+// What a chart's y axis says: the unit where the metric has one.
+QString comparedUnit(const QString& metric) {
+  if (metric == QLatin1String("loss") || metric == QLatin1String("val_loss")) return QStringLiteral("nats");
+  if (metric == QLatin1String("tokens_per_s")) return QStringLiteral("tokens/s");
+  if (metric == QLatin1String("grad_norm")) return QStringLiteral("norm");
+  return metric;
+}
 
-const MetricInfo& infoOf(CompareMetric metric) {
-  return kMetrics[static_cast<int>(metric)];
+// The slider's 1..99 as a window of 0.1% to about 30% of the x span (0: off), evenly in log.
+double windowFractionOf(int slider) {
+  return slider <= 0 ? 0 : std::pow(10.0, -3.0 + 2.5 * (slider - 1) / 98.0);
+}
+
+int sliderOfWindowFraction(double fraction) {
+  return fraction <= 0 ? 0
+                       : std::clamp(static_cast<int>(std::lround(1 + (std::log10(fraction) + 3) * 98 / 2.5)), 1, 99);
+}
+
+QString xUnit(CompareX axis) {
+  switch (axis) {
+    case CompareX::Step:
+      return ComparePage::tr("steps");
+    case CompareX::Tokens:
+      return ComparePage::tr("tokens");
+    case CompareX::Elapsed:
+    case CompareX::WallClock:
+      return ComparePage::tr("s");
+  }
+  return {};
 }
 
 QString xLabel(CompareX axis) {
@@ -81,6 +99,8 @@ ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(buildSetsBar());
   layout->addWidget(buildControls());
+  m_groupBar = new CompareGroupBar(this);
+  layout->addWidget(m_groupBar);
   m_message = new QLabel(this);
   m_message->setObjectName("compareMessage");
   m_message->setWordWrap(true);
@@ -90,24 +110,25 @@ ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* 
 
   auto* splitter = new QSplitter(Qt::Vertical, this);
   m_stack = new QStackedWidget(splitter);
-  auto* overlayHost = new QWidget(m_stack);
-  auto* overlayGrid = new QGridLayout(overlayHost);
-  overlayGrid->setContentsMargins(0, 0, 0, 0);
-  for (const MetricInfo& info : kMetrics) {
-    auto* chart = new CompareChart(tr(info.title), info.unit, overlayHost);
-    overlayGrid->addWidget(chart, m_overlay.size() / 3, m_overlay.size() % 3);
-    m_overlay << chart;
-    m_overlayMetrics << info.metric;
-  }
-  m_legend = new QListWidget(overlayHost);
+  auto* overlayPage = new QSplitter(Qt::Horizontal, m_stack);
+  m_overlayHost = new QWidget(overlayPage);
+  m_overlayLayout = new QGridLayout(m_overlayHost);
+  m_overlayLayout->setContentsMargins(0, 0, 0, 0);
+  auto* side = new QSplitter(Qt::Vertical, overlayPage);
+  m_metricPicker = new QListWidget(side);
+  m_metricPicker->setObjectName("compareMetrics");
+  m_metricPicker->setToolTip(tr("The metrics charted: every scalar any compared run has, the mapped names first."));
+  m_legend = new QListWidget(side);
   m_legend->setObjectName("compareLegend");
   m_legend->setSelectionMode(QAbstractItemView::NoSelection);
-  m_legend->setToolTip(tr("Each run's colour, the same in every chart and table."));
-  m_legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
-  overlayGrid->addWidget(m_legend, 1, 2);
-  for (int i = 0; i < 3; ++i) overlayGrid->setColumnStretch(i, 1);
-  for (int i = 0; i < 2; ++i) overlayGrid->setRowStretch(i, 1);
-  m_stack->addWidget(overlayHost);
+  m_legend->setToolTip(tr("Each run's (or group's) colour, the same in every chart."));
+  side->setStretchFactor(0, 1);
+  side->setStretchFactor(1, 2);
+  overlayPage->addWidget(m_overlayHost);
+  overlayPage->addWidget(side);
+  overlayPage->setStretchFactor(0, 5);
+  overlayPage->setStretchFactor(1, 1);
+  m_stack->addWidget(overlayPage);
 
   auto* scroll = new QScrollArea(m_stack);
   scroll->setWidgetResizable(true);
@@ -124,25 +145,22 @@ ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* 
   splitter->setStretchFactor(1, 1);
   layout->addWidget(splitter, 1);
 
-  for (CompareChart* chart : m_overlay) {
-    connect(chart, &CompareChart::xRangeChangedByUser, this, [this, chart](const QCPRange& r) { syncX(chart, r); });
-    connect(chart, &CompareChart::crosshairMoved, this, [this](double x) {
-      for (CompareChart* c : m_overlay) c->showCrosshair(x);
-    });
-    connect(chart, &CompareChart::crosshairLeft, this, [this] {
-      for (CompareChart* c : m_overlay) c->hideCrosshair();
-    });
-    connect(chart, &CompareChart::followingRequested, this, [this] {
-      for (CompareChart* c : m_overlay) c->setFollowing(true);
-      redrawNow();
-    });
-  }
+  for (CompareMetric metric : kDefaultOverlay) m_overlayMetrics << metricName(metric);
+  connect(m_metricPicker, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+    const QString name = item->data(Qt::UserRole).toString();
+    QStringList names = m_overlayMetrics;
+    if (item->checkState() == Qt::Checked && !names.contains(name)) names << name;
+    if (item->checkState() != Qt::Checked) names.removeAll(name);
+    if (names != m_overlayMetrics) setOverlayMetrics(names);
+  });
   m_redrawTimer.setSingleShot(true);
   m_redrawTimer.setInterval(40);
   connect(&m_redrawTimer, &QTimer::timeout, this, &ComparePage::redrawNow);
   connect(m_comparison, &Comparison::runsChanged, this, [this] {
+    refreshGroups();
     rebuildGrid();
     refreshLegend();
+    refreshMetricPicker();
     for (CompareChart* c : m_overlay) c->setFollowing(true);
     markAllDirty();
   });
@@ -152,9 +170,13 @@ ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* 
   });
   connect(m_comparison, &Comparison::summaryChanged, this, &ComparePage::refreshLegend);
   connect(m_tables, &CompareTables::runActivated, this, &ComparePage::runActivated);
+  connect(m_groupBar, &CompareGroupBar::groupingChanged, this, &ComparePage::setGrouping);
   refreshSetChooser();
+  rebuildOverlay();
+  refreshGroups();
   rebuildGrid();
   refreshLegend();
+  refreshMetricPicker();
   setXAxis(m_x);
 }
 
@@ -200,13 +222,14 @@ QWidget* ComparePage::buildControls() {
   m_modeChooser = new QComboBox(bar);
   m_modeChooser->setObjectName("compareMode");
   m_modeChooser->addItems({tr("Overlay"), tr("Small multiples")});
-  m_modeChooser->setToolTip(tr("Overlay: every run in each chart. Small multiples: a chart per run, same axes."));
+  m_modeChooser->setToolTip(
+      tr("Overlay: every run (or group) in each chart. Small multiples: a chart per run or group, same axes."));
   row->addWidget(m_modeChooser);
   m_gridMetricChooser = new QComboBox(bar);
   m_gridMetricChooser->setObjectName("compareGridMetric");
-  for (const MetricInfo& info : kMetrics) m_gridMetricChooser->addItem(tr(info.title));
   m_gridMetricChooser->setToolTip(tr("What the small multiples show."));
   m_gridMetricChooser->setEnabled(false);
+  m_gridMetricChooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   row->addWidget(m_gridMetricChooser);
   row->addSpacing(12);
   row->addWidget(new QLabel(tr("X axis:"), bar));
@@ -217,13 +240,22 @@ QWidget* ComparePage::buildControls() {
   row->addWidget(m_xChooser);
   row->addSpacing(12);
   row->addWidget(new QLabel(tr("Smoothing:"), bar));
-  m_smoothing = new QSlider(Qt::Horizontal, bar);
-  m_smoothing->setObjectName("compareSmoothing");
-  m_smoothing->setRange(0, 99);
-  m_smoothing->setValue(static_cast<int>(m_smoothingWeight * 100));
-  m_smoothing->setMaximumWidth(160);
-  m_smoothing->setToolTip(tr("Weight of the debiased moving average over train loss, throughput and gradient norm."));
-  row->addWidget(m_smoothing);
+  m_smoothingKind = new QComboBox(bar);
+  m_smoothingKind->setObjectName("compareSmoothingKind");
+  m_smoothingKind->addItems({tr("EMA"), tr("Window in x")});
+  m_smoothingKind->setToolTip(
+      tr("EMA: TensorBoard's debiased moving average, a weight per point. Window in x: an average whose decay "
+         "follows the x spacing, so runs logged at different intervals smooth alike."));
+  row->addWidget(m_smoothingKind);
+  m_smoothingSlider = new QSlider(Qt::Horizontal, bar);
+  m_smoothingSlider->setObjectName("compareSmoothing");
+  m_smoothingSlider->setRange(0, 99);
+  m_smoothingSlider->setValue(static_cast<int>(m_smoothing.weight * 100));
+  m_smoothingSlider->setMaximumWidth(160);
+  row->addWidget(m_smoothingSlider);
+  m_windowLabel = new QLabel(bar);
+  m_windowLabel->setObjectName("compareSmoothingWindow");
+  row->addWidget(m_windowLabel);
   m_logScale = new QCheckBox(tr("Log scale"), bar);
   m_logScale->setObjectName("compareLogScale");
   row->addWidget(m_logScale);
@@ -236,13 +268,54 @@ QWidget* ComparePage::buildControls() {
 
   connect(m_modeChooser, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this](int index) { setMode(static_cast<Mode>(index)); });
-  connect(m_gridMetricChooser, qOverload<int>(&QComboBox::currentIndexChanged), this,
-          [this](int index) { setGridMetric(static_cast<CompareMetric>(index)); });
+  connect(m_gridMetricChooser, qOverload<int>(&QComboBox::activated), this,
+          [this](int index) { setGridMetricName(m_gridMetricChooser->itemData(index).toString()); });
   connect(m_xChooser, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this](int index) { setXAxis(static_cast<CompareX>(index)); });
-  connect(m_smoothing, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 100.0); });
+  connect(m_smoothingKind, qOverload<int>(&QComboBox::activated), this,
+          [this](int index) { setSmoothingKind(static_cast<CompareSmoothing::Kind>(index)); });
+  connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int v) {
+    if (m_smoothing.kind == CompareSmoothing::Kind::Ema)
+      setSmoothing(v / 100.0);
+    else
+      setSmoothingWindowFraction(windowFractionOf(v));
+  });
   connect(m_logScale, &QCheckBox::toggled, this, &ComparePage::setLogScale);
+  refreshSmoothingControls();
   return bar;
+}
+
+void ComparePage::setGrouping(const CompareGrouping& grouping) {
+  m_grouping = grouping;
+  m_groupBar->setGrouping(grouping);
+  refreshGroups();
+  rebuildGrid();
+  refreshLegend();
+  markAllDirty();
+}
+
+void ComparePage::refreshGroups() {
+  const QString before = m_groupError;
+  m_groupError.clear();
+  m_groups = compareGroups(*m_comparison, m_grouping.by, &m_groupError);
+  if (!m_groupError.isEmpty())
+    showMessage(m_groupError);
+  else if (!before.isEmpty() && m_message->text() == before)
+    showMessage({});  // the pattern is right now: its complaint goes
+}
+
+void ComparePage::refreshSmoothingControls() {
+  const QSignalBlocker blockKind(m_smoothingKind), blockSlider(m_smoothingSlider);
+  const bool ema = m_smoothing.kind == CompareSmoothing::Kind::Ema;
+  m_smoothingKind->setCurrentIndex(static_cast<int>(m_smoothing.kind));
+  m_smoothingSlider->setValue(ema ? static_cast<int>(std::lround(m_smoothing.weight * 100))
+                                  : sliderOfWindowFraction(m_windowFraction));
+  m_smoothingSlider->setToolTip(ema ? tr("Weight of TensorBoard's debiased moving average (0: off).")
+                                    : tr("The window in x units, the same for every run (0: off)."));
+  m_windowLabel->setVisible(!ema);
+  m_windowLabel->setText(m_smoothing.window > 0
+                             ? tr("window %1 %2").arg(QString::number(m_smoothing.window, 'g', 3), xUnit(m_x))
+                             : tr("off"));
 }
 
 void ComparePage::compareRuns(const QStringList& runDirs) {
@@ -269,9 +342,20 @@ void ComparePage::setXAxis(CompareX axis) {
 }
 
 void ComparePage::setSmoothing(double weight) {
-  m_smoothingWeight = std::clamp(weight, 0.0, 0.99);
-  const int slider = static_cast<int>(std::lround(m_smoothingWeight * 100));
-  if (m_smoothing->value() != slider) m_smoothing->setValue(slider);
+  m_smoothing.weight = std::clamp(weight, 0.0, 0.99);
+  refreshSmoothingControls();
+  markAllDirty();
+}
+
+void ComparePage::setSmoothingKind(CompareSmoothing::Kind kind) {
+  m_smoothing.kind = kind;
+  refreshSmoothingControls();
+  markAllDirty();
+}
+
+void ComparePage::setSmoothingWindowFraction(double fraction) {
+  m_windowFraction = std::clamp(fraction, 0.0, 1.0);
+  refreshSmoothingControls();
   markAllDirty();
 }
 
@@ -283,11 +367,74 @@ void ComparePage::setLogScale(bool on) {
 }
 
 void ComparePage::setGridMetric(CompareMetric metric) {
-  m_gridMetric = metric;
-  if (m_gridMetricChooser->currentIndex() != static_cast<int>(metric))
-    m_gridMetricChooser->setCurrentIndex(static_cast<int>(metric));
-  for (CompareChart* c : m_grid) c->setFollowing(true);
+  setGridMetricName(metricName(metric));
+}
+
+void ComparePage::setGridMetricName(const QString& name) {
+  m_gridMetric = name;
+  if (const int index = m_gridMetricChooser->findData(name); index >= 0) m_gridMetricChooser->setCurrentIndex(index);
+  for (CompareChart* c : m_grid) {
+    c->setFollowing(true);
+    c->yAxis->setLabel(comparedUnit(name));
+  }
   markAllDirty();
+}
+
+void ComparePage::setOverlayMetrics(const QStringList& names) {
+  m_overlayMetrics = names;
+  m_overlayMetrics.removeDuplicates();
+  rebuildOverlay();
+  refreshMetricPicker();
+  markAllDirty();
+}
+
+QStringList ComparePage::metricChoices() const {
+  QStringList defaults;
+  for (CompareMetric metric : kDefaultOverlay) defaults << metricName(metric);
+  return unionOfMetricNames({defaults, m_comparison->metricNames(), m_overlayMetrics});
+}
+
+void ComparePage::refreshMetricPicker() {
+  const QSignalBlocker block(m_metricPicker);
+  m_metricPicker->clear();
+  for (const QString& name : metricChoices()) {
+    const QString title = metricTitle(name);
+    auto* item =
+        new QListWidgetItem(title == name ? name : QStringLiteral("%1  (%2)").arg(title, name), m_metricPicker);
+    item->setData(Qt::UserRole, name);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+    item->setCheckState(m_overlayMetrics.contains(name) ? Qt::Checked : Qt::Unchecked);
+  }
+  const QSignalBlocker blockGrid(m_gridMetricChooser);
+  m_gridMetricChooser->clear();
+  for (const QString& name : metricChoices()) m_gridMetricChooser->addItem(metricTitle(name), name);
+  m_gridMetricChooser->setCurrentIndex(std::max(0, m_gridMetricChooser->findData(m_gridMetric)));
+}
+
+void ComparePage::rebuildOverlay() {
+  qDeleteAll(m_overlay);
+  m_overlay.clear();
+  const int columns = m_overlayMetrics.size() <= 4 ? 2 : 3;
+  for (const QString& name : m_overlayMetrics) {
+    auto* chart = new CompareChart(metricTitle(name), comparedUnit(name), m_overlayHost);
+    chart->setLogScale(m_log);
+    chart->setWallClockX(m_x == CompareX::WallClock, xLabel(m_x));
+    m_overlayLayout->addWidget(chart, static_cast<int>(m_overlay.size()) / columns,
+                               static_cast<int>(m_overlay.size()) % columns);
+    chart->show();  // at once: a layout shows a child added to a shown widget only later
+    connect(chart, &CompareChart::xRangeChangedByUser, this, [this, chart](const QCPRange& r) { syncX(chart, r); });
+    connect(chart, &CompareChart::crosshairMoved, this, [this](double x) {
+      for (CompareChart* c : m_overlay) c->showCrosshair(x);
+    });
+    connect(chart, &CompareChart::crosshairLeft, this, [this] {
+      for (CompareChart* c : m_overlay) c->hideCrosshair();
+    });
+    connect(chart, &CompareChart::followingRequested, this, [this] {
+      for (CompareChart* c : m_overlay) c->setFollowing(true);
+      redrawNow();
+    });
+    m_overlay << chart;
+  }
 }
 
 QString ComparePage::saveSet(const QString& name) {
@@ -322,24 +469,38 @@ void ComparePage::showMessage(const QString& text) {
 
 void ComparePage::refreshLegend() {
   m_legend->clear();
+  const auto add = [this](const QColor& color, const QString& text, const QString& tip) {
+    QPixmap swatch(14, 14);
+    swatch.fill(color);
+    auto* item = new QListWidgetItem(QIcon(swatch), text);
+    item->setToolTip(tip);
+    m_legend->addItem(item);
+  };
+  if (m_grouping.active()) {
+    for (int g = 0; g < m_groups.size(); ++g) {
+      QStringList members;
+      for (int run : m_groups[g].members) members << m_comparison->run(run).label;
+      add(comparisonColor(g), QStringLiteral("%1  (%2)").arg(m_groups[g].name).arg(m_groups[g].members.size()),
+          members.join('\n'));
+    }
+    return;
+  }
   for (int i = 0; i < m_comparison->size(); ++i) {
     const ComparedRun& run = m_comparison->run(i);
-    QPixmap swatch(14, 14);
-    swatch.fill(comparisonColor(run.colorSlot));
-    auto* item =
-        new QListWidgetItem(QIcon(swatch), QStringLiteral("%1  (%2)").arg(run.label, run.summary.statusName()));
-    item->setToolTip(run.runDir);
-    m_legend->addItem(item);
+    add(comparisonColor(run.colorSlot),
+        QStringLiteral("%1  (%2)").arg(run.label, run.source.isEmpty() ? run.summary.statusName() : run.source),
+        run.runDir);
   }
 }
 
 void ComparePage::rebuildGrid() {
   qDeleteAll(m_grid);
   m_grid.clear();
-  const int runs = m_comparison->size();
-  const int columns = runs <= 4 ? std::max(1, runs) : runs <= 9 ? 3 : 4;
-  for (int i = 0; i < runs; ++i) {
-    auto* chart = new CompareChart(m_comparison->run(i).label, infoOf(m_gridMetric).unit, m_gridHost);
+  const int charts = m_grouping.active() ? static_cast<int>(m_groups.size()) : m_comparison->size();
+  const int columns = charts <= 4 ? std::max(1, charts) : charts <= 9 ? 3 : 4;
+  for (int i = 0; i < charts; ++i) {
+    const QString title = m_grouping.active() ? m_groups[i].name : m_comparison->run(i).label;
+    auto* chart = new CompareChart(title, comparedUnit(m_gridMetric), m_gridHost);
     chart->setMinimumHeight(180);
     chart->setLogScale(m_log);
     chart->setWallClockX(m_x == CompareX::WallClock, xLabel(m_x));
@@ -362,48 +523,61 @@ void ComparePage::markAllDirty() {
   scheduleRedraw();
 }
 
-CompareLine ComparePage::lineFor(int run, CompareMetric metric) const {
-  const ComparedRun& r = m_comparison->run(run);
-  MetricSeries series = metricSeries(m_comparison->store(run), metric, m_x);
-  CompareLine line{r.label, comparisonColor(r.colorSlot), std::move(series.x), std::move(series.y), {}};
-  if (infoOf(metric).smoothed && m_smoothingWeight > 0) {
-    const std::vector<double> smoothed =
-        debiasedEma(std::vector<double>(line.y.begin(), line.y.end()), m_smoothingWeight);
-    line.rawY = std::move(line.y);
-    line.y = QVector<double>(smoothed.begin(), smoothed.end());
-  }
-  return line;
+CompareLine ComparePage::lineFor(int run, const QString& metric) const {
+  return compareRunLine(*m_comparison, run, metric, m_x, m_smoothing, metricIsSmoothed(metric));
 }
 
-QVector<CompareLine> ComparePage::linesFor(CompareMetric metric) const {
-  QVector<CompareLine> lines;
-  for (int i = 0; i < m_comparison->size(); ++i) lines.push_back(lineFor(i, metric));
-  return lines;
+QVector<CompareLine> ComparePage::groupLinesFor(int group, const QString& metric) const {
+  return compareGroupLines(*m_comparison, m_groups[group], group, metric, m_x, m_smoothing, metricIsSmoothed(metric),
+                           m_grouping);
 }
 
 void ComparePage::redrawNow() {
   m_redrawTimer.stop();
   QElapsedTimer clock;
   clock.start();
+  if (m_smoothing.kind == CompareSmoothing::Kind::XWindow) {
+    // One window for every run, from their span on this axis: a live run that grows widens it,
+    // and every line is smoothed again.
+    const double window = m_windowFraction * compareXSpan(*m_comparison, m_x);
+    if (window != m_smoothing.window) m_allDirty = true;
+    m_smoothing.window = window;
+    refreshSmoothingControls();
+  }
+  const bool grouped = m_grouping.active();
   // Only what changed is rebuilt: with long runs, copying every line at each batch of a live
-  // run would cost more than drawing.
+  // run would cost more than drawing. A group is rebuilt whole (its band needs every member).
   QList<int> runs;
   for (int i = 0; i < m_comparison->size(); ++i)
     if (m_allDirty || m_dirtyRuns.contains(i)) runs << i;
   if (m_mode == Mode::Overlay) {
     for (int c = 0; c < m_overlay.size(); ++c) {
-      m_overlay[c]->setLineCount(m_comparison->size());
-      for (int run : runs) m_overlay[c]->setLine(run, lineFor(run, m_overlayMetrics[c]));
+      if (grouped) {
+        if (runs.isEmpty()) continue;
+        QVector<CompareLine> lines;
+        for (int g = 0; g < m_groups.size(); ++g) lines += groupLinesFor(g, m_overlayMetrics[c]);
+        m_overlay[c]->setLines(lines);
+      } else {
+        m_overlay[c]->setLineCount(m_comparison->size());
+        for (int run : runs) m_overlay[c]->setLine(run, lineFor(run, m_overlayMetrics[c]));
+      }
       m_overlay[c]->setShowLegend(false);  // the legend beside the charts names every run once
     }
     fitCharts(m_overlay, /*shareY=*/false);
   } else {
-    const MetricInfo& info = infoOf(m_gridMetric);
+    const QString title = metricTitle(m_gridMetric);
+    if (grouped) {
+      for (int g = 0; g < m_groups.size() && g < m_grid.size() && !runs.isEmpty(); ++g) {
+        m_grid[g]->setTitle(QStringLiteral("%1 · %2").arg(m_groups[g].name, title), comparisonColor(g));
+        m_grid[g]->setLines(groupLinesFor(g, m_gridMetric));
+        m_grid[g]->setShowLegend(false);
+      }
+    }
     for (int run : runs) {
-      if (run >= m_grid.size()) continue;
+      if (grouped || run >= m_grid.size()) continue;
       const CompareLine line = lineFor(run, m_gridMetric);
-      m_grid[run]->setTitle(QStringLiteral("%1 · %2").arg(line.name, tr(info.title)), line.color);
-      m_grid[run]->yAxis->setLabel(info.unit);
+      m_grid[run]->setTitle(QStringLiteral("%1 · %2").arg(line.name, title), line.color);
+      m_grid[run]->yAxis->setLabel(comparedUnit(m_gridMetric));
       m_grid[run]->setLines({line});
     }
     fitCharts(m_grid, /*shareY=*/true);

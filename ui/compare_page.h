@@ -1,8 +1,11 @@
-// The Compare page: several runs side by side. Overlay charts (train loss, val loss, learning
-// rate, tokens/s, gradient norm: one line per run in its colour) or small multiples (one chart
-// per run for a chosen metric, shared axes); x by step, tokens, elapsed or wall-clock time; log
-// scale; smoothing; zoom and pan synced across charts; a crosshair listing each run's value.
-// Under the charts: the summary and config-diff tables. Named sets save and reopen a selection.
+// The Compare page: any number of runs side by side, TrainDeck's and other tools'. Overlay
+// charts, one per metric picked by name (train loss, val loss, learning rate, tokens/s and
+// gradient norm at first; any scalar any run has): a line per run in its colour, or per group of
+// runs (by config keys, source or a name pattern) a mean or median line with a band. Or small
+// multiples (a chart per run or group for one metric, shared axes); x by step, tokens, elapsed or
+// wall-clock time; log scale; smoothing (TensorBoard's EMA, or a window in x units); zoom and pan
+// synced across charts; a crosshair listing each line's value. Under the charts: the summary and
+// config-diff tables. Named sets save and reopen a selection.
 // Holds no run data: it draws what the Comparison (owned by the window) holds, at most every 40 ms.
 #pragma once
 
@@ -10,6 +13,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "compare_lines.h"
 #include "runs/metric_series.h"
 
 class QCheckBox;
@@ -25,6 +29,7 @@ class QGridLayout;
 namespace traindeck {
 
 class CompareChart;
+class CompareGroupBar;
 struct CompareLine;
 class CompareTables;
 class Comparison;
@@ -41,9 +46,22 @@ class ComparePage : public QWidget {
   void compareRuns(const QStringList& runDirs);
   void setMode(Mode mode);
   void setXAxis(CompareX axis);
-  void setSmoothing(double weight);  // 0..0.99
+  void setSmoothing(double weight);  // TensorBoard's EMA, 0..0.99
+  void setSmoothingKind(CompareSmoothing::Kind kind);
+  // The x-unit window as a fraction of the compared runs' x span (0 = off, up to 1); the window
+  // in the axis unit is smoothingWindow() after a redraw, shown beside the slider.
+  void setSmoothingWindowFraction(double fraction);
+  double smoothingWindow() const { return m_smoothing.window; }
   void setLogScale(bool on);
   void setGridMetric(CompareMetric metric);
+  void setGridMetricName(const QString& name);
+  // The overlay's charts, one per metric name, in this order.
+  void setOverlayMetrics(const QStringList& names);
+  QStringList overlayMetrics() const { return m_overlayMetrics; }
+  // Every metric the picker offers: the compared runs' union, the mapped names first.
+  QStringList metricChoices() const;
+  void setGrouping(const CompareGrouping& grouping);
+  const QVector<RunGroup>& groups() const { return m_groups; }  // a group per run when not grouped
   // Saves the compared runs as a named set / compares a saved set; an error text or empty.
   QString saveSet(const QString& name);
   QString openSet(const QString& name);
@@ -60,12 +78,16 @@ class ComparePage : public QWidget {
  private:
   QWidget* buildControls();
   QWidget* buildSetsBar();
+  void rebuildOverlay();
+  void refreshMetricPicker();
+  void refreshGroups();
+  void refreshSmoothingControls();
   void scheduleRedraw();
   void rebuildGrid();
   void refreshLegend();
   void refreshSetChooser(const QString& current = {});
-  QVector<CompareLine> linesFor(CompareMetric metric) const;
-  CompareLine lineFor(int run, CompareMetric metric) const;
+  CompareLine lineFor(int run, const QString& metric) const;
+  QVector<CompareLine> groupLinesFor(int group, const QString& metric) const;
   void markAllDirty();
   void fitCharts(const QList<CompareChart*>& charts, bool shareY);
   void syncX(CompareChart* source, const QCPRange& range);
@@ -73,27 +95,37 @@ class ComparePage : public QWidget {
 
   Comparison* m_comparison;
   ComparisonSets* m_sets;
-  QList<CompareChart*> m_overlay;  // train loss, val loss, lr, tokens/s, grad norm
-  QList<CompareMetric> m_overlayMetrics;
-  QList<CompareChart*> m_grid;  // one per run
+  QList<CompareChart*> m_overlay;  // one per m_overlayMetrics
+  QStringList m_overlayMetrics;
+  QList<CompareChart*> m_grid;  // one per run, or per group when grouped
   QStackedWidget* m_stack;
+  QWidget* m_overlayHost;
+  QGridLayout* m_overlayLayout;
   QWidget* m_gridHost;
   QGridLayout* m_gridLayout;
   QListWidget* m_legend;
+  QListWidget* m_metricPicker;
   CompareTables* m_tables;
   QComboBox* m_modeChooser;
   QComboBox* m_gridMetricChooser;
   QComboBox* m_xChooser;
-  QSlider* m_smoothing;
+  QSlider* m_smoothingSlider;
+  QComboBox* m_smoothingKind;
+  QLabel* m_windowLabel;
   QCheckBox* m_logScale;
+  CompareGroupBar* m_groupBar;
   QComboBox* m_setChooser;
   QLabel* m_message;
   QTimer m_redrawTimer;
 
   Mode m_mode = Mode::Overlay;
   CompareX m_x = CompareX::Step;
-  CompareMetric m_gridMetric = CompareMetric::TrainLoss;
-  double m_smoothingWeight = 0.6;
+  QString m_gridMetric = QStringLiteral("loss");
+  CompareSmoothing m_smoothing;
+  double m_windowFraction = 0.02;
+  CompareGrouping m_grouping;
+  QVector<RunGroup> m_groups;
+  QString m_groupError;
   bool m_log = false;
   bool m_syncing = false;
   // What the next redraw must rebuild: every line (a setting or the runs changed), or only the

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "host_model.h"
 #include "jobs/checkpoint_sync.h"
 
 namespace traindeck {
@@ -56,15 +57,8 @@ ContinueDialog::ContinueDialog(const QString& runDir, const QList<HostEntry>& ho
 
 TargetConfig ContinueDialog::target() const {
   const HostEntry& host = m_hosts.at(std::max(0, m_host->currentIndex()));
-  TargetConfig target = m_runTarget;  // its login shell and Slurm settings
+  TargetConfig target = targetOn(host, m_runTarget);  // its login shell and Slurm settings kept
   target.kind = m_slurm->isChecked() ? TargetKind::Slurm : TargetKind::Ssh;
-  target.host = host.spec.toStdString();
-  target.user.clear();
-  target.port = TargetConfig{}.port;
-  target.hosts.clear();
-  target.node_address.clear();
-  target.identity = host.identityFile.toStdString();
-  target.proxy_command = host.proxyCommand.toStdString();
   return target;
 }
 

@@ -6,18 +6,12 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QDateTime>
-#include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
-#include <QHBoxLayout>
-#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -25,34 +19,33 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTableView>
-#include <QThread>
 #include <QToolBar>
-#include <QUrl>
 #include <QVBoxLayout>
 
 #include "bootstrap_view.h"
 #include "compare_page.h"
-#include "config/devices.h"
+#include "help_menu.h"
 #include "host_key_prompt.h"
 #include "hosts_dialog.h"
 #include "interactive_prompt_dialog.h"
 #include "jobs/checkpoint_sync.h"
 #include "jobs/job_controller.h"
 #include "jobs/local_devices.h"
-#include "jobs/machine_room.h"
-#include "jobs/probed_devices.h"
+#include "link_status_label.h"
 #include "logs_page.h"
 #include "monitor_page.h"
-#include "run_filter_model.h"
+#include "page_screenshots.h"
+#include "run_list_panel.h"
 #include "run_menu.h"
 #include "runlog/run_directory.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
+#include "runs/imported_runs.h"
 #include "runs/run_list_model.h"
 #include "runs/run_registry.h"
 #include "runs/run_session.h"
 #include "setup_page.h"
+#include "window_state.h"
 
 namespace traindeck {
 
@@ -65,61 +58,17 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
       m_comparison(std::make_unique<Comparison>(*m_registry)),
       m_comparisonSets(std::make_unique<ComparisonSets>(options.runsRoot)) {
   setWindowTitle(tr("TrainDeck"));
-  m_runMenu = new RunMenu(m_jobs, m_runs, this,
-                          {.showRun = [this](const QString& dir) { showRun(dir); },
-                           .compare = [this](const QStringList& dirs) { compareRuns(dirs); },
-                           .tellProblem = [this](const QString& title, const QString& text) { tellProblem(title, text); },
-                           .note = [this](const QString& text) { statusBar()->showMessage(text, 3000); },
-                           .releaseRun = [this](const QString& dir) { releaseShownRun(dir); },
-                           .renamed = [this] { showShownRunStatus(); }});
+  m_runMenu =
+      new RunMenu(m_jobs, m_runs, this,
+                  {.showRun = [this](const QString& dir) { showRun(dir); },
+                   .compare = [this](const QStringList& dirs) { compareRuns(dirs); },
+                   .tellProblem = [this](const QString& title, const QString& text) { tellProblem(title, text); },
+                   .note = [this](const QString& text) { statusBar()->showMessage(text, 3000); },
+                   .releaseRun = [this](const QString& dir) { releaseShownRun(dir); },
+                   .renamed = [this] { showShownRunStatus(); }});
   m_splitter = new QSplitter(Qt::Horizontal, this);
 
-  auto* left = new QWidget(m_splitter);
-  auto* leftLayout = new QVBoxLayout(left);
-  leftLayout->setContentsMargins(0, 0, 0, 0);
-  leftLayout->addWidget(new QLabel(tr("<b>Runs</b>"), left));
-  auto* filters = new QHBoxLayout;
-  auto* filterText = new QLineEdit(left);
-  filterText->setObjectName("runFilter");
-  filterText->setPlaceholderText(tr("Filter by name or id"));
-  filterText->setClearButtonEnabled(true);
-  auto* filterStatus = new QComboBox(left);
-  filterStatus->setObjectName("statusFilter");
-  filterStatus->addItem(tr("every status"), QString());
-  for (const char* status : {"running", "finished", "failed", "stopped", "killed", "requeued", "starting"})
-    filterStatus->addItem(QString::fromLatin1(status), QString::fromLatin1(status));
-  filters->addWidget(filterText, 1);
-  filters->addWidget(filterStatus);
-  leftLayout->addLayout(filters);
-  m_runFilter = new RunFilterModel(this);
-  m_runFilter->setSourceModel(m_runs);
-  connect(filterText, &QLineEdit::textChanged, m_runFilter, &RunFilterModel::setText);
-  connect(filterStatus, &QComboBox::currentIndexChanged, this,
-          [this, filterStatus] { m_runFilter->setStatus(filterStatus->currentData().toString()); });
-  m_runTable = new QTableView(left);
-  m_runTable->setObjectName("runList");
-  m_runTable->setModel(m_runFilter);
-  m_runTable->setSortingEnabled(true);
-  m_runTable->sortByColumn(RunListModel::CreatedColumn, Qt::DescendingOrder);  // newest first
-  m_runTable->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
-  connect(m_runTable->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
-    QMenu* menu = columnMenu();
-    menu->setAttribute(Qt::WA_DeleteOnClose);
-    menu->popup(m_runTable->horizontalHeader()->mapToGlobal(at));
-  });
-  m_runTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-  m_runTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
-  m_runTable->verticalHeader()->hide();
-  m_runTable->horizontalHeader()->setStretchLastSection(true);
-  // The list shows name, status, step, total, loss and where it runs; the id and path are in the run label.
-  for (int column : {RunListModel::IdColumn, RunListModel::CreatedColumn, RunListModel::PathColumn})
-    m_runTable->setColumnHidden(column, true);
-  m_runTable->setAlternatingRowColors(true);
-  m_runTable->setToolTip(tr("Every run under %1, newest first. Select one to watch it; select several "
-                            "(Ctrl- or Shift-click) to compare them.")
-                             .arg(options.runsRoot));
-  leftLayout->addWidget(m_runTable, 1);
-
+  m_runList = new RunListPanel(m_runs, options.runsRoot, m_splitter);
   auto* right = new QWidget(m_splitter);
   auto* rightLayout = new QVBoxLayout(right);
   rightLayout->setContentsMargins(0, 0, 0, 0);
@@ -157,8 +106,13 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
 
   buildActions();
   connect(m_setup, &SetupPage::validityChanged, this, &MainWindow::updateActions);
-  connect(m_runTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::runSelected);
-  connect(m_runTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateActions);
+  connect(m_runList, &RunListPanel::runPicked, this, &MainWindow::showRun);
+  connect(m_runList, &RunListPanel::selectionChanged, this, &MainWindow::updateActions);
+  connect(m_runList, &RunListPanel::menuRequested, this, [this](const QStringList& dirs, const QPoint& at) {
+    QMenu* menu = runMenu(dirs);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(at);
+  });
   connect(m_compare, &ComparePage::runActivated, this, [this](const QString& runDir) {
     showRun(runDir);
     m_pages->setCurrentWidget(m_monitor);
@@ -168,22 +122,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showShownRunStatus);
   connect(m_runs, &QAbstractItemModel::rowsInserted, this, &MainWindow::showShownRunStatus);
   connect(m_runs, &QAbstractItemModel::modelReset, this, &MainWindow::showShownRunStatus);
-  m_runTable->setContextMenuPolicy(Qt::CustomContextMenu);
-  connect(m_runTable, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
-    const QStringList dirs = selectedRunDirs();
-    if (dirs.isEmpty()) return;
-    QMenu* menu = runMenu(dirs);
-    menu->setAttribute(Qt::WA_DeleteOnClose);
-    menu->popup(m_runTable->viewport()->mapToGlobal(at));
-  });
-  connect(m_runs, &QAbstractItemModel::rowsInserted, m_runTable, [this] { fitRunColumns(); });
-  connect(m_runs, &QAbstractItemModel::dataChanged, m_runTable, [this] { fitRunColumns(); });
-  // The run shown is the one highlighted, also when its row comes after it is shown (a start).
-  connect(m_runs, &QAbstractItemModel::rowsInserted, this, &MainWindow::selectShownRow);
-  m_linkStatus = new QLabel(this);
-  m_linkStatus->setObjectName("linkStatus");
-  m_linkStatus->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
-  m_linkStatus->hide();
+  m_linkStatus = new LinkStatusLabel(this);
   statusBar()->addPermanentWidget(m_linkStatus);
 
   JobController::RemoteOptions remote;
@@ -227,31 +166,23 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   });
   m_jobs->attachRunning();  // runs started before the app was reopened
   m_runs->setRunsRoot(options.runsRoot);
-  m_runs->setConfigColumns(QSettings().value("runList/configColumns").toStringList());
   openConfig(options.configPath);
   if (!options.openRun.isEmpty()) showRun(options.openRun);
   if (!options.compareRuns.isEmpty()) compareRuns(options.compareRuns);
 
   QSettings settings;
-  restoreGeometry(settings.value("window/geometry").toByteArray());
-  restoreState(settings.value("window/state").toByteArray());
-  if (!m_splitter->restoreState(settings.value("window/splitter").toByteArray())) m_splitter->setSizes({260, 1000});
-  if (options.openRun.isEmpty() && options.compareRuns.isEmpty()) restoreSelection(settings);
+  WindowState({.window = this, .splitter = m_splitter, .pages = m_pages, .runList = m_runList}).restoreLayout(settings);
+  if (options.openRun.isEmpty() && options.compareRuns.isEmpty()) restoreShown(settings);
   updateActions();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::restoreSelection(QSettings& settings) {
-  // The run shown and the runs compared when the window closed, where they still are; the page
-  // too, unless it would open empty (Compare with nothing to compare).
-  const QString shown = settings.value("window/shownRun").toString();
-  if (!shown.isEmpty() && QFileInfo::exists(shown + "/run.json")) showRun(shown);
-  QStringList compared;
-  for (const QString& dir : settings.value("window/comparedRuns").toStringList())
-    if (QFileInfo::exists(dir + "/run.json")) compared << dir;
-  if (compared.size() >= 2) m_compare->compareRuns(compared);
-  QWidget* page = m_pages->widget(settings.value("window/page", 0).toInt());
+void MainWindow::restoreShown(QSettings& settings) {
+  const WindowState::Shown last = WindowState::lastShown(settings);
+  if (!last.run.isEmpty()) showRun(last.run);
+  if (last.compared.size() >= 2) m_compare->compareRuns(last.compared);
+  QWidget* page = m_pages->widget(last.page);
   if (page == m_compare && m_comparison->runDirs().isEmpty())
     page = m_session ? static_cast<QWidget*>(m_monitor) : static_cast<QWidget*>(m_setup);
   if (page == m_monitor && !m_session) page = m_setup;
@@ -302,6 +233,7 @@ void MainWindow::releaseShownRun(const QString& runDir) {
   m_logs->clear();
   disconnect(m_session.get(), nullptr, this, nullptr);
   m_session.reset();
+  m_runList->selectRun(QString());
   m_shownStatus.clear();
   m_runLabel->clear();
 }
@@ -317,86 +249,13 @@ void MainWindow::setCheckpointsKeptHere(int keep) {
 }
 
 QMenu* MainWindow::columnMenu() {
-  // The list's own columns to show or hide, the config keys shown as columns, and one more.
-  auto* menu = new QMenu(this);
-  menu->setObjectName("columnMenu");
-  for (int column = 0; column < m_runs->columnCount(); ++column) {
-    QAction* a = menu->addAction(m_runs->headerData(column, Qt::Horizontal).toString());
-    a->setCheckable(true);
-    a->setChecked(!m_runTable->isColumnHidden(column));
-    a->setObjectName("column:" + m_runs->headerData(column, Qt::Horizontal).toString());
-    const bool configColumn = column >= RunListModel::ColumnCount;
-    connect(a, &QAction::toggled, this, [this, column, configColumn](bool on) {
-      if (configColumn && !on) {
-        QStringList keys = m_runs->configColumns();
-        keys.removeAt(column - RunListModel::ColumnCount);
-        return showConfigColumns(keys);
-      }
-      m_runTable->setColumnHidden(column, !on);
-    });
-  }
-  menu->addSeparator();
-  QAction* add = menu->addAction(tr("Add a config key as a column…"), this, [this] {
-    bool ok = false;
-    const QString key = QInputDialog::getText(this, tr("Config column"), tr("Config key (for example optimizer.lr):"),
-                                              QLineEdit::Normal, QString(), &ok)
-                            .trimmed();
-    if (ok && !key.isEmpty() && !m_runs->configColumns().contains(key))
-      showConfigColumns(m_runs->configColumns() << key);
-  });
-  add->setObjectName("addConfigColumn");
-  return menu;
-}
-
-void MainWindow::showConfigColumns(const QStringList& keys) {
-  // A reset: the hidden columns and the sort are set again, and the shown run selected again.
-  QList<int> hidden;
-  for (int c = 0; c < RunListModel::ColumnCount; ++c)
-    if (m_runTable->isColumnHidden(c)) hidden << c;
-  const QString shown = currentRunDir();
-  m_runs->setConfigColumns(keys);
-  for (int c : hidden) m_runTable->setColumnHidden(c, true);
-  QSettings().setValue("runList/configColumns", keys);
-  if (!shown.isEmpty()) {
-    const int row = m_runs->rowOfPath(shown);
-    const int viewRow = row >= 0 ? m_runFilter->mapFromSource(m_runs->index(row, 0)).row() : -1;
-    if (viewRow >= 0) m_runTable->selectRow(viewRow);
-  }
-  fitRunColumns();
-}
-
-void MainWindow::fitRunColumns() {
-  // Each column as wide as its contents, but none wider than kMaxColumnChars: a long name is
-  // elided (whole in its tooltip), and the columns after it stay in view.
-  m_runTable->resizeColumnsToContents();
-  const int widest = m_runTable->fontMetrics().averageCharWidth() * kMaxColumnChars;
-  for (int c = 0; c < m_runTable->model()->columnCount(); ++c)
-    if (m_runTable->columnWidth(c) > widest) m_runTable->setColumnWidth(c, widest);
-}
-
-void MainWindow::selectShownRow() {
-  if (!m_session) return;
-  const int row = m_runs->rowOfPath(m_session->runDir());
-  const int viewRow = row >= 0 ? m_runFilter->mapFromSource(m_runs->index(row, 0)).row() : -1;
-  if (viewRow >= 0 && m_runTable->currentIndex().row() != viewRow) m_runTable->selectRow(viewRow);
-  // Not listed yet (its folder is not there yet): no other run stays highlighted meanwhile.
-  if (viewRow < 0) m_runTable->selectionModel()->clear();
+  return m_runList->columnMenu();
 }
 
 void MainWindow::showLink(const QString& runDir) {
-  // A lost link is said in the status bar (for the run shown, else for another run) while it
-  // lasts, and the shown run's header and progress say it too.
-  const Job* job = m_jobs->jobFor(runDir);
-  if (job && job->linkLost())
-    m_lostLinks[runDir] = job->linkText();
-  else
-    m_lostLinks.remove(runDir);
+  // The status bar says a lost link while it lasts; the shown run's header and progress too.
   const QString shown = currentRunDir();
-  QString text = m_lostLinks.value(shown);
-  if (text.isEmpty() && !m_lostLinks.isEmpty())
-    text = tr("%1: %2").arg(QFileInfo(m_lostLinks.firstKey()).fileName(), m_lostLinks.first());
-  m_linkStatus->setText(text);
-  m_linkStatus->setVisible(!text.isEmpty());
+  m_linkStatus->linkChanged(runDir, m_jobs->jobFor(runDir), shown);
   if (m_session && runDir == shown) {
     showRunLabel(shownSummary());
     showSessionMetrics();
@@ -502,52 +361,16 @@ void MainWindow::buildMenus(const QList<QAction*>& file) {
     if (ok) setCheckpointsKeptHere(k);
   });
   keep->setObjectName("checkpointsKeptHereAction");
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  QAction* tutorial = help->addAction(tr("Tutorial"), this, [this] { openDoc(tutorialPath(), "docs/tutorial.md"); });
-  tutorial->setShortcut(QKeySequence::HelpContents);  // F1: the first hour, step by step
-  tutorial->setObjectName("tutorialAction");
-  QAction* docs = help->addAction(tr("Documentation (README)"), this, [this] { openDocs(); });
-  docs->setObjectName("docsAction");
-  help->addAction(tr("About TrainDeck"), this, [this] {
-    QMessageBox::about(this, tr("About TrainDeck"),
-                       tr("TrainDeck %1: train GPT-2-family models on many devices and watch them train.")
-                           .arg(QCoreApplication::applicationVersion()));
-  });
+  m_help = new HelpMenu(menuBar(), m_presetDirs, this,
+                        [this](const QString& title, const QString& text) { tellProblem(title, text); });
 }
-
-namespace {
-// A file of the docs (README.md, docs/tutorial.md) in the source tree (resources/presets/../../)
-// or where it is installed (share/traindeck/presets/../../doc/TrainDeck/); empty when in neither.
-QString findDoc(const QStringList& presetDirs, const QString& relative) {
-  for (const QString& presets : presetDirs)
-    for (const QString& candidate : {presets + "/../../" + relative, presets + "/../../doc/TrainDeck/" + relative})
-      if (QFileInfo::exists(candidate)) return QFileInfo(candidate).absoluteFilePath();
-  return {};
-}
-}  // namespace
 
 QString MainWindow::docsPath() const {
-  return findDoc(m_presetDirs, QStringLiteral("README.md"));
+  return m_help->docsPath();
 }
 
 QString MainWindow::tutorialPath() const {
-  return findDoc(m_presetDirs, QStringLiteral("docs/tutorial.md"));
-}
-
-void MainWindow::openDocs() {
-  openDoc(docsPath(), QStringLiteral("README.md"));
-}
-
-void MainWindow::openDoc(const QString& path, const QString& relative) {
-  if (path.isEmpty())
-    return tellProblem(tr("Not found"), tr("%1 was not found beside the app's presets (%2); it is %1 in TrainDeck's "
-                                           "sources and in share/doc/TrainDeck once installed.")
-                                            .arg(relative, QDir::toNativeSeparators(m_presetDirs.join(", "))));
-  // The file is here; only a program to show it may be missing (xdg-open on a bare desktop).
-  if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-    tellProblem(tr("No program opens it"), tr("No program here opens %1 (is xdg-open installed?). Open it in any text "
-                                              "editor or browser: %2")
-                                               .arg(QFileInfo(path).fileName(), QDir::toNativeSeparators(path)));
+  return m_help->tutorialPath();
 }
 
 void MainWindow::tellProblem(const QString& title, const QString& text) {
@@ -575,22 +398,14 @@ void MainWindow::updateActions() {
     fetch->setEnabled(can.fetch);
     fetch->setStatusTip(can.fetch ? QString() : tr("Only a remote run's files are elsewhere"));
   }
-  const qsizetype selected = selectedRunDirs().size();
-  m_compareAction->setEnabled(selected >= 2 && selected <= Comparison::kMaxRuns);
-  m_compareAction->setStatusTip(
-      selected >= 2 ? QString()
-                    : tr("Select 2 to %1 runs (Ctrl- or Shift-click) to compare them").arg(Comparison::kMaxRuns));
-}
-
-QStringList MainWindow::selectedRunDirs() const {
-  QStringList dirs;
-  for (const QModelIndex& index : m_runTable->selectionModel()->selectedRows())
-    dirs << m_runs->runAt(m_runFilter->mapToSource(index).row()).path;
-  return dirs;
+  const qsizetype selected = m_runList->selectedRunDirs().size();
+  m_compareAction->setEnabled(selected >= 2);
+  m_compareAction->setStatusTip(selected >= 2 ? QString()
+                                              : tr("Select two runs or more (Ctrl- or Shift-click) to compare them"));
 }
 
 void MainWindow::compareRuns(const QStringList& runDirs) {
-  const QStringList dirs = runDirs.isEmpty() ? selectedRunDirs() : runDirs;
+  const QStringList dirs = runDirs.isEmpty() ? m_runList->selectedRunDirs() : runDirs;
   if (dirs.isEmpty()) return;
   m_compare->compareRuns(dirs);
   m_pages->setCurrentWidget(m_compare);
@@ -609,6 +424,12 @@ void MainWindow::openConfig(const QString& nameOrPath) {
 
 void MainWindow::showRun(const QString& runDir) {
   const QString dir = QFileInfo(runDir).absoluteFilePath();
+  // Another tool's run (listed, or given to --open) has no metrics.jsonl to follow: its charts are Compare's.
+  if (m_runs->isImported(runDir) || (!isTrainDeckRunFolder(runDir) && importedRunSource(runDir))) {
+    compareRuns({runDir});
+    statusBar()->showMessage(tr("Another tool's run: shown on Compare, read-only"), 4000);
+    return;
+  }
   if (m_session && m_session->runDir() == dir) return;
   // The pages let go of the old run's stores (and their hold on its session) first.
   m_monitor->clear();
@@ -626,7 +447,7 @@ void MainWindow::showRun(const QString& runDir) {
   // A run that goes on without a job here (started by the CLI, or outside the runs root).
   if (summary.isLive() && !m_jobs->jobFor(dir)) m_jobs->attach(dir);
   m_bootstrap->follow(m_jobs->jobFor(dir));
-  selectShownRow();
+  m_runList->selectRun(dir);
   showLink(dir);
   if (m_pages->currentWidget() == m_setup) m_pages->setCurrentWidget(m_monitor);
   showFailureIfAny();
@@ -681,11 +502,6 @@ void MainWindow::showSessionMetrics() {
   m_monitor->showMetrics(view);
 }
 
-void MainWindow::runSelected() {
-  const int row = m_runFilter->mapToSource(m_runTable->currentIndex()).row();
-  if (row >= 0) showRun(m_runs->runAt(row).path);
-}
-
 void MainWindow::showFailureIfAny() {
   if (!m_session) return;
   const RunSummary summary = m_session->summary();
@@ -700,7 +516,9 @@ QString MainWindow::startRun(const QStringList& extraArgs) {
   // beside it); else the controller writes it beside the run.
   const bool hasFile = !m_setup->filePath().isEmpty();
   // Several runs at once are fine while the machine has room for them; past that, ask.
-  if (const QString room = roomProblem(m_setup->config()); !room.isEmpty()) {
+  QSettings settings;
+  const int localGpus = m_setup->thisMachine() ? m_setup->thisMachine()->cudaDevices : 0;
+  if (const QString room = m_jobs->roomProblem(m_setup->config(), localGpus, settings); !room.isEmpty()) {
     statusBar()->showMessage(room, 10000);
     if (isVisible() && QApplication::activeModalWidget() == nullptr &&
         QMessageBox::question(this, tr("Start another run?"), room + "\n\n" + tr("Start it anyway?")) !=
@@ -721,20 +539,6 @@ QString MainWindow::startRun(const QStringList& extraArgs) {
   return started.runDir;
 }
 
-QString MainWindow::roomProblem(const RunConfig& config) const {
-  if (config.target.kind == TargetKind::Local) {  // its GPUs as its trainer says them (none while not known)
-    const int gpus = m_setup->thisMachine() ? m_setup->thisMachine()->cudaDevices : 0;
-    return machineRoomProblem(m_jobs->liveConfigs(), config,
-                              Machine{tr("this machine"), thisMachineCpu(), QThread::idealThreadCount(), gpus});
-  }
-  // A host as last probed; one never probed is judged by its first start's probe alone.
-  const QString spec = QString::fromStdString(config.target.host);
-  QSettings settings;
-  const std::optional<HostStore::StoredProbe> probe = HostStore::probeFor(settings, spec);
-  if (!probe) return {};
-  return machineRoomProblem(m_jobs->liveConfigs(spec), config, hostMachine(probe->probe, spec));
-}
-
 void MainWindow::stopRun() {
   if (Job* job = shownJob()) job->stop();
   updateActions();
@@ -753,37 +557,13 @@ void MainWindow::killRun() {
 }
 
 bool MainWindow::saveScreenshots(const QString& folder) {
-  QDir().mkpath(folder);
-  bool ok = true;
-  const auto settle = [] {  // let queued redraws (charts batch theirs) happen before the grab
-    for (int spin = 0; spin < 10; ++spin) {
-      QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-      QThread::msleep(10);
-    }
-  };
-  const QStringList names = {"setup", "monitor", "logs", "compare"};
-  for (int i = 0; i < m_pages->count(); ++i) {
-    m_pages->setCurrentIndex(i);
-    settle();
-    ok = grab().save(QDir(folder).filePath(names.value(i, QString::number(i)) + ".png")) && ok;
-  }
-  if (m_comparison->size() > 0) {  // the Compare page's other mode
-    m_compare->setMode(ComparePage::Mode::SmallMultiples);
-    settle();
-    ok = grab().save(QDir(folder).filePath("compare-multiples.png")) && ok;
-    m_compare->setMode(ComparePage::Mode::Overlay);
-  }
-  return ok;
+  return savePageScreenshots(this, m_pages, m_compare, m_comparison->size() > 0, folder);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   QSettings settings;
-  settings.setValue("window/geometry", saveGeometry());
-  settings.setValue("window/state", saveState());
-  settings.setValue("window/splitter", m_splitter->saveState());
-  settings.setValue("window/page", m_pages->currentIndex());
-  settings.setValue("window/shownRun", m_session ? m_session->runDir() : QString());
-  settings.setValue("window/comparedRuns", m_comparison->runDirs());
+  WindowState({.window = this, .splitter = m_splitter, .pages = m_pages, .runList = m_runList})
+      .save(settings, currentRunDir(), m_comparison->runDirs());
   // A run started here goes on without the app (its supervisor was started detached);
   // reopening the app and selecting it re-attaches to it.
   QMainWindow::closeEvent(event);

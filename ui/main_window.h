@@ -1,12 +1,13 @@
-// The main window wires the pieces together and owns none of a run's data: the run list
-// (app/runs' RunListModel) beside four pages (Setup, Monitor, Logs, Compare), a toolbar with
-// New, Open, Save, Start, Stop, Kill and Compare, the shown run's shared session (from the
-// RunRegistry) feeding the run pages, the Comparison of the runs selected together feeding the
-// Compare page, and the JobController, whose job for the shown run Stop and Kill act on.
+// The main window wires the pieces together and decides nothing of its own: the run list
+// (RunListPanel over app/runs' RunListModel) beside four pages (Setup, Monitor, Logs, Compare), a
+// toolbar with New, Open, Save, Start, Stop, Kill and Compare, the shown run's shared session (from
+// the RunRegistry) feeding the run pages, the Comparison of the runs selected together feeding the
+// Compare page, and the JobController, whose job for the shown run Stop and Kill act on and which
+// says whether a machine has room for a start. RunMenu, WindowState, HelpMenu and LinkStatusLabel
+// hold the rest.
 #pragma once
 
 #include <QMainWindow>
-#include <QMap>
 #include <QStringList>
 #include <memory>
 
@@ -17,14 +18,15 @@ class QLabel;
 class QSettings;
 class QMenu;
 class QSplitter;
-class QTableView;
 class QTabWidget;
 
 namespace traindeck {
 
 class BootstrapView;
+class HelpMenu;
+class LinkStatusLabel;
 class ComparePage;
-class RunFilterModel;
+class RunListPanel;
 class RunMenu;
 class Comparison;
 class ComparisonSets;
@@ -35,7 +37,6 @@ class MonitorPage;
 class RunListModel;
 class RunRegistry;
 class RunSession;
-struct RunConfig;
 struct RunSummary;
 class SetupPage;
 
@@ -76,9 +77,6 @@ class MainWindow : public QMainWindow {
   // Starts the Setup page's job under the runs root and shows it; returns the new run
   // directory, or empty (after telling the user why).
   QString startRun(const QStringList& extraArgs = {});
-  // Why the machine `config` targets (this one, or its host as last probed) has no room for it
-  // beside the runs going on there, or empty.
-  QString roomProblem(const RunConfig& config) const;
   // Stop and Kill act on the run shown, and only when it has a live job here.
   void stopRun();
   void killRun();
@@ -91,8 +89,9 @@ class MainWindow : public QMainWindow {
  private:
   // The Hosts dialog; the Setup page's "Where to run" then shows what changed.
   void openHosts();
-  void showConfigColumns(const QStringList& keys);
-  void restoreSelection(QSettings& settings);
+  // The run shown, the runs compared and the page when the window closed (WindowState), where
+  // they still are; never a page that would open empty.
+  void restoreShown(QSettings& settings);
 
  public:
   // The run list's context menu for these runs (the first is the one clicked): Continue… (a run
@@ -112,18 +111,11 @@ class MainWindow : public QMainWindow {
   RunSummary shownSummary() const;                    // the shown run's
   QString statusOf(const RunSummary& summary) const;  // as every page says it
   void showRunLabel(const RunSummary& summary);
-  // The list's columns fit their contents up to kMaxColumnChars; the shown run's row highlighted.
-  void fitRunColumns();
-  void selectShownRow();
   // A job's link changed: the status bar, and the header and progress of the run shown.
   void showLink(const QString& runDir);
-  static constexpr int kMaxColumnChars = 28;
   static constexpr int kMaxHeaderIdChars = 64;
   void showShownRunStatus();
   void buildMenus(const QList<QAction*>& file);
-  void openDocs();
-  // Opens a file of the docs, or says where it is (or was looked for) when it cannot.
-  void openDoc(const QString& path, const QString& relative);
   // A remote run's newest checkpoint or its Hugging Face export, into its mirror.
   void fetchFromHost(FetchKind kind);
   void refreshHosts();
@@ -132,21 +124,19 @@ class MainWindow : public QMainWindow {
   void showFailureIfAny();
   void tellProblem(const QString& title, const QString& text);
   void releaseShownRun(const QString& runDir);  // about to be trashed: the pages let go of it
-  void runSelected();
   void showSessionMetrics();
-  QStringList selectedRunDirs() const;
 
   MainWindowOptions m_options;
   std::unique_ptr<RunRegistry> m_registry;  // before everything holding its sessions
   JobController* m_jobs;
-  RunFilterModel* m_runFilter = nullptr;  // what the list shows of m_runs
-  RunMenu* m_runMenu = nullptr;           // the run list's context menu and its actions
+  RunMenu* m_runMenu = nullptr;  // the run list's context menu and its actions
   BootstrapView* m_bootstrap = nullptr;
+  HelpMenu* m_help = nullptr;
   QString m_shownStatus;  // the shown run's status as the pages say it, kept by showShownRunStatus
   QString m_remotePayloadDir;
   QStringList m_presetDirs;  // the helper script and the trainer's sources for remote hosts
   RunListModel* m_runs;
-  QTableView* m_runTable;
+  RunListPanel* m_runList = nullptr;  // the list, its filter and selection
   QTabWidget* m_pages;
   SetupPage* m_setup;
   MonitorPage* m_monitor;
@@ -154,8 +144,7 @@ class MainWindow : public QMainWindow {
   ComparePage* m_compare;
   QSplitter* m_splitter;
   QLabel* m_runLabel;
-  QLabel* m_linkStatus = nullptr;      // in the status bar while a followed run's link is down
-  QMap<QString, QString> m_lostLinks;  // run directory -> its job's link text, while lost
+  LinkStatusLabel* m_linkStatus = nullptr;  // in the status bar while a followed run's link is down
   std::shared_ptr<const RunSession> m_session;
   std::unique_ptr<Comparison> m_comparison;
   std::unique_ptr<ComparisonSets> m_comparisonSets;

@@ -10,6 +10,7 @@
 
 #include "config/devices.h"
 #include "config/planner.h"
+#include "config/run_steps.h"
 #include "memory_bar.h"
 #include "progress_text.h"
 #include "runs/human_duration.h"
@@ -121,10 +122,7 @@ void PlanPanel::setConfig(const std::optional<RunConfig>& config) {
 
 QString PlanPanel::wholeRunText(const Plan& plan, const DeviceSpec& device) const {
   // Steps x step time, and what that costs in device-hours (every rank holds a device).
-  const ScheduleConfig& s = m_config->schedule;
-  const std::int64_t steps = s.max_steps > 0          ? s.max_steps
-                             : plan.tokensPerStep > 0 ? (s.max_tokens + plan.tokensPerStep - 1) / plan.tokensPerStep
-                                                      : 0;
+  const std::int64_t steps = totalSteps(*m_config);
   if (plan.stepSeconds <= 0 || steps <= 0) return tr("unknown");
   const double seconds = plan.stepSeconds * static_cast<double>(steps);
   const double deviceHours = seconds * static_cast<double>(plan.worldSize) / 3600.0;

@@ -2,9 +2,12 @@
 // the user and shows the result.
 #include "run_menu.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QClipboard>
 #include <QDesktopServices>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -18,6 +21,7 @@
 #include "host_store.h"
 #include "jobs/checkpoint_sync.h"
 #include "jobs/job_controller.h"
+#include "runlog/run_paths.h"
 #include "runs/comparison.h"
 #include "runs/run_folders.h"
 #include "runs/run_list_model.h"
@@ -31,7 +35,8 @@ RunActions RunMenu::actionsFor(const QString& runDir, const RunSummary& run) con
   return runActions({.status = run.status,
                      .remote = !run.remoteSpec.isEmpty(),
                      .hasCheckpoint = !CheckpointSync::newestCheckpoint(runDir).isEmpty(),
-                     .job = m_jobs->jobFor(runDir)});
+                     .job = m_jobs->jobFor(runDir),
+                     .imported = m_runs->isImported(runDir)});
 }
 
 QMenu* RunMenu::menuFor(const QStringList& dirs) {
@@ -56,7 +61,7 @@ QMenu* RunMenu::menuFor(const QStringList& dirs) {
     m_runs->rescan();
     m_hooks.showRun(dir);
   })->setStatusTip(can.whyNoContinue);
-  add("compareRuns", tr("Compare"), dirs.size() >= 2 && dirs.size() <= Comparison::kMaxRuns,
+  add("compareRuns", tr("Compare"), dirs.size() >= 2,
       [this, dirs] { m_hooks.compare(dirs); });
   menu->addSeparator();
   add("renameRun", tr("Rename…"), dirs.size() == 1 && can.rename, [this, dir, run] {
@@ -67,14 +72,16 @@ QMenu* RunMenu::menuFor(const QStringList& dirs) {
     if (const QString why = rename(dir, name); !why.isEmpty()) m_hooks.tellProblem(tr("Cannot rename"), why);
   });
   add("openRunFolder", tr("Open folder"), true, [dir] { QDesktopServices::openUrl(QUrl::fromLocalFile(dir)); });
-  add("copyRunConfig", tr("Copy config"), QFileInfo::exists(dir + "/config.yaml"), [this, dir] {
-    QFile config(dir + "/config.yaml");
+  add("copyRunConfig", tr("Copy config"), QFileInfo::exists(QDir(dir).filePath(run_file::kConfig)), [this, dir] {
+    QFile config(QDir(dir).filePath(run_file::kConfig));
     if (!config.open(QIODevice::ReadOnly)) return m_hooks.tellProblem(tr("Cannot copy"), config.errorString());
     QGuiApplication::clipboard()->setText(QString::fromUtf8(config.readAll()));
     m_hooks.note(tr("The run's config.yaml is on the clipboard"));
   });
   menu->addSeparator();
-  add("deleteRuns", tr("Move to trash…"), can.trash, [this, dirs] { trash(dirs); });
+  const bool anyImported = std::any_of(dirs.begin(), dirs.end(), [this](const QString& d) { return m_runs->isImported(d); });
+  add("deleteRuns", tr("Move to trash…"), can.trash && !anyImported, [this, dirs] { trash(dirs); })
+      ->setStatusTip(anyImported ? tr("Another tool's run: TrainDeck only reads it") : QString());
   return menu;
 }
 

@@ -33,6 +33,7 @@
 #include "config/preset_files.h"
 #include "config/slurm_partitions.h"
 #include "config/validate.h"
+#include "host_model.h"
 #include "config_form.h"
 #include "export_dialog.h"
 #include "gpt2_files_fetch.h"
@@ -432,7 +433,7 @@ ExportDialog* SetupPage::openExportDialog() {
                        ? (m_presetName.isEmpty() ? std::string("the Setup page") : m_presetName.toStdString())
                        : QFileInfo(m_filePath).fileName().toStdString();
   request.trainerSources = m_trainerSources.toStdString();
-  auto* dialog = new ExportDialog(request, QDir(m_baseDir).filePath("exports"), this);
+  auto* dialog = new ExportDialog(request, QDir(m_baseDir).filePath(run_file::kExports), this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->open();
   return dialog;
@@ -453,7 +454,7 @@ QList<QPair<QString, QString>> SetupPage::runChoices() const {
   QStringList ids = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name | QDir::Reversed);
   for (const QString& id : ids) {
     const QString dir = root.filePath(id);
-    if (!QFileInfo::exists(dir + "/config.yaml")) continue;
+    if (!QFileInfo::exists(QDir(dir).filePath(run_file::kConfig))) continue;
     const RunInfoReadResult read = readRunInfo(RunPaths{dir.toStdString()});
     const QString name = read.ok() ? QString::fromStdString(read.info.name) : id;
     out.append({QStringLiteral("%1 — %2").arg(name, id), dir});
@@ -485,7 +486,7 @@ QString SetupPage::chooseRunConfig() {
   const QString item =
       QInputDialog::getItem(this, tr("From run"), tr("Start a new job from the settings of:"), items, 0, false, &ok);
   if (!ok) return {};
-  return runs.at(static_cast<int>(items.indexOf(item))).second + "/config.yaml";
+  return QDir(runs.at(static_cast<int>(items.indexOf(item))).second).filePath(run_file::kConfig);
 }
 
 void SetupPage::choosePreset(const QString& name) {
@@ -627,8 +628,18 @@ void SetupPage::chooseTarget(int index) {
   QList<QPair<QString, QString>> edits{{"target.kind", kind}, {"target.host", yamlScalar(spec)}};
   for (const HostEntry& h : m_hosts) {
     if (h.spec != spec) continue;
-    edits.append({"target.identity", yamlScalar(h.identityFile)});
-    edits.append({"target.proxy_command", yamlScalar(h.proxyCommand)});
+    // Another saved host, as a continue aims at one (targetOn): its key and proxy, and no user,
+    // port or node list left from the host chosen before (the same one chosen again keeps them).
+    const TargetConfig before = m_loaded.config.target;
+    const TargetConfig aimed = targetOn(h, before);
+    edits.append({"target.identity", yamlScalar(QString::fromStdString(aimed.identity))});
+    edits.append({"target.proxy_command", yamlScalar(QString::fromStdString(aimed.proxy_command))});
+    if (before.host == aimed.host) break;
+    if (before.user != aimed.user) edits.append({"target.user", yamlScalar(QString::fromStdString(aimed.user))});
+    if (before.port != aimed.port) edits.append({"target.port", QString::number(aimed.port)});
+    if (before.hosts != aimed.hosts) edits.append({"target.hosts", yamlScalar(QString::fromStdString(aimed.hosts))});
+    if (before.node_address != aimed.node_address)
+      edits.append({"target.node_address", yamlScalar(QString::fromStdString(aimed.node_address))});
   }
   applyFieldEdits(edits);
 }

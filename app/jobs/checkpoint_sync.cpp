@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "remote_fetch.h"
+#include "runlog/run_paths.h"
 
 namespace traindeck {
 
@@ -57,7 +58,7 @@ QString CheckpointSync::newestCheckpoint(const QString& runDir) {
 
 QStringList CheckpointSync::completeCheckpoints(const QString& runDir) {
   QStringList complete;  // by step, as the trainer and the helper order them (runlog/checkpoint_names.h)
-  for (const std::string& name : traindeck::completeCheckpoints(QDir(runDir).filePath("checkpoints").toStdString()))
+  for (const std::string& name : traindeck::completeCheckpoints(RunPaths{runDir.toStdString()}.checkpoints()))
     complete << QString::fromStdString(name);
   return complete;
 }
@@ -66,13 +67,13 @@ QStringList CheckpointSync::pruneCheckpoints(const QString& runDir, int keep) {
   const QStringList complete = completeCheckpoints(runDir);
   QStringList removed;
   for (qsizetype i = 0; i + keep < complete.size(); ++i) {
-    QDir old(QDir(runDir).filePath("checkpoints/" + complete[i]));
+    QDir old(QDir(runDir).filePath(QString(run_file::kCheckpoints) + '/' + complete[i]));
     if (old.removeRecursively()) removed << complete[i];
   }
   // Copies cut short: only the newest can still be resumed (the host offers that one or a newer
   // one from now on), and none at or below a complete one here is needed.
   static const QRegularExpression partial(QStringLiteral("^step-([0-9]+)\\.partial$"));
-  const QDir dir(QDir(runDir).filePath(QStringLiteral("checkpoints")));
+  const QDir dir(QDir(runDir).filePath(run_file::kCheckpoints));
   QList<QPair<qint64, QString>> partials;
   for (const QString& entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
     if (const QRegularExpressionMatch m = partial.match(entry); m.hasMatch())

@@ -3,14 +3,20 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSettings>
+#include <QThread>
 #include <chrono>
 
 #include "checkpoint_sync.h"
 #include "config/config_io.h"
+#include "config/devices.h"
 #include "config/validate.h"
+#include "host_store.h"
 #include "local_job.h"
+#include "machine_room.h"
 #include "multi_host_job.h"
-#include "openssh_resolve.h"
+#include "host_model.h"
+#include "probed_devices.h"
 #include "remote_job.h"
 #include "remote_record.h"
 #include "remote_uploads.h"
@@ -86,30 +92,19 @@ namespace {
 // The launch for config.target (its host resolved through ~/.ssh/config), or nullopt and *error.
 std::optional<RemoteLaunch> remoteLaunch(const RunConfig& config, const JobController::RemoteOptions& options,
                                          QString* error) {
-  const QString spec = QString::fromStdString(config.target.host);
   RemoteLaunch launch;
-  launch.spec = spec;
   try {  // the host spec and ~/.ssh/config can both be wrong: a sentence, not a crash
-    launch.target = SshTarget::parse(spec);
-    if (!config.target.user.empty()) launch.target.user = QString::fromStdString(config.target.user);
-    if (config.target.port != 22 && launch.target.port == 0) launch.target.port = static_cast<int>(config.target.port);
-    if (!config.target.identity.empty()) launch.target.identityFiles << QString::fromStdString(config.target.identity);
-    launch.target.proxyCommand = QString::fromStdString(config.target.proxy_command);
-    launch.target.loginShell = QString::fromStdString(config.target.login_shell);
-    launch.target.knownHostsFile = options.knownHostsFile;
-    launch.target.batch = options.batch;
-    resolveSshTarget(launch.target, options.sshConfigFile);
+    launch.target = sshTargetOf(config.target, {.knownHostsFile = options.knownHostsFile,
+                                                .configFile = options.sshConfigFile,
+                                                .batch = options.batch});
   } catch (const SshError& e) {
-    *error = JobController::tr("Cannot reach target.host \"%1\": %2").arg(spec, e.message());
+    *error = JobController::tr("Cannot reach target.host \"%1\": %2")
+                 .arg(QString::fromStdString(config.target.host), e.message());
     return std::nullopt;
   }
   launch.workDir = options.workDir.isEmpty() ? QString::fromStdString(config.target.remote_dir) : options.workDir;
   launch.config = config;
   launch.payloadDir = options.payloadDir;
-  if (config.target.kind == TargetKind::Slurm) {
-    launch.slurm = slurmPlaceOf(config.target.slurm);
-    launch.maxRequeues = static_cast<int>(config.target.slurm.max_requeues);
-  }
   return launch;
 }
 
@@ -210,10 +205,20 @@ QList<RunConfig> JobController::liveConfigs(const QString& hostSpec) const {
     if (!job->isActive()) continue;
     const QStringList specs = job->hosts();  // none: this machine
     if (hostSpec.isEmpty() ? !specs.isEmpty() : !specs.contains(hostSpec)) continue;
-    const LoadedConfig loaded = loadConfigFile((dir + "/config.yaml").toStdString());
+    const LoadedConfig loaded = loadConfigFile(RunPaths{dir.toStdString()}.config());
     if (!hasErrors(loaded.problems)) out << loaded.config;
   }
   return out;
+}
+
+QString JobController::roomProblem(const RunConfig& config, int localGpus, QSettings& settings) const {
+  if (config.target.kind == TargetKind::Local)
+    return machineRoomProblem(liveConfigs(), config,
+                              Machine{tr("this machine"), thisMachineCpu(), QThread::idealThreadCount(), localGpus});
+  const QString spec = QString::fromStdString(config.target.host);
+  const std::optional<HostStore::StoredProbe> probe = HostStore::probeFor(settings, spec);
+  if (!probe) return {};
+  return machineRoomProblem(liveConfigs(spec), config, hostMachine(probe->probe, spec));
 }
 
 JobController::Started JobController::continueRun(const QString& runDir, const std::optional<TargetConfig>& target) {
@@ -239,12 +244,12 @@ QString JobController::resume(const QString& runDir) {
   if (isLive(read.info.status)) return tr("its run.json says it is still %1").arg(toString(read.info.status));
   if (read.info.host != hostName())
     return tr("it ran on %1, not on this machine").arg(QString::fromStdString(read.info.host));
-  if (!QFileInfo::exists(dir + "/checkpoints"))
+  if (!QFileInfo::exists(QDir(dir).filePath(run_file::kCheckpoints)))
     return tr("it has no checkpoint to continue from (checkpoint.every was 0, or it ended before the first)");
   auto job = std::make_unique<LocalJob>();
   LocalJob* local = job.get();
   adopt(dir, std::move(job));
-  local->start(m_trainBinary, dir + "/config.yaml", dir, {"--resume"});
+  local->start(m_trainBinary, QDir(dir).filePath(run_file::kConfig), dir, {"--resume"});
   return {};
 }
 
@@ -255,19 +260,11 @@ QString JobController::workDirOf(const QString& runDir) {
 TargetConfig JobController::targetOf(const QString& runDir) {
   RemoteRecord record;
   const bool remote = readRemoteRecord(QFileInfo(runDir).absoluteFilePath(), &record, nullptr);
-  if (remote && !record.jobTarget.isEmpty()) return targetFromYaml(record.jobTarget);
-  const LoadedConfig loaded = loadConfigFile((QFileInfo(runDir).absoluteFilePath() + "/config.yaml").toStdString());
-  TargetConfig target = hasErrors(loaded.problems) ? TargetConfig{} : loaded.config.target;
-  if (remote) {  // a mirror from before job_target: what its record still says of the place
-    // The job's config.yaml names its folder and shell when it was made for a remote target;
-    // otherwise (unreadable, or a local config sent away) the record's are the ones it ran in.
-    const bool configNamesThePlace = !hasErrors(loaded.problems) && target.kind != TargetKind::Local;
-    target.kind = record.slurmJobId.isEmpty() ? TargetKind::Ssh : TargetKind::Slurm;
-    target.host = record.spec.toStdString();
-    if (!configNamesThePlace && !record.workDir.isEmpty()) target.remote_dir = record.workDir.toStdString();
-    if (!configNamesThePlace && !record.loginShell.isEmpty()) target.login_shell = record.loginShell.toStdString();
-  }
-  return target;
+  if (remote && !record.jobTarget.isEmpty()) return record.jobTargetOr(std::nullopt);
+  const LoadedConfig loaded = loadConfigFile(RunPaths{QFileInfo(runDir).absoluteFilePath().toStdString()}.config());
+  const std::optional<TargetConfig> target =
+      hasErrors(loaded.problems) ? std::nullopt : std::optional<TargetConfig>(loaded.config.target);
+  return remote ? record.jobTargetOr(target) : target.value_or(TargetConfig{});
 }
 
 JobController::Started JobController::continueOn(const QString& runDir, const TargetConfig& target,
@@ -295,7 +292,7 @@ JobController::Started JobController::continueOn(const QString& runDir, const Ta
   const bool saysLive = read.ok() && isLive(read.info.status);
   if (CheckpointSync::newestCheckpoint(dir).isEmpty())
     return {{}, tr("%1 has no complete checkpoint here to continue from.").arg(name)};
-  LoadedConfig loaded = loadConfigFile((dir + "/config.yaml").toStdString());
+  LoadedConfig loaded = loadConfigFile(RunPaths{dir.toStdString()}.config());
   if (hasErrors(loaded.problems))
     return {{},
             tr("%1's config.yaml cannot be read: %2")
@@ -312,7 +309,7 @@ JobController::Started JobController::continueOn(const QString& runDir, const Ta
   launch->extraArgs = {"--resume"};
   for (const QString& field : onTheHost)
     launch->notes << tr("%1 was on %2 already (remote:): %3 must have it at the same place.")
-                         .arg(field, before.spec, launch->spec);
+                         .arg(field, before.ssh.spec, launch->target.spec);
   RemoteJob* job = adoptRemote(dir);
   if (saysLive)
     job->continueOnceGone(*launch, before, m_remote.batch);

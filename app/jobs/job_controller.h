@@ -24,6 +24,8 @@
 #include "remote_host.h"
 #include "slurm_queue.h"
 
+class QSettings;
+
 namespace traindeck {
 
 class RemoteJob;
@@ -102,6 +104,11 @@ class JobController : public QObject {
   // The configs (config.yaml) of the runs going on on this machine (`hostSpec` empty) or on
   // the host a remote target names, for machineRoomProblem.
   QList<RunConfig> liveConfigs(const QString& hostSpec = {}) const;
+  // Why the machine `config` targets has no room for it beside the runs going on there
+  // (machineRoomProblem), or empty: this machine with `localGpus` CUDA devices (as its trainer
+  // says them; 0 while not known), or the host as last probed (HostStore, in `settings`); a host
+  // never probed is judged by its first start's probe alone. The window asks before a start.
+  QString roomProblem(const RunConfig& config, int localGpus, QSettings& settings) const;
   // The job of this run directory, or nullptr when this app has none for it.
   Job* jobFor(const QString& runDir) const;
   QString runsRoot() const { return m_runsRoot; }

@@ -45,7 +45,7 @@ void LocalJob::start(const QString& trainBinary, const QString& configPath, cons
   }
   m_runDir = runDir;
   QDir().mkpath(runDir);
-  const QString log = QDir(runDir).filePath(QStringLiteral("supervisor.log"));
+  const QString log = QDir(runDir).filePath(run_file::kSupervisorLog);
   QStringList args{
       QStringLiteral("run"),          QStringLiteral("--config"), configPath, QStringLiteral("--run-dir"), runDir,
       QStringLiteral("--no-progress")};

@@ -30,12 +30,12 @@ MultiHostJob::MultiHostJob(std::vector<std::unique_ptr<RemoteJob>> nodes, QObjec
 MultiHostJob::~MultiHostJob() = default;
 
 QString MultiHostJob::nodeDir(const QString& runDir, int node) {
-  return QDir(runDir).filePath(QStringLiteral("nodes/node-%1").arg(node));
+  return QDir(runDir).filePath(QStringLiteral("%1/node-%2").arg(run_file::kNodes).arg(node));
 }
 
 int MultiHostJob::nodeCountOf(const QString& runDir) {
   int count = 1;
-  while (QFileInfo::exists(nodeDir(runDir, count) + "/remote.json")) ++count;
+  while (QFileInfo::exists(QDir(nodeDir(runDir, count)).filePath(run_file::kRemoteRecord))) ++count;
   return count;
 }
 

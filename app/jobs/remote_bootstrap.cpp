@@ -21,6 +21,7 @@
 #include "config/validate.h"
 #include "remote_helper.h"
 #include "runlog/metrics_writer.h"
+#include "runlog/run_paths.h"
 #include "trainer_cache.h"
 
 namespace traindeck {
@@ -109,7 +110,8 @@ bool RemoteBootstrap::arrived(const HelperStatus& answer) {
     return false;
   }
   if (answer.helperMissing) {
-    fail(tr("The work folder %1 on %2 went while the run was being started.").arg(m_record->workDir, m_launch->spec));
+    fail(tr("The work folder %1 on %2 went while the run was being started.")
+             .arg(m_record->workDir, m_launch->target.spec));
     return false;
   }
   return true;
@@ -161,7 +163,7 @@ void RemoteBootstrap::stepFailed(const QString& message) {
       m_lastFailure = message;
       if (m_sameFailures >= kSameFailureLimit)
         return fail(tr("%1 failed %2 times: %3").arg(m_currentStepName).arg(m_sameFailures).arg(message));
-      addOutput(tr("The link to %1 was lost; the step runs again once it is back.").arg(m_launch->spec));
+      addOutput(tr("The link to %1 was lost; the step runs again once it is back.").arg(m_launch->target.spec));
       m_retryStep = true;
       return;
     }
@@ -185,7 +187,8 @@ void RemoteBootstrap::stepWorkFolder() {
   RemoteHelper::makeWorkFolder(m_host, m_launch->workDir, this, [this](const FolderAnswer& a) {
     if (!arrived(a)) return;
     if (a.path.isEmpty())
-      return fail(tr("Could not make the work folder %1 on %2: %3").arg(m_launch->workDir, m_launch->spec, a.why()));
+      return fail(
+          tr("Could not make the work folder %1 on %2: %3").arg(m_launch->workDir, m_launch->target.spec, a.why()));
     m_record->workDir = a.path;
     m_record->helper = a.path + "/traindeck-remote-" + m_sourcesHash.left(12) + ".sh";
     runStep([this] { stepHelper(); });
@@ -207,11 +210,11 @@ void RemoteBootstrap::stepWatchFolder() {
     if (!arrived(a)) return;
     if (a.path.isEmpty())
       return fail(tr("%1 on %2 is not a run folder (no run.json or metrics.jsonl there yet).")
-                      .arg(m_options.watchDir, m_launch->spec));
+                      .arg(m_options.watchDir, m_launch->target.spec));
     m_record->remoteRunDir = a.path;
     m_record->watchOnly = true;
     if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
-    addOutput(tr("Watching %1 on %2 (started there, not by TrainDeck)").arg(a.path, m_launch->spec));
+    addOutput(tr("Watching %1 on %2 (started there, not by TrainDeck)").arg(a.path, m_launch->target.spec));
     finish();
   });
 }
@@ -222,9 +225,9 @@ void RemoteBootstrap::stepProbe() {
     if (!arrived(a)) return;
     m_probe = a.probe;
     if (a.exitStatus != 0 || !m_probe.complete)
-      return fail(tr("Could not learn what %1 has: %2").arg(m_launch->spec, a.why()));
+      return fail(tr("Could not learn what %1 has: %2").arg(m_launch->target.spec, a.why()));
     m_record->bootId = m_probe.bootId;
-    addOutput(tr("%1: %2").arg(m_launch->spec, m_probe.summary()));
+    addOutput(tr("%1: %2").arg(m_launch->target.spec, m_probe.summary()));
     emit probed(m_probe);
     if (const QString refusal = partitionRefusal(); !refusal.isEmpty()) return fail(refusal);
     const QStringList missing = m_probe.missingForBuild();
@@ -233,7 +236,7 @@ void RemoteBootstrap::stepProbe() {
     if (packages.isEmpty() || m_installTried) return fail(missing.join(' '));
     const QString question = tr("%1 lacks what building the trainer needs: %2\n\nInstall %3 there now, as "
                                 "root, with apt-get?")
-                                 .arg(m_launch->spec, missing.join(' '), packages.join(' '));
+                                 .arg(m_launch->target.spec, missing.join(' '), packages.join(' '));
     // Asked outside this answer's handler: a dialog runs its own event loop.
     QTimer::singleShot(0, this, [this, missing, packages, question] {
       if (!m_active) return;
@@ -255,8 +258,8 @@ void RemoteBootstrap::stepInstall(const QStringList& packages) {
         if (!arrived(a)) return;
         if (!a.made)
           return fail(tr("Installing on %1 failed: %2")
-                          .arg(m_launch->spec, a.error.isEmpty() ? tr("see the output") : a.error));
-        addOutput(tr("Installed %1 on %2.").arg(a.value, m_launch->spec));
+                          .arg(m_launch->target.spec, a.error.isEmpty() ? tr("see the output") : a.error));
+        addOutput(tr("Installed %1 on %2.").arg(a.value, m_launch->target.spec));
         runStep([this] { stepProbe(); });  // once more, to see what it has now
       },
       streamOutput());
@@ -313,11 +316,11 @@ void RemoteBootstrap::stepUploadTrainer(const QString& binary, const QString& bu
         if (!arrived(a)) return;
         if (a.made) {
           addOutput(tr("The trainer brought here runs on %1 (%2): nothing to build.")
-                        .arg(m_launch->spec, a.keys.value("version", tr("its version"))));
+                        .arg(m_launch->target.spec, a.keys.value("version", tr("its version"))));
           return afterBuild();
         }
-        addOutput(
-            tr("The trainer brought here does not run on %1 (%2): building it there.").arg(m_launch->spec, a.why()));
+        addOutput(tr("The trainer brought here does not run on %1 (%2): building it there.")
+                      .arg(m_launch->target.spec, a.why()));
         runStep([this, build] { stepCompile(build); });
       });
     });
@@ -326,19 +329,19 @@ void RemoteBootstrap::stepUploadTrainer(const QString& binary, const QString& bu
 
 void RemoteBootstrap::stepCompile(const QString& build) {
   const QString src = m_record->workDir + "/src/" + m_sourcesHash;
-  const bool asJob = m_launch->slurm && m_launch->slurm->buildInJob;
+  const bool asJob = m_launch->slurm() && m_launch->slurm()->buildInJob;
   RemoteHelper::Done<MadeAnswer> built = [this, asJob](const MadeAnswer& a) {
     if (!arrived(a)) return;
     if (!a.made)
       return fail((asJob ? tr("Building the trainer as a Slurm job through %1 failed: %2")
                          : tr("Building the trainer on %1 failed: %2"))
-                      .arg(m_launch->spec, a.error.isEmpty() ? tr("see the build output") : a.error));
+                      .arg(m_launch->target.spec, a.error.isEmpty() ? tr("see the build output") : a.error));
     if (a.cached) addOutput(tr("The trainer for this LibTorch is built there already."));
     afterBuild();
   };
   if (!asJob) return helper().build(src, build, m_probe.libtorchChoice(), std::move(built), streamOutput());
   addOutput(tr("Building the trainer as a Slurm job (target.build: job); it waits in the queue like any job."));
-  helper().buildAsJob(src, build, m_probe.libtorchChoice(), slurmBuildJobOptions(*m_launch->slurm), std::move(built),
+  helper().buildAsJob(src, build, m_probe.libtorchChoice(), slurmBuildJobOptions(*m_launch->slurm()), std::move(built),
                       streamOutput());
 }
 
@@ -363,16 +366,16 @@ void RemoteBootstrap::bringTrainerHome() {
       [this](const TransferResult& result, const QString& failure) {
         m_trainerDownloadId = -1;
         if (!failure.isEmpty())  // not needed for this run: tried again by the next start
-          addOutput(tr("The trainer built on %1 was not brought here: %2").arg(m_launch->spec, failure));
+          addOutput(tr("The trainer built on %1 was not brought here: %2").arg(m_launch->target.spec, failure));
         else if (const QString why = TrainerCache(m_options.trainerCacheDir)
                                          .keep(trainerSignature(m_probe, m_sourcesHash), remoteName());
                  why.isEmpty())
           addOutput(tr("The trainer built on %1 is kept here (%2 MB) for hosts like it: they get it uploaded "
                        "instead of building it.")
-                        .arg(m_launch->spec)
+                        .arg(m_launch->target.spec)
                         .arg(static_cast<double>(result.bytes) / 1e6, 0, 'f', 1));
         else
-          addOutput(tr("The trainer built on %1 could not be kept here: %2").arg(m_launch->spec, why));
+          addOutput(tr("The trainer built on %1 could not be kept here: %2").arg(m_launch->target.spec, why));
         emit trainerHome();
       });
 }
@@ -434,9 +437,10 @@ void RemoteBootstrap::stepSeed() {
   m_record->remoteRunDir = m_record->workDir + "/runs/" + remoteName();
   helper().seed(m_record->remoteRunDir, [this, checkpoint](const SeedAnswer& a) {
     if (!arrived(a)) return;
-    if (!a.seeded) return fail(tr("Could not prepare the run's folder on %1: %2").arg(m_launch->spec, a.why()));
+    if (!a.seeded) return fail(tr("Could not prepare the run's folder on %1: %2").arg(m_launch->target.spec, a.why()));
     if (!a.movedAside.isEmpty())
-      addOutput(tr("An earlier folder of this run on %1 was moved aside to %2.").arg(m_launch->spec, a.movedAside));
+      addOutput(
+          tr("An earlier folder of this run on %1 was moved aside to %2.").arg(m_launch->target.spec, a.movedAside));
     markMove(checkpoint);
     for (const QString& note : m_launch->notes) addOutput(note);
     // The growing files as the mirror has them (its offsets then hold there), then the checkpoint.
@@ -445,21 +449,22 @@ void RemoteBootstrap::stepSeed() {
     m_seedFiles.erase(std::remove_if(m_seedFiles.begin(), m_seedFiles.end(),
                                      [&dir](const QString& f) { return !QFileInfo::exists(dir.filePath(f)); }),
                       m_seedFiles.end());
-    const QString folder = "checkpoints/" + checkpoint;
+    const QString folder = QString(run_file::kCheckpoints) + '/' + checkpoint;
     QStringList subdirs{m_record->remoteRunDir + "/" + folder};
     QDirIterator it(dir.filePath(folder), QDir::Files, QDirIterator::Subdirectories);
     QStringList files;
     while (it.hasNext()) {
       const QString relative = dir.relativeFilePath(it.next());
-      if (QFileInfo(relative).fileName() != QLatin1String("COMPLETE")) files << relative;
+      if (QFileInfo(relative).fileName() != run_file::kCheckpointComplete) files << relative;
       subdirs << m_record->remoteRunDir + "/" + QFileInfo(relative).path();
     }
     files.sort();
-    m_seedFiles << files << folder + "/COMPLETE";
+    m_seedFiles << files << folder + '/' + run_file::kCheckpointComplete;
     subdirs.removeDuplicates();
     helper().mkdirs(subdirs, [this](const HelperStatus& made) {
       if (!arrived(made)) return;
-      if (!made.ok()) return fail(tr("Could not make the run's folders on %1: %2").arg(m_launch->spec, made.why()));
+      if (!made.ok())
+        return fail(tr("Could not make the run's folders on %1: %2").arg(m_launch->target.spec, made.why()));
       stepSeedFile(0);
     });
   });
@@ -476,12 +481,12 @@ void RemoteBootstrap::markMove(const QString& checkpoint) {
   // In the run's own record, before it is uploaded, so that the copy there and the mirror agree:
   // an event where the curve moved from one host to the next.
   const qint64 step = CheckpointSync::stepOf(checkpoint);
-  const QString message = m_options.continuedFrom.isEmpty() || m_options.continuedFrom == m_launch->spec
-                              ? tr("continued on %1 from checkpoint step %2").arg(m_launch->spec).arg(step)
+  const QString message = m_options.continuedFrom.isEmpty() || m_options.continuedFrom == m_launch->target.spec
+                              ? tr("continued on %1 from checkpoint step %2").arg(m_launch->target.spec).arg(step)
                               : tr("moved from %1 to %2: continued from checkpoint step %3")
-                                    .arg(m_options.continuedFrom, m_launch->spec)
+                                    .arg(m_options.continuedFrom, m_launch->target.spec)
                                     .arg(step);
-  const QString metrics = QDir(runDir()).filePath("metrics.jsonl");
+  const QString metrics = QDir(runDir()).filePath(run_file::kMetrics);
   QFile existing(metrics);
   if (existing.open(QIODevice::ReadOnly) && existing.size() > 4096) existing.seek(existing.size() - 4096);
   if (existing.isOpen() && existing.readAll().contains(message.toUtf8())) return;  // this start said it already
@@ -531,19 +536,20 @@ void RemoteBootstrap::stepLaunch() {
   if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
   const auto started = [this](const LaunchAnswer& a) {
     if (!arrived(a)) return;
-    if (!a.started()) return fail(tr("The trainer did not start on %1: %2").arg(m_launch->spec, a.why()));
+    if (!a.started()) return fail(tr("The trainer did not start on %1: %2").arg(m_launch->target.spec, a.why()));
     m_record->pid = a.pid;
     m_record->startTime = a.startTime;
     m_record->bootId = a.bootId;
     if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
-    addOutput(tr("Started on %1 as pid %2 in %3").arg(m_launch->spec).arg(m_record->pid).arg(m_record->remoteRunDir));
+    addOutput(
+        tr("Started on %1 as pid %2 in %3").arg(m_launch->target.spec).arg(m_record->pid).arg(m_record->remoteRunDir));
     finish();
   };
   helper().mkdirs({m_record->workDir + "/runs"}, [this, localConfig, remoteConfig, started](const HelperStatus& made) {
     if (!arrived(made)) return;
     upload(localConfig, remoteConfig, [this, localConfig, remoteConfig, started] {
       QFile::remove(localConfig);
-      if (m_launch->slurm) return stepSubmit(remoteConfig);
+      if (m_launch->slurm()) return stepSubmit(remoteConfig);
       helper().launch(m_record->trainBinary, remoteConfig, m_record->remoteRunDir, m_launch->extraArgs, started);
     });
   });
@@ -552,7 +558,7 @@ void RemoteBootstrap::stepLaunch() {
 QString RemoteBootstrap::partitionRefusal() const {
   // What a Slurm login node's partitions say, right after its probe, before anything is built,
   // uploaded or queued: a job that can never run there (Slurm would keep it pending for ever).
-  if (!m_launch->slurm || m_probe.sinfo.isEmpty()) return {};
+  if (!m_launch->slurm() || m_probe.sinfo.isEmpty()) return {};
   for (const Diagnostic& d : slurmPartitionProblems(m_launch->config, parseSinfo(m_probe.sinfo.toStdString()))) {
     if (d.severity == Severity::Error)
       return tr("Not submitted: %1 (%2)").arg(QString::fromStdString(d.message), QString::fromStdString(d.hint));
@@ -568,12 +574,12 @@ void RemoteBootstrap::stepSubmit(const QString& remoteConfig) {
   start.runDir = m_record->remoteRunDir;
   start.nodes = static_cast<int>(m_launch->config.strategy.nnodes);
   start.masterPort = static_cast<int>(m_launch->config.strategy.master_port);
-  start.maxRequeues = m_launch->maxRequeues;
+  start.maxRequeues = static_cast<int>(m_launch->config.target.slurm.max_requeues);
   start.resume = m_launch->extraArgs.contains(QStringLiteral("--resume"));
   start.extraArgs = m_launch->extraArgs;
   start.extraArgs.removeAll(QStringLiteral("--resume"));
   QString why;
-  const QString script = slurmBatchScript(*m_launch->slurm, start, &why);
+  const QString script = slurmBatchScript(*m_launch->slurm(), start, &why);
   if (script.isEmpty()) return fail(tr("The Slurm batch script could not be written: %1").arg(why));
   // Kept here, beside the run it started, and shown as it is.
   QSaveFile kept(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")));
@@ -588,10 +594,10 @@ void RemoteBootstrap::stepSubmit(const QString& remoteConfig) {
     upload(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")), remoteScript, [this, remoteScript] {
       helper().submit(remoteScript, m_record->remoteRunDir, [this](const SubmitAnswer& a) {
         if (!arrived(a)) return;
-        if (!a.submitted()) return fail(tr("Slurm did not take the job on %1: %2").arg(m_launch->spec, a.why()));
+        if (!a.submitted()) return fail(tr("Slurm did not take the job on %1: %2").arg(m_launch->target.spec, a.why()));
         m_record->slurmJobId = a.jobId;
         if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
-        addOutput(tr("Submitted to Slurm through %1 as job %2").arg(m_launch->spec, a.jobId));
+        addOutput(tr("Submitted to Slurm through %1 as job %2").arg(m_launch->target.spec, a.jobId));
         finish();
       });
     });
@@ -602,16 +608,16 @@ void RemoteBootstrap::stepLaunched() {
   beginStep(QStringLiteral("launch"), tr("asking what was started"));
   helper().launched(m_record->remoteRunDir, [this](const LaunchAnswer& a) {
     if (!arrived(a)) return;
-    if (a.exitStatus != 0) return fail(tr("Could not ask %1 about the run: %2").arg(m_launch->spec, a.why()));
+    if (a.exitStatus != 0) return fail(tr("Could not ask %1 about the run: %2").arg(m_launch->target.spec, a.why()));
     if (a.pid <= 0)
       return fail(tr("The run was never started on %1: TrainDeck closed before the launch reached it. Start it "
                      "again (what was built or uploaded there is kept).")
-                      .arg(m_launch->spec));
+                      .arg(m_launch->target.spec));
     m_record->pid = a.pid;
     m_record->startTime = a.startTime;
     m_record->bootId = a.bootId;
     if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
-    addOutput(tr("Found the run on %1 as pid %2").arg(m_launch->spec).arg(m_record->pid));
+    addOutput(tr("Found the run on %1 as pid %2").arg(m_launch->target.spec).arg(m_record->pid));
     finish();
   });
 }

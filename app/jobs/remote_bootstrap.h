@@ -30,8 +30,7 @@
 namespace traindeck {
 
 struct RemoteLaunch {
-  QString spec;                            // [user@]host[:port], as shown
-  SshTarget target;                        // resolved (identity, proxy, known hosts, batch)
+  SshTarget target;                        // resolved (identity, proxy, known hosts, batch); its spec as shown
   QString workDir = "~/.cache/traindeck";  // the remote work folder
   RunConfig config;                        // the job; its paths are rewritten for the host
   QString configBaseDir;                   // the folder its relative paths mean
@@ -40,10 +39,12 @@ struct RemoteLaunch {
   QString payloadDir;                      // trainer-sources.tar, trainer-sources.sha256, traindeck-remote.sh
   QStringList notes;                       // said once the host is reached (continueOn's remote: fields)
   QString remoteName;                      // the run's folder name there; empty: the mirror's name
-  // A Slurm job: the host is the cluster's login node and the launch is a submission (sbatch)
-  // of slurm.sbatch, kept in the run folder here and there.
-  std::optional<SlurmPlace> slurm;
-  int maxRequeues = 3;
+  // A Slurm job (config.target.kind slurm): the host is the cluster's login node and the launch
+  // is a submission (sbatch) of slurm.sbatch, kept in the run folder here and there.
+  std::optional<SlurmPlace> slurm() const {
+    if (config.target.kind != TargetKind::Slurm) return std::nullopt;
+    return slurmPlaceOf(config.target.slurm);
+  }
 };
 
 class RemoteBootstrap : public QObject {

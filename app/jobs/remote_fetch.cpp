@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 
 #include "remote_helper.h"
+#include "runlog/run_paths.h"
 
 namespace traindeck {
 
@@ -46,8 +47,9 @@ void RemoteFetch::listed(const ListingAnswer& answer) {
     if (!kSafePath.match(f.name).hasMatch() || f.name.split('/').contains(".."))
       return finish(tr("The host named an unexpected file \"%1\".").arg(f.name));
   // COMPLETE last: until it is here the folder is not a checkpoint.
-  std::stable_partition(m_files.begin(), m_files.end(), [](const File& f) { return f.name != "COMPLETE"; });
-  const QString sub = m_kind == FetchKind::Checkpoint ? QStringLiteral("checkpoints") : QStringLiteral("exports");
+  std::stable_partition(m_files.begin(), m_files.end(),
+                        [](const File& f) { return f.name != run_file::kCheckpointComplete; });
+  const QString sub = m_kind == FetchKind::Checkpoint ? run_file::kCheckpoints : run_file::kExports;
   m_localDir = QDir(m_runDir).filePath(sub + "/" + m_name);
   m_partialDir = m_localDir + ".partial";
   for (const File& f : m_files) m_totalBytes += f.size;
@@ -90,8 +92,8 @@ void RemoteFetch::next() {
   const QString local = m_partialDir + "/" + f.name;
   if (!QDir().mkpath(QFileInfo(local).absolutePath()))
     return finish(tr("Could not make %1.").arg(QFileInfo(local).path()));
-  const QString remoteDir = m_kind == FetchKind::Checkpoint ? m_record.remoteRunDir + "/checkpoints/" + m_name
-                                                            : m_record.remoteRunDir + "/exports/" + m_name;
+  const char* sub = m_kind == FetchKind::Checkpoint ? run_file::kCheckpoints : run_file::kExports;
+  const QString remoteDir = m_record.remoteRunDir + '/' + sub + '/' + m_name;
   m_host->download(
       remoteDir + "/" + f.name, local, this,
       [this](const TransferResult& result, const QString& failure) {

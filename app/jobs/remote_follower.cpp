@@ -9,9 +9,9 @@
 
 namespace traindeck {
 
-RemoteFollower::RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror* mirror, const QString& spec,
-                               Options options, QObject* parent)
-    : QObject(parent), m_host(host), m_record(record), m_mirror(mirror), m_spec(spec), m_options(options) {
+RemoteFollower::RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror* mirror, Options options,
+                               QObject* parent)
+    : QObject(parent), m_host(host), m_record(record), m_mirror(mirror), m_spec(record->ssh.spec), m_options(options) {
   m_pollTimer.setInterval(kPollMs);
   connect(&m_pollTimer, &QTimer::timeout, this, &RemoteFollower::pollNow);
   m_goneTimer.setSingleShot(true);

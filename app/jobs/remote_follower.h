@@ -45,8 +45,7 @@ class RemoteFollower : public QObject {
   };
 
   // `host`, `record` and `mirror` are the job's and outlive this follower.
-  RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror* mirror, const QString& spec, Options options,
-                 QObject* parent = nullptr);
+  RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror* mirror, Options options, QObject* parent = nullptr);
   ~RemoteFollower() override;
 
   void start();
@@ -81,7 +80,7 @@ class RemoteFollower : public QObject {
   RemoteHost* m_host;
   RemoteRecord* m_record;
   RunMirror* m_mirror;
-  QString m_spec;
+  QString m_spec;  // the record's host as the user gave it, for messages
   Options m_options;
   bool m_following = false;
   bool m_pollInFlight = false;

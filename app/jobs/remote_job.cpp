@@ -107,7 +107,7 @@ void RemoteJob::fail(const QString& sentence) {
   markRunFailed(RunPaths{runDir().toStdString()}, sentence.toStdString(),
                 {.id = QFileInfo(runDir()).fileName().toStdString(),
                  .name = m_launch.config.name,
-                 .host = m_launch.spec.toStdString()});
+                 .host = m_launch.target.spec.toStdString()});
   const bool wasStarting = m_state == State::Starting;
   setState(State::Finished);
   if (wasStarting) emit failedToStart(sentence);
@@ -121,7 +121,7 @@ void RemoteJob::watch(const RemoteLaunch& launch, const QString& remoteRunDir) {
 
 void RemoteJob::continueOn(const RemoteLaunch& launch) {
   RemoteRecord before;
-  if (readRemoteRecord(launch.localRunDir, &before)) m_options.continuedFrom = before.spec;
+  if (readRemoteRecord(launch.localRunDir, &before)) m_options.continuedFrom = before.ssh.spec;
   m_options.continuing = true;
   start(launch);
 }
@@ -130,8 +130,8 @@ void RemoteJob::continueOnceGone(const RemoteLaunch& launch, const RemoteRecord&
   if (m_state != State::Idle) return;
   m_launch = launch;
   setState(State::Starting);
-  beginStep(QStringLiteral("previous host"), tr("is the run still going on %1?").arg(previous.spec));
-  setLink(Link::Connecting, tr("asking %1").arg(previous.spec));
+  beginStep(QStringLiteral("previous host"), tr("is the run still going on %1?").arg(previous.ssh.spec));
+  setLink(Link::Connecting, tr("asking %1").arg(previous.ssh.spec));
   m_previousCheck = std::make_unique<RuntimeCheck>(previous, m_hostKeyPrompt, batch);
   if (!batch) m_previousCheck->setInteractivePrompt(m_interactivePrompt);
   connect(m_previousCheck.get(), &RuntimeCheck::answered, this, [this, previous](bool alive, const QString& why) {
@@ -140,7 +140,7 @@ void RemoteJob::continueOnceGone(const RemoteLaunch& launch, const RemoteRecord&
     if (alive)
       return refuse(tr("%1 is still running on %2 (%3): stop it there first (Stop, or traindeck --stop %4), or "
                        "follow it (traindeck --attach %4).")
-                        .arg(QFileInfo(runDir()).fileName(), previous.spec, why, runDir()));
+                        .arg(QFileInfo(runDir()).fileName(), previous.ssh.spec, why, runDir()));
     const QString gone = tr("Runtime gone: %1.").arg(why);
     addOutput(gone);
     markRunFailed(RunPaths{runDir().toStdString()}, gone.toStdString());
@@ -166,12 +166,13 @@ void RemoteJob::start(const RemoteLaunch& launch) {
   m_launch = launch;
   m_mirror = std::make_unique<RunMirror>(launch.localRunDir);
   QDir().mkpath(launch.localRunDir);
-  m_record = RemoteRecord::fromTarget(launch.spec, launch.target);
+  m_record = {};
+  m_record.ssh = launch.target;
   setState(State::Starting);
   makeHost(launch.target);
   makeBootstrap();
   if (const QString why = m_bootstrap->prepare(); !why.isEmpty()) return fail(why);
-  beginStep(QStringLiteral("connect"), launch.spec);
+  beginStep(QStringLiteral("connect"), launch.target.spec);
   setLink(Link::Connecting, tr("connecting"));
   m_bootstrap->start();
   m_host->connectToHost();
@@ -190,10 +191,10 @@ QString RemoteJob::attach(const QString& runDir, bool batch) {
   if (read.ok() && !isLive(read.info.status))
     return tr("the run is not running (status %1)").arg(QString::fromUtf8(toString(read.info.status)));
   m_launch.config.name = read.ok() ? read.info.name : QFileInfo(runDir).fileName().toStdString();
-  m_launch.spec = m_record.spec;
+  m_launch.target = m_record.target(batch);
   m_launch.localRunDir = runDir;
   m_mirror = std::make_unique<RunMirror>(runDir);
-  makeHost(m_record.target(batch));
+  makeHost(m_launch.target);
   m_host->connectToHost();
   if (m_record.pid > 0 || m_record.watchOnly || !m_record.slurmJobId.isEmpty()) {
     startFollowing();
@@ -213,7 +214,7 @@ void RemoteJob::startFollowing() {
   setState(State::Running);
   SlurmQueue* queue = !m_record.slurmJobId.isEmpty() && m_slurmQueues ? m_slurmQueues->forLogin(spec()) : nullptr;
   m_follower = std::make_unique<RemoteFollower>(
-      m_host.get(), &m_record, m_mirror.get(), spec(),
+      m_host.get(), &m_record, m_mirror.get(),
       RemoteFollower::Options{.keepHere = m_keepHere, .goneAfterMs = m_goneAfterMs, .queue = queue});
   connect(m_follower.get(), &RemoteFollower::linkChanged, this, &RemoteJob::setLink);
   connect(m_follower.get(), &RemoteFollower::outputLine, this, &RemoteJob::addOutput);
@@ -250,10 +251,10 @@ void RemoteJob::signalSupervisor(const QString& signal) {
                               : a.helperMissing ? tr("the work folder %1 is not there any more").arg(m_record.workDir)
                                                 : a.why();
           addOutput(tr("Could not send %1 to the run on %2: %3; try again once the link is back.")
-                        .arg(signal, m_launch.spec, why));
+                        .arg(signal, m_launch.target.spec, why));
           if (m_state == State::Stopping) setState(State::Running);  // Stop can be pressed again
         } else if (a.ended)
-          addOutput(tr("The run's supervisor on %1 had ended already.").arg(m_launch.spec));
+          addOutput(tr("The run's supervisor on %1 had ended already.").arg(m_launch.target.spec));
       });
 }
 
@@ -289,7 +290,7 @@ QString RemoteJob::stopRefusal() const {
 
 bool RemoteJob::refusedAsWatched() {
   if (!m_record.watchOnly) return false;
-  addOutput(tr("This run was started on %1 outside TrainDeck: stop it there.").arg(m_launch.spec));
+  addOutput(tr("This run was started on %1 outside TrainDeck: stop it there.").arg(m_launch.target.spec));
   return true;
 }
 

@@ -101,7 +101,7 @@ class RemoteJob : public Job {
   qint64 sinceStartMs() const { return m_clock.isValid() ? m_clock.elapsed() : 0; }
   const RemoteRecord& record() const { return m_record; }
   // The host as the target named it ([user@]host[:port]), started here or attached.
-  QString spec() const { return m_launch.spec.isEmpty() ? m_record.spec : m_launch.spec; }
+  QString spec() const { return m_launch.target.spec; }
 
  signals:
   void probed(const traindeck::HostProbe& probe);

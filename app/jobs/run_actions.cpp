@@ -14,6 +14,11 @@ QString tr(const char* text) {
 
 RunActions runActions(const RunFacts& facts) {
   RunActions a;
+  if (facts.imported) {  // its tool owns its files: TrainDeck shows and compares it, nothing more
+    a.whyNoStop = tr("Another tool's run: TrainDeck only reads it");
+    a.whyNoContinue = a.whyNoStop;
+    return a;
+  }
   const bool driven = facts.job != nullptr && facts.job->isActive();
   const bool live = driven || (facts.status && isLive(*facts.status));
   const QString refusal = facts.job != nullptr ? facts.job->stopRefusal() : QString();

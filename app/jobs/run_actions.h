@@ -17,6 +17,7 @@ struct RunFacts {
   bool remote = false;              // the mirror of a run on another host
   bool hasCheckpoint = false;       // a complete one, here
   const Job* job = nullptr;         // the job this app drives it with, if any
+  bool imported = false;            // another tool's run (TensorBoard, MLflow…): only read here
 };
 
 struct RunActions {

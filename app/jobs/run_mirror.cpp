@@ -6,12 +6,14 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 
+#include "runlog/run_paths.h"
+
 namespace traindeck {
 
 namespace {
 
-const QStringList kGrowing = {QStringLiteral("metrics.jsonl"), QStringLiteral("supervisor.log")};
-const QStringList kWhole = {QStringLiteral("config.yaml"), QStringLiteral("run.json")};  // run.json last
+const QStringList kGrowing = {run_file::kMetrics, run_file::kSupervisorLog};
+const QStringList kWhole = {run_file::kConfig, run_file::kRunJson};  // run.json last
 
 // Our own names only: "logs/rank-<n>.log" or one of the lists above; nothing that climbs out.
 bool isMirroredName(const QString& name) {
@@ -36,15 +38,16 @@ QStringList RunMirror::readArguments() const {
 
 QStringList RunMirror::growingFiles() const {
   QStringList names = kGrowing;
-  for (const QString& log : QDir(QDir(m_dir).filePath("logs")).entryList({"rank-*.log"}, QDir::Files, QDir::Name))
-    names << "logs/" + log;
+  const QDir logs(QDir(m_dir).filePath(run_file::kLogs));
+  for (const QString& log : logs.entryList({"rank-*.log"}, QDir::Files, QDir::Name))
+    names << QString(run_file::kLogs) + '/' + log;
   return names;
 }
 
 QString RunMirror::apply(const RemoteReadAnswer& answer, bool* changed) {
   if (changed) *changed = false;
   if (!answer.complete) return answer.error;
-  QDir().mkpath(QDir(m_dir).filePath("logs"));
+  QDir().mkpath(QDir(m_dir).filePath(run_file::kLogs));
   // Growing files first, whole ones after (run.json last of all).
   QVector<const RemoteFileChunk*> order;
   for (const RemoteFileChunk& c : answer.files)

@@ -9,6 +9,7 @@
 #include "config/config_flatten.h"
 #include "config/config_io.h"
 #include "config/validate.h"
+#include "runlog/run_paths.h"
 
 namespace traindeck {
 
@@ -41,7 +42,7 @@ QString distinctRunName(const RunConfig& config, const QString& runsRoot, const 
   QString newestText;
   int earlier = 0;
   for (const QString& dir : dirs) {
-    const QString text = readAll(QDir(runsRoot).filePath(dir + "/config.yaml"));
+    const QString text = readAll(QDir(QDir(runsRoot).filePath(dir)).filePath(run_file::kConfig));
     if (text.isEmpty()) continue;
     if (jobNameOf(QString::fromStdString(loadConfigText(text.toStdString()).config.name)) != job) continue;
     ++earlier;

@@ -13,7 +13,8 @@ RuntimeCheck::RuntimeCheck(const RemoteRecord& record, RemoteHost::HostKeyPrompt
     : QObject(parent), m_record(record), m_hostKeyPrompt(std::move(hostKeyPrompt)), m_batch(batch) {
   m_bound.setSingleShot(true);
   connect(&m_bound, &QTimer::timeout, this, [this] {
-    answer(false, tr("%1 cannot be reached (no answer within %2 s)").arg(m_record.spec).arg(m_bound.interval() / 1000));
+    answer(false,
+           tr("%1 cannot be reached (no answer within %2 s)").arg(m_record.ssh.spec).arg(m_bound.interval() / 1000));
   });
 }
 
@@ -35,7 +36,7 @@ void RuntimeCheck::start(int boundMs) {
       return answers;
     });
   connect(m_host.get(), &RemoteHost::connectionFailed, this, [this](const QString& message) {
-    answer(false, tr("%1 cannot be reached: %2").arg(m_record.spec, message));
+    answer(false, tr("%1 cannot be reached: %2").arg(m_record.ssh.spec, message));
   });
   connect(m_host.get(), &RemoteHost::readyChanged, this, [this](bool ready) {
     if (!ready || m_asked) return;
@@ -43,16 +44,17 @@ void RuntimeCheck::start(int boundMs) {
     RemoteHelper(m_host.get(), m_record.helper, this)
         .alive(m_record.pid, m_record.startTime, [this](const AliveAnswer& a) {
           if (!a.linkFailure.isEmpty())
-            return answer(false, tr("%1 did not answer: %2").arg(m_record.spec, a.linkFailure));
+            return answer(false, tr("%1 did not answer: %2").arg(m_record.ssh.spec, a.linkFailure));
           if (a.helperMissing)
-            return answer(false, tr("the work folder %1 is not on %2 any more").arg(m_record.workDir, m_record.spec));
+            return answer(false,
+                          tr("the work folder %1 is not on %2 any more").arg(m_record.workDir, m_record.ssh.spec));
           if (!m_record.bootId.isEmpty() && a.bootId != m_record.bootId)
-            return answer(false, tr("%1 restarted (its boot id changed) since the run started").arg(m_record.spec));
+            return answer(false, tr("%1 restarted (its boot id changed) since the run started").arg(m_record.ssh.spec));
           if (!a.alive)
             return answer(
                 false,
-                tr("its supervisor (pid %1) is not running on %2 any more").arg(m_record.pid).arg(m_record.spec));
-          answer(true, tr("its supervisor (pid %1) is running on %2").arg(m_record.pid).arg(m_record.spec));
+                tr("its supervisor (pid %1) is not running on %2 any more").arg(m_record.pid).arg(m_record.ssh.spec));
+          answer(true, tr("its supervisor (pid %1) is running on %2").arg(m_record.pid).arg(m_record.ssh.spec));
         });
   });
   m_host->connectToHost();

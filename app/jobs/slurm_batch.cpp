@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <algorithm>
+#include <initializer_list>
+#include <utility>
 
 #include "config/slurm_partitions.h"
 #include "shell_quote.h"
@@ -19,6 +21,23 @@ QString batchTr(const char* text) {
 
 bool oneLine(const QString& value) {
   return !value.contains('\n') && !value.contains('\r');
+}
+
+// "--key=value" for each value that is set, in the order given.
+QStringList slurmSetOptions(std::initializer_list<std::pair<const char*, QString>> options) {
+  QStringList out;
+  for (const auto& [key, value] : options)
+    if (!value.isEmpty()) out << QStringLiteral("--%1=%2").arg(QLatin1String(key), value);
+  return out;
+}
+
+// Where a job of this place runs, for the batch script and the build job alike.
+QStringList slurmWhereOptions(const SlurmPlace& place) {
+  return slurmSetOptions({{"partition", place.partition},
+                          {"account", place.account},
+                          {"qos", place.qos},
+                          {"constraint", place.constraint},
+                          {"time", place.timeLimit}});
 }
 
 }  // namespace
@@ -43,15 +62,8 @@ SlurmPlace slurmPlaceOf(const SlurmConfig& slurm) {
 }
 
 QStringList slurmBuildJobOptions(const SlurmPlace& place) {
-  QStringList options;
-  const auto option = [&options](const char* key, const QString& value) {
-    if (!value.isEmpty() && oneLine(value)) options << QStringLiteral("--%1=%2").arg(QLatin1String(key), value);
-  };
-  option("partition", place.partition);
-  option("account", place.account);
-  option("qos", place.qos);
-  option("constraint", place.constraint);
-  option("time", place.timeLimit);
+  QStringList options = slurmWhereOptions(place);
+  options.removeIf([](const QString& option) { return !oneLine(option); });
   return options;
 }
 
@@ -75,17 +87,11 @@ QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QStri
                      "--open-mode=append",
                      "--signal=USR2@" + QString::number(place.signalSeconds),
                      "--output=\"" + QString(start.runDir).replace('%', "%%") + "/slurm-%j.out\""};
-  const auto option = [&sbatch](const char* key, const QString& value) {
-    if (!value.isEmpty()) sbatch << QStringLiteral("--%1=%2").arg(QLatin1String(key), value);
-  };
-  option("partition", place.partition);
-  option("account", place.account);
-  option("qos", place.qos);
-  option("time", place.timeLimit);
-  option("mem", place.mem);
-  option("constraint", place.constraint);
-  if (place.gpusPerNode > 0) option("gpus-per-node", QString::number(place.gpusPerNode));
-  if (place.cpusPerTask > 0) option("cpus-per-task", QString::number(place.cpusPerTask));
+  const auto count = [](int n) { return n > 0 ? QString::number(n) : QString(); };
+  sbatch << slurmWhereOptions(place)
+         << slurmSetOptions({{"mem", place.mem},
+                             {"gpus-per-node", count(place.gpusPerNode)},
+                             {"cpus-per-task", count(place.cpusPerTask)}});
   for (const QString& line : place.extraLines) {
     if (!line.startsWith("--")) {
       *error = batchTr("an extra sbatch option must start with --: %1").arg(line);

@@ -3,10 +3,12 @@
 #include <QDir>
 #include <QFile>
 
+#include "runlog/run_paths.h"
+
 namespace traindeck {
 
 QStringList supervisorLogTail(const QString& runDir, int lines) {
-  QFile log(QDir(runDir).filePath(QStringLiteral("supervisor.log")));
+  QFile log(QDir(runDir).filePath(run_file::kSupervisorLog));
   if (!log.open(QIODevice::ReadOnly)) return {};
   log.seek(std::max<qint64>(0, log.size() - 64 * 1024));
   QStringList out;

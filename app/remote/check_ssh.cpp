@@ -3,7 +3,7 @@
 
 #include <QElapsedTimer>
 
-#include "openssh_resolve.h"
+#include "host_model.h"
 #include "sftp_transfer.h"
 #include "shell_quote.h"
 #include "ssh_error.h"
@@ -14,12 +14,13 @@ CheckSshResult checkSsh(const CheckSshOptions& options, const ConnectCallbacks& 
   QElapsedTimer timer;
   timer.start();
   try {
-    SshTarget target = SshTarget::parse(options.spec);
-    if (!options.identityFile.isEmpty()) target.identityFiles << options.identityFile;
-    target.proxyCommand = options.proxyCommand;
-    target.knownHostsFile = options.knownHostsFile;
-    target.batch = options.batch;
-    resolveSshTarget(target, options.configFile);
+    // Reached as a start from a saved host with these settings would reach it.
+    const HostEntry host{
+        .name = {}, .spec = options.spec, .identityFile = options.identityFile, .proxyCommand = options.proxyCommand};
+    const SshTarget target = sshTargetOf(targetOn(host, TargetConfig{}),
+                                         {.knownHostsFile = options.knownHostsFile,
+                                          .configFile = options.configFile,
+                                          .batch = options.batch});
     SshConnection connection;
     connection.connect(target, callbacks);
     int status = -1;

@@ -10,6 +10,7 @@ namespace traindeck {
 SshTarget SshTarget::parse(const QString& spec) {
   SshTarget t;
   QString rest = spec.trimmed();
+  t.spec = rest;
   const auto bad = [&](const QString& why) {
     return SshError(
         SshError::Kind::Config,

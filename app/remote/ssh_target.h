@@ -8,6 +8,7 @@
 namespace traindeck {
 
 struct SshTarget {
+  QString spec;   // "[user@]host[:port]" or an alias, as the user gave it (shown in messages and lists)
   QString alias;  // the host as the user typed it (what Host patterns match)
   QString host;   // where to connect (HostName from the config, else alias)
   QString user;   // empty until resolved: resolve() falls back to the local user
@@ -36,6 +37,7 @@ struct SshTarget {
   // How known_hosts names this host: "host" on port 22, else "[host]:port"; the HostKeyAlias
   // as it is when there is one (as OpenSSH: no port added).
   QString knownHostsName() const;
+  bool operator==(const SshTarget&) const = default;
 };
 
 }  // namespace traindeck

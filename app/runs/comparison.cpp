@@ -4,23 +4,26 @@
 #include <QFile>
 #include <QFileInfo>
 #include <algorithm>
+#include <optional>
 
+#include "metric_series.h"
 #include "run_registry.h"
 #include "run_session.h"
+#include "runlog/run_paths.h"
 
 namespace traindeck {
 
 namespace {
 
 // Ten hues, then the same hues lighter: neighbours in the list differ in hue first.
-const QColor kColors[Comparison::kMaxRuns] = {{31, 119, 180},  {255, 127, 14},  {44, 160, 44},   {214, 39, 40},
-                                              {148, 103, 189}, {140, 86, 75},   {227, 119, 194}, {127, 127, 127},
-                                              {188, 189, 34},  {23, 190, 207},  {120, 170, 220}, {255, 175, 100},
-                                              {130, 210, 110}, {245, 130, 130}, {190, 160, 220}, {190, 140, 120},
-                                              {245, 170, 215}, {185, 185, 185}, {215, 215, 120}, {120, 220, 230}};
+const QColor kColors[Comparison::kColorCount] = {{31, 119, 180},  {255, 127, 14},  {44, 160, 44},   {214, 39, 40},
+                                                 {148, 103, 189}, {140, 86, 75},   {227, 119, 194}, {127, 127, 127},
+                                                 {188, 189, 34},  {23, 190, 207},  {120, 170, 220}, {255, 175, 100},
+                                                 {130, 210, 110}, {245, 130, 130}, {190, 160, 220}, {190, 140, 120},
+                                                 {245, 170, 215}, {185, 185, 185}, {215, 215, 120}, {120, 220, 230}};
 
 FlatConfig readConfig(const QString& runDir) {
-  QFile file(QDir(runDir).filePath(QStringLiteral("config.yaml")));
+  QFile file(QDir(runDir).filePath(run_file::kConfig));
   if (!file.open(QIODevice::ReadOnly)) {
     FlatConfig missing;
     missing.error = "no config.yaml in " + runDir.toStdString();
@@ -33,7 +36,7 @@ QString labelOf(const RunSummary& summary) {
   return summary.name.isEmpty() ? summary.id : summary.name;
 }
 
-ComparedRun readRun(const QString& runDir, int colorSlot) {
+ComparedRun readComparedRun(const QString& runDir, int colorSlot) {
   ComparedRun run;
   run.runDir = runDir;
   run.colorSlot = colorSlot;
@@ -46,7 +49,8 @@ ComparedRun readRun(const QString& runDir, int colorSlot) {
 }  // namespace
 
 QColor comparisonColor(int slot) {
-  return kColors[((slot % Comparison::kMaxRuns) + Comparison::kMaxRuns) % Comparison::kMaxRuns];
+  constexpr int n = Comparison::kColorCount;
+  return kColors[((slot % n) + n) % n];
 }
 
 Comparison::Comparison(RunRegistry& registry, QObject* parent) : QObject(parent), m_registry(registry) {
@@ -60,45 +64,71 @@ Comparison::~Comparison() = default;
 QString Comparison::setRuns(const QStringList& runDirs) {
   QStringList leftOut;
   std::vector<Entry> next;
-  std::vector<bool> slotTaken(kMaxRuns, false);
   QStringList wanted;
+  std::vector<std::optional<RunSource>> sources;  // other tools' runs, found once here
   for (const QString& dir : runDirs) {
     const QString path = QFileInfo(dir).absoluteFilePath();
     if (wanted.contains(path)) continue;
-    if (!QFileInfo::exists(QDir(path).filePath(QStringLiteral("run.json")))) {
-      leftOut << tr("%1 (no run.json: not a run folder)").arg(dir);
-      continue;
-    }
-    if (wanted.size() == kMaxRuns) {
-      leftOut << tr("%1 (at most %2 runs are compared at once)").arg(dir).arg(kMaxRuns);
+    std::optional<RunSource> source;
+    if (!QFileInfo::exists(QDir(path).filePath(run_file::kRunJson)) && !(source = importedRunSource(path))) {
+      leftOut << tr("%1 (no run.json, and no run of another tool there: not a run folder)").arg(dir);
       continue;
     }
     wanted << path;
+    sources.push_back(std::move(source));
   }
+  std::vector<bool> slotTaken(static_cast<std::size_t>(wanted.size()) + 1, false);
   // Keep what is already here, with its colour.
-  for (const QString& path : wanted) {
+  for (qsizetype w = 0; w < wanted.size(); ++w) {
+    const QString& path = wanted[w];
     auto it = std::find_if(m_entries.begin(), m_entries.end(), [&](const Entry& e) { return e.run.runDir == path; });
     if (it != m_entries.end()) {
-      slotTaken[static_cast<std::size_t>(it->run.colorSlot)] = true;
+      if (static_cast<std::size_t>(it->run.colorSlot) < slotTaken.size())
+        slotTaken[static_cast<std::size_t>(it->run.colorSlot)] = true;
       next.push_back(std::move(*it));
       m_entries.erase(it);
     } else {
-      next.push_back(Entry{ComparedRun{path, {}, -1, {}, {}}, nullptr});
+      Entry fresh;
+      fresh.run.runDir = path;
+      fresh.run.colorSlot = -1;
+      if (auto& source = sources[static_cast<std::size_t>(w)])
+        fresh.imported = std::make_unique<Imported>(Imported{std::move(*source), {}, {}, {}});
+      next.push_back(std::move(fresh));
     }
   }
-  for (Entry& entry : next) {
-    if (entry.session) continue;
-    const int slot = static_cast<int>(std::find(slotTaken.begin(), slotTaken.end(), false) - slotTaken.begin());
-    slotTaken[static_cast<std::size_t>(slot)] = true;
-    entry.run = readRun(entry.run.runDir, slot);
-    entry.session = m_registry.session(entry.run.runDir, RunRegistry::Follow::MetricsOnly);
-    const QString runDir = entry.run.runDir;
-    connect(entry.session.get(), &RunSession::metricsChanged, this, [this, runDir] {
+  const auto freeSlot = [&slotTaken] {
+    const auto it = std::find(slotTaken.begin(), slotTaken.end(), false);
+    *it = true;  // slotTaken has one slot more than there are runs: one is always free
+    return static_cast<int>(it - slotTaken.begin());
+  };
+  for (auto entry = next.begin(); entry != next.end();) {
+    if (entry->session || (entry->imported && entry->run.colorSlot >= 0)) {
+      ++entry;
+      continue;
+    }
+    if (entry->imported) {
+      QString error;
+      const int slot = freeSlot();
+      if (!readImported(*entry, slot, error)) {
+        slotTaken[static_cast<std::size_t>(slot)] = false;
+        leftOut << error;
+        entry = next.erase(entry);
+        continue;
+      }
+      ++entry;
+      continue;
+    }
+    entry->run = readComparedRun(entry->run.runDir, freeSlot());
+    entry->session = m_registry.session(entry->run.runDir, RunRegistry::Follow::MetricsOnly);
+    const QString runDir = entry->run.runDir;
+    connect(entry->session.get(), &RunSession::metricsChanged, this, [this, runDir] {
       if (const int index = indexOf(runDir); index >= 0) emit metricsChanged(index);
     });
+    ++entry;
   }
   // Runs no longer wanted are let go here (their followers stop unless another page shows them).
-  for (Entry& gone : m_entries) disconnect(gone.session.get(), nullptr, this, nullptr);
+  for (Entry& gone : m_entries)
+    if (gone.session) disconnect(gone.session.get(), nullptr, this, nullptr);
   m_entries = std::move(next);
   emit runsChanged();
   return leftOut.isEmpty() ? QString() : tr("Left out: %1").arg(leftOut.join(QStringLiteral("; ")));
@@ -111,7 +141,42 @@ QStringList Comparison::runDirs() const {
 }
 
 const MetricsStore& Comparison::store(int index) const {
-  return m_entries.at(static_cast<std::size_t>(index)).session->metrics();
+  const Entry& entry = m_entries.at(static_cast<std::size_t>(index));
+  return entry.imported ? entry.imported->store : entry.session->metrics();
+}
+
+const std::vector<ScalarSeries>& Comparison::scalars(int index) const {
+  static const std::vector<ScalarSeries> none;
+  const Entry& entry = m_entries.at(static_cast<std::size_t>(index));
+  return entry.imported ? entry.imported->scalars : none;
+}
+
+QStringList Comparison::metricNames() const {
+  QVector<QStringList> perRun;
+  for (int i = 0; i < size(); ++i) perRun << metricNamesOf(store(i), scalars(i));
+  return unionOfMetricNames(perRun);
+}
+
+bool Comparison::readImported(Entry& entry, int colorSlot, QString& error) {
+  Imported& imported = *entry.imported;
+  const ImportSignature signature = importSignature(QString::fromStdString(imported.source.path.string()));
+  try {
+    ImportedRun run = traindeck::readRun(imported.source);
+    imported.store.clear();
+    imported.store.append(run.metrics);
+    imported.scalars = std::move(run.scalars);
+    imported.signature = signature;
+    const QString name = QString::fromStdString(imported.source.name);
+    entry.run.summary = importedRunSummary(run, entry.run.runDir, name);
+    entry.run.label = entry.run.summary.name.isEmpty() ? name : entry.run.summary.name;
+    entry.run.config = importedRunConfig(run);
+    entry.run.source = sourceBadge(imported.source.kind);
+    entry.run.colorSlot = colorSlot;
+    return true;
+  } catch (const std::exception& e) {
+    error = tr("%1 (cannot be read: %2)").arg(entry.run.runDir, QString::fromUtf8(e.what()));
+    return false;
+  }
 }
 
 int Comparison::indexOf(const QString& runDir) const {
@@ -122,12 +187,23 @@ int Comparison::indexOf(const QString& runDir) const {
 
 RunFigures Comparison::figures(int index) const {
   const ComparedRun& r = run(index);
-  return summarizeRun(store(index), r.summary.statusName(), r.config);
+  // Another tool's run has no status of ours: the table says where it comes from.
+  const QString status = r.source.isEmpty() ? r.summary.statusName() : tr("%1 (read-only)").arg(r.source);
+  return summarizeRun(store(index), status, r.config);
 }
 
 void Comparison::refreshLiveSummaries() {
   for (std::size_t i = 0; i < m_entries.size(); ++i) {
     ComparedRun& run = m_entries[i].run;
+    if (Imported* imported = m_entries[i].imported.get()) {  // another tool's run: re-read as it grows
+      if (importSignature(QString::fromStdString(imported->source.path.string())) == imported->signature) continue;
+      QString error;
+      if (readImported(m_entries[i], run.colorSlot, error)) {
+        emit summaryChanged(static_cast<int>(i));
+        emit metricsChanged(static_cast<int>(i));
+      }
+      continue;
+    }
     if (!run.summary.isLive()) continue;
     RunSummary fresh = readRunSummary(run.runDir);
     if (fresh.sameContent(run.summary)) continue;

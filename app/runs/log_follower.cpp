@@ -10,11 +10,12 @@
 
 #include "app_metatypes.h"
 #include "runlog/file_tail.h"
+#include "runlog/run_paths.h"
 
 namespace traindeck {
 
 LogFollower::LogFollower(const QString& runDir, QObject* parent)
-    : QObject(parent), m_runDir(runDir), m_logsDir(QDir(runDir).filePath(QStringLiteral("logs"))) {
+    : QObject(parent), m_runDir(runDir), m_logsDir(QDir(runDir).filePath(run_file::kLogs)) {
   registerAppMetaTypes();
 }
 
@@ -48,8 +49,8 @@ void LogFollower::discoverRanks() {
   static const QRegularExpression kName(QStringLiteral("^rank-(\\d{1,6})\\.log$"));
   QStringList dirs{m_logsDir};
   for (const QString& node :
-       QDir(QDir(m_runDir).filePath(QStringLiteral("nodes"))).entryList({QStringLiteral("node-*")}, QDir::Dirs))
-    dirs << QDir(m_runDir).filePath(QStringLiteral("nodes/%1/logs").arg(node));
+       QDir(QDir(m_runDir).filePath(run_file::kNodes)).entryList({QStringLiteral("node-*")}, QDir::Dirs))
+    dirs << QDir(m_runDir).filePath(QStringLiteral("%1/%2/%3").arg(run_file::kNodes, node, run_file::kLogs));
   for (const QString& dir : dirs)
     for (const QString& name : QDir(dir).entryList({QStringLiteral("rank-*.log")}, QDir::Files)) {
       const auto match = kName.match(name);

@@ -11,11 +11,12 @@
 #include "app_metatypes.h"
 #include "runlog/file_tail.h"
 #include "runlog/metrics_preview.h"
+#include "runlog/run_paths.h"
 
 namespace traindeck {
 
 MetricsFollower::MetricsFollower(const QString& runDir, QObject* parent)
-    : QObject(parent), m_dir(runDir), m_path(QDir(runDir).filePath(QStringLiteral("metrics.jsonl"))) {
+    : QObject(parent), m_dir(runDir), m_path(QDir(runDir).filePath(run_file::kMetrics)) {
   registerAppMetaTypes();
   m_tail = std::make_unique<FileTail>(m_path.toStdString());
 }

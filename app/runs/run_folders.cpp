@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include "imported_runs.h"
 #include "runlog/run_directory.h"
 
 namespace traindeck {
@@ -31,6 +32,8 @@ QStringList moveRunsToTrash(const QStringList& runDirs, const std::function<bool
     const QString name = QFileInfo(dir).fileName();
     if (isGoing(dir))
       notMoved << tr("%1 (still going)").arg(name);
+    else if (!isTrainDeckRunFolder(dir))  // another tool's run (imported_runs.h): never ours to remove
+      notMoved << tr("%1 (another tool's run: TrainDeck only reads it)").arg(name);
     else if (!QFile::moveToTrash(dir))
       notMoved << name;
   }

@@ -12,7 +12,8 @@ namespace traindeck {
 // readable, the run still going: its trainer writes run.json).
 QString renameRun(const QString& runDir, const QString& name);
 
-// Moves each folder to the trash, except those `isGoing` says are going. What was not moved,
+// Moves each folder to the trash, except those `isGoing` says are going and other tools' runs
+// (no run.json or remote.json: the app only reads those). What was not moved,
 // each with why, as sentences' parts ("20261203-x (still going)").
 QStringList moveRunsToTrash(const QStringList& runDirs, const std::function<bool(const QString&)>& isGoing);
 

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "config/config_flatten.h"
+#include "runlog/run_paths.h"
 
 namespace traindeck {
 
@@ -80,11 +81,69 @@ QString RunListModel::whereOf(const RunSummary& run) const {
 }
 
 QString RunListModel::statusOf(const RunSummary& run) const {
+  if (m_imported.contains(run.path)) return tr("imported");
   if (!run.status && m_activeJobs.contains(run.path)) return QStringLiteral("starting");
   return run.statusName();
 }
 
-std::vector<RunSummary> RunListModel::scan() const {
+bool RunListModel::isImported(const QString& runDir) const {
+  return m_imported.contains(QFileInfo(runDir).absoluteFilePath());
+}
+
+void RunListModel::scanImports(std::vector<RunSummary>& into) {
+  const qint64 now = QDateTime::currentMSecsSinceEpoch();
+  QHash<QString, ImportSearch> searches;
+  QHash<QString, ImportedRow> imported;
+  QSet<QString> native;  // TrainDeck's runs, found by scan() already
+  for (const RunSummary& run : into) native.insert(run.path);
+  const QFileInfoList entries = QDir(m_root).entryInfoList(QDir::Dirs | QDir::Files | QDir::NoDotAndDotDot);
+  for (const QFileInfo& entry : entries) {
+    const QString path = entry.absoluteFilePath();
+    if (native.contains(path) || entry.isSymLink() || (entry.isDir() && isTrainDeckRunFolder(path))) continue;
+    if (entry.fileName() == QLatin1String("comparisons.json")) continue;  // the root's own file
+    ImportSearch search = m_importSearches.value(path);
+    const bool due = now - search.searchedMs >= kImportSearchMs && search.tookMs < kQuickImportSearchMs;
+    if (search.time != entry.lastModified() || due) {
+      search.time = entry.lastModified();
+      search.searchedMs = now;
+      try {
+        search.sources = findRuns(path.toStdString());
+      } catch (const std::exception&) {
+        search.sources.clear();  // a folder that cannot be listed: nothing to show from it
+      }
+      search.tookMs = QDateTime::currentMSecsSinceEpoch() - now;
+    }
+    for (const RunSource& source : search.sources) {
+      if (source.kind == SourceKind::TrainDeck) continue;  // a run folder deeper down: not a row
+      const QString address = importedRunAddress(source);
+      const ImportSignature signature = importSignature(QString::fromStdString(source.path.string()));
+      ImportedRow row = m_imported.value(address);
+      if (row.badge.isEmpty() || !(row.signature == signature)) {
+        try {
+          const ImportedRun run = readRun(source);
+          QString listName = QString::fromStdString(source.name);
+          if (entry.isDir() && QFileInfo(QString::fromStdString(source.path.string())).absoluteFilePath() != path)
+            listName = entry.fileName() + '/' + listName;
+          row.summary = importedRunSummary(run, address, listName);
+          row.config.clear();
+          for (const auto& [key, value] : run.config)
+            row.config.insert(QString::fromStdString(key), QString::fromStdString(value));
+          row.badge = sourceBadge(source.kind);
+          row.signature = signature;
+        } catch (const std::exception&) {
+          continue;  // not readable now (ImportError: a file gone, not JSON); tried again next scan
+        }
+      }
+      into.push_back(row.summary);
+      imported.insert(address, std::move(row));
+    }
+    searches.insert(path, std::move(search));
+  }
+  m_importSearches = std::move(searches);
+  m_imported = std::move(imported);
+}
+
+std::vector<RunSummary> RunListModel::scan() {
   std::unordered_map<QString, const RunSummary*> known;
   for (const RunSummary& r : m_rows) known.emplace(r.path, &r);
   std::vector<RunSummary> fresh;
@@ -94,8 +153,8 @@ std::vector<RunSummary> RunListModel::scan() const {
     const QString path = dir.absoluteFilePath();
     // A remote start writes its remote.json before the run has a run.json; a job here may be
     // starting the run still.
-    if (!QFileInfo::exists(QDir(path).filePath(QStringLiteral("run.json"))) &&
-        !QFileInfo::exists(QDir(path).filePath(QStringLiteral("remote.json"))) && !m_activeJobs.contains(path))
+    if (!QFileInfo::exists(QDir(path).filePath(run_file::kRunJson)) &&
+        !QFileInfo::exists(QDir(path).filePath(run_file::kRemoteRecord)) && !m_activeJobs.contains(path))
       continue;
     const auto it = known.find(path);
     if (it != known.end() && it->second->signature == runSignature(path))
@@ -103,6 +162,7 @@ std::vector<RunSummary> RunListModel::scan() const {
     else
       fresh.push_back(readRunSummary(path));
   }
+  scanImports(fresh);
   // Newest first: runs with a "created" before those without, then by folder name.
   std::sort(fresh.begin(), fresh.end(), [](const RunSummary& a, const RunSummary& b) {
     if (a.created.isEmpty() != b.created.isEmpty()) return b.created.isEmpty();
@@ -157,7 +217,8 @@ void RunListModel::updateWatches() {
   // The root for runs that come and go, each run folder for run.json's atomic rewrites.
   QStringList want;
   if (!m_root.isEmpty() && QFileInfo::exists(m_root)) want << QFileInfo(m_root).absoluteFilePath();
-  for (const RunSummary& r : m_rows) want << r.path;
+  for (const RunSummary& r : m_rows)
+    if (!m_imported.contains(r.path)) want << r.path;  // other tools' runs: the rescan's stat
   const QStringList have = m_watcher->directories();
   QStringList gone, added;
   for (const QString& p : have)
@@ -184,10 +245,12 @@ void RunListModel::setConfigColumns(const QStringList& keys) {
 }
 
 QString RunListModel::configValue(const RunSummary& run, const QString& key) const {
+  if (const auto imported = m_imported.constFind(run.path); imported != m_imported.cend())
+    return imported->config.value(key);
   auto it = m_configValues.find(run.path);
   if (it == m_configValues.end()) {  // a run's config.yaml does not change: read once
     QHash<QString, QString> values;
-    QFile file(run.path + "/config.yaml");
+    QFile file(QDir(run.path).filePath(run_file::kConfig));
     if (file.open(QIODevice::ReadOnly))
       for (const auto& [k, v] : flattenYaml(file.readAll().toStdString()).entries)
         values.insert(QString::fromStdString(k), QString::fromStdString(v));
@@ -227,6 +290,8 @@ QVariant RunListModel::field(const RunSummary& run, int column, bool forDisplay)
       const QString note = m_linkNotes.value(run.path);
       return note.isEmpty() ? where : where + " · " + note;
     }
+    case SourceColumn:
+      return m_imported.value(run.path).badge;
     default:
       return {};
   }
@@ -243,14 +308,17 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::TextAlignmentRole &&
       (index.column() == StepColumn || index.column() == TotalStepsColumn || index.column() == LastLossColumn))
     return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
-  if (role >= IdRole && role <= WhereRole) return field(run, role - IdRole, false);
+  if (role == Qt::ToolTipRole && index.column() == SourceColumn && m_imported.contains(run.path))
+    return tr("A run of %1, read-only here: TrainDeck shows and compares it, and never writes its files.")
+        .arg(m_imported.value(run.path).badge);
+  if (role >= IdRole && role <= SourceRole) return field(run, role - IdRole, false);
   return {};
 }
 
 QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* const kTitles[ColumnCount] = {"Id",        "Name",    "Status", "Step", "Total steps",
-                                                   "Last loss", "Created", "Path",   "Where"};
+  static const char* const kTitles[ColumnCount] = {"Id",        "Name",    "Status", "Step",  "Total steps",
+                                                   "Last loss", "Created", "Path",   "Where", "Source"};
   if (section >= ColumnCount && section < columnCount()) return m_configKeys.value(section - ColumnCount);
   if (section < 0 || section >= ColumnCount) return {};
   return tr(kTitles[section]);
@@ -267,6 +335,7 @@ QHash<int, QByteArray> RunListModel::roleNames() const {
   names.insert(CreatedRole, "created");
   names.insert(PathRole, "path");
   names.insert(WhereRole, "where");
+  names.insert(SourceRole, "source");
   return names;
 }
 

@@ -4,15 +4,20 @@
 // every second, updating rows in place (dataChanged) and inserting, moving or removing only
 // the rows that changed, so views keep their selection. Besides its own columns it can show
 // config keys as columns ("optimizer.lr"), read once from each run's config.yaml.
+// Other tools' runs in the root (TensorBoard, Hugging Face, MLflow, W&B, CSV, llm.c: core/imports)
+// are rows too, with their source's badge in the Source column: read-only, re-read when their
+// files change. Their path is their address (imported_runs.h).
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QDateTime>
 #include <QHash>
 #include <QSet>
 #include <QString>
 #include <QStringList>
 #include <vector>
 
+#include "imported_runs.h"
 #include "run_summary.h"
 
 class QFileSystemWatcher;
@@ -33,6 +38,7 @@ class RunListModel : public QAbstractTableModel {
     CreatedColumn,
     PathColumn,
     WhereColumn,
+    SourceColumn,  // the badge of another tool's run ("TensorBoard"); empty for TrainDeck's own
     ColumnCount
   };
   // The same fields as roles on any column, for list views and delegates.
@@ -45,9 +51,15 @@ class RunListModel : public QAbstractTableModel {
     LastLossRole,
     CreatedRole,
     PathRole,
-    WhereRole
+    WhereRole,
+    SourceRole
   };
   static constexpr int kRescanMs = 1000;
+  // Folders of the root that are not TrainDeck runs are searched for other tools' runs again
+  // when their time changes, and this often (a run added deeper down) when a search is quick:
+  // a big tree (a dataset beside the runs) is searched again only when its own time changes.
+  static constexpr int kImportSearchMs = 10000;
+  static constexpr int kQuickImportSearchMs = 50;
 
   explicit RunListModel(QObject* parent = nullptr);
   ~RunListModel() override;
@@ -71,6 +83,8 @@ class RunListModel : public QAbstractTableModel {
   // the job's hosts, or run.json's host for a start that failed before remote.json), or empty
   // for this machine.
   QString whereOf(const RunSummary& run) const;
+  // Another tool's run: shown, compared, never continued, renamed or trashed from here.
+  bool isImported(const QString& runDir) const;
   // Config keys shown as columns after the model's own (ColumnCount + i), in this order.
   void setConfigColumns(const QStringList& keys);
   QStringList configColumns() const { return m_configKeys; }
@@ -85,7 +99,8 @@ class RunListModel : public QAbstractTableModel {
   void rescan();
 
  private:
-  std::vector<RunSummary> scan() const;
+  std::vector<RunSummary> scan();
+  void scanImports(std::vector<RunSummary>& into);
   void merge(std::vector<RunSummary> fresh);
   void updateWatches();
   QVariant field(const RunSummary& run, int column, bool forDisplay) const;
@@ -98,6 +113,22 @@ class RunListModel : public QAbstractTableModel {
   QHash<QString, QStringList> m_jobHosts;  // by run directory: a job's hosts
   QStringList m_configKeys;
   mutable QHash<QString, QHash<QString, QString>> m_configValues;  // by run directory, then key
+  // Other tools' runs: what each folder or file at the root holds (searched again when its time
+  // changes or kImportSearchMs passed), and each run read, by address, until its files change.
+  struct ImportSearch {
+    QDateTime time;
+    qint64 searchedMs = 0;  // when (ms since the epoch)
+    qint64 tookMs = 0;      // how long the search took
+    std::vector<RunSource> sources;
+  };
+  struct ImportedRow {
+    ImportSignature signature;
+    QString badge;
+    RunSummary summary;
+    QHash<QString, QString> config;
+  };
+  QHash<QString, ImportSearch> m_importSearches;  // by absolute path of the root's entry
+  QHash<QString, ImportedRow> m_imported;         // by address
   QFileSystemWatcher* m_watcher = nullptr;
   QTimer* m_timer = nullptr;     // the periodic rescan
   QTimer* m_coalesce = nullptr;  // one rescan shortly after a burst of file events

@@ -5,10 +5,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 
+#include "remote_record.h"
 #include "runlog/metrics_jsonl_parser.h"
+#include "runlog/run_paths.h"
 
 namespace traindeck {
 
@@ -48,8 +48,8 @@ void readMetricsEnds(const QString& path, RunSummary& s) {
 
 RunSummary::Signature runSignature(const QString& runDir) {
   RunSummary::Signature sig;
-  const QFileInfo runJson(QDir(runDir).filePath(QStringLiteral("run.json")));
-  const QFileInfo metrics(QDir(runDir).filePath(QStringLiteral("metrics.jsonl")));
+  const QFileInfo runJson(QDir(runDir).filePath(run_file::kRunJson));
+  const QFileInfo metrics(QDir(runDir).filePath(run_file::kMetrics));
   if (runJson.exists()) {
     sig.runJsonSize = runJson.size();
     sig.runJsonTime = runJson.lastModified();
@@ -58,7 +58,7 @@ RunSummary::Signature runSignature(const QString& runDir) {
     sig.metricsSize = metrics.size();
     sig.metricsTime = metrics.lastModified();
   }
-  if (const QFileInfo remote(QDir(runDir).filePath(QStringLiteral("remote.json"))); remote.exists())
+  if (const QFileInfo remote(QDir(runDir).filePath(run_file::kRemoteRecord)); remote.exists())
     sig.remoteJsonSize = remote.size();
   return sig;
 }
@@ -68,7 +68,7 @@ RunSummary readRunSummary(const QString& runDir) {
   s.signature = runSignature(runDir);
   s.path = QFileInfo(runDir).absoluteFilePath();
   s.id = QFileInfo(runDir).fileName();
-  QFile runJson(QDir(runDir).filePath(QStringLiteral("run.json")));
+  QFile runJson(QDir(runDir).filePath(run_file::kRunJson));
   if (runJson.open(QIODevice::ReadOnly)) {
     const QByteArray bytes = runJson.read(1 << 20);
     const RunInfoReadResult read =
@@ -90,10 +90,11 @@ RunSummary readRunSummary(const QString& runDir) {
         QDateTime::fromString(QFileInfo(runDir).fileName().left(15), QStringLiteral("yyyyMMdd-HHmmss"));
     if (made.isValid()) s.created = made.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ"));
   }
-  QFile remote(QDir(runDir).filePath(QStringLiteral("remote.json")));  // app/jobs' RemoteRecord
+  QFile remote(QDir(runDir).filePath(run_file::kRemoteRecord));  // app/remote's RemoteRecord
   if (remote.open(QIODevice::ReadOnly))
-    s.remoteSpec = QJsonDocument::fromJson(remote.read(1 << 16)).object().value(QStringLiteral("spec")).toString();
-  readMetricsEnds(QDir(runDir).filePath(QStringLiteral("metrics.jsonl")), s);
+    if (const std::optional<RemoteRecord> record = decodeRemoteRecord(remote.read(1 << 20)))
+      s.remoteSpec = record->ssh.spec;
+  readMetricsEnds(QDir(runDir).filePath(run_file::kMetrics), s);
   return s;
 }
 

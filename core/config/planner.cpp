@@ -1,6 +1,7 @@
 // Memory model (bytes per rank). With P parameters, B micro-batch, T block, C width, L layers,
 // H heads, V vocabulary and a = 2 (bf16/fp16) or 4 (fp32) bytes per activation:
-//   weights 4P, gradients 4P, AdamW moments 8P (8P/N under zero1), autocast copies 2P;
+//   weights 4P, gradients 4P (4P/N under zero2), AdamW moments 8P (8P/N under zero1 and zero2),
+//   autocast copies 2P;
 //   activations per block and token: 16·C values (LayerNorm in/out ×2, qkv 3C, attention
 //   out C, MLP 4C + GELU 4C) + H·T scores when attention is not fused + dropout masks;
 //   logits: a + 4 (fp32 log-probs) + 4 (their gradient) bytes per vocabulary entry per token.
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "config/run_steps.h"
 #include "enum_names.h"
 
 namespace traindeck {
@@ -64,8 +66,7 @@ Plan makePlan(const RunConfig& config, const DeviceSpec& device, const PlanOptio
   const std::int64_t P = parameterCount(m);
   plan.parameters = P;
   plan.worldSize = std::max<std::int64_t>(1, s.worldSize());
-  plan.tokensPerStep = saturate(static_cast<double>(m.block_size) * static_cast<double>(s.micro_batch) *
-                                static_cast<double>(s.grad_accum) * static_cast<double>(plan.worldSize));
+  plan.tokensPerStep = tokensPerStep(config);
 
   const bool fused = options.attention == PlanOptions::Attention::Auto
                          ? device.isCuda
@@ -75,8 +76,11 @@ Plan makePlan(const RunConfig& config, const DeviceSpec& device, const PlanOptio
 
   MemoryBreakdown& mem = plan.memory;
   mem.weights = 4 * P;
-  mem.gradients = 4 * P;
-  const bool sharded = s.kind == StrategyKind::Zero1 && plan.worldSize > 1;
+  const bool zero2 = s.kind == StrategyKind::Zero2 && plan.worldSize > 1;
+  const bool sharded = (s.kind == StrategyKind::Zero1 || zero2) && plan.worldSize > 1;
+  // zero2 keeps only its shard of the gradients between buckets (the bucket being reduced is in
+  // the overhead below).
+  mem.gradients = zero2 ? (4 * P + plan.worldSize - 1) / plan.worldSize : 4 * P;
   mem.optimizer = sharded ? (8 * P + plan.worldSize - 1) / plan.worldSize : 8 * P;
   mem.mixedPrecision = s.precision == Precision::Fp32 ? 0 : 2 * P;
   mem.activations = saturate(perSequence * static_cast<double>(s.micro_batch));

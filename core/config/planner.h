@@ -17,7 +17,7 @@ std::int64_t parameterCount(const ModelConfig& model);
 struct MemoryBreakdown {
   std::int64_t weights = 0;         // fp32 master weights
   std::int64_t gradients = 0;       // fp32 gradients
-  std::int64_t optimizer = 0;       // AdamW moments (1/N of them under zero1)
+  std::int64_t optimizer = 0;       // AdamW moments (1/N of them under zero1 and zero2)
   std::int64_t mixedPrecision = 0;  // bf16/fp16 copies of the weights made by autocast
   std::int64_t activations = 0;     // saved for backward, for one micro-batch, logits included
   std::int64_t overhead = 0;        // runtime, CUDA context, communication buckets

@@ -5,12 +5,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
-#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
-#include <utility>
 
 #include "config/config_io.h"
+#include "runlog/utf8.h"
 
 namespace traindeck {
 
@@ -74,26 +73,6 @@ bool looksLikePath(const std::string& value) {
 
 }  // namespace
 
-namespace {
-
-// The code point of the UTF-8 sequence at text[i] and its length; U+FFFD and 1 for a byte that
-// starts no valid sequence.
-std::pair<std::uint32_t, std::size_t> codePointAt(const std::string& text, std::size_t i) {
-  const auto c = static_cast<unsigned char>(text[i]);
-  const int length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-  if (length == 1) return {c, 1};
-  if (length == 0 || i + static_cast<std::size_t>(length) > text.size()) return {0xfffd, 1};
-  std::uint32_t point = c & (0x7fu >> length);
-  for (int k = 1; k < length; ++k) {
-    const auto next = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
-    if ((next >> 6) != 0x2) return {0xfffd, 1};
-    point = (point << 6) | (next & 0x3fu);
-  }
-  return {point, static_cast<std::size_t>(length)};
-}
-
-}  // namespace
-
 std::string pythonString(const std::string& text) {
   std::string out = "\"";
   for (std::size_t i = 0; i < text.size();) {
@@ -106,11 +85,13 @@ std::string pythonString(const std::string& text) {
       out += static_cast<char>(c);
       ++i;
     } else {
-      const auto [point, used] = codePointAt(text, i);
+      // Invalid bytes (each maximal ill-formed subpart) become U+FFFD, as the JSON writer does.
+      const Utf8Sequence seq = decodeUtf8(std::string_view(text).substr(i));
       char escape[16];
-      std::snprintf(escape, sizeof escape, point > 0xffff ? "\\U%08x" : "\\u%04x", static_cast<unsigned>(point));
+      std::snprintf(escape, sizeof escape, seq.codePoint > 0xffff ? "\\U%08x" : "\\u%04x",
+                    static_cast<unsigned>(seq.codePoint));
       out += escape;
-      i += used;
+      i += seq.length;
     }
   }
   return out + "\"";
@@ -119,11 +100,12 @@ std::string pythonString(const std::string& text) {
 std::string printableText(const std::string& text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
-    const auto [point, used] = codePointAt(text, i);
+    const Utf8Sequence seq = decodeUtf8(std::string_view(text).substr(i));
+    const char32_t point = seq.codePoint;
     const bool control =
         point < 0x20 || point == 0x7f || (point >= 0x80 && point < 0xa0) || point == 0x2028 || point == 0x2029;
-    out += control || (point == 0xfffd && used == 1) ? std::string("?") : text.substr(i, used);
-    i += used;
+    out += control || !seq.valid ? std::string("?") : text.substr(i, seq.length);
+    i += seq.length;
   }
   return out;
 }

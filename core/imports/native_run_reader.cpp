@@ -10,7 +10,7 @@
 namespace traindeck {
 
 bool isNativeRunFolder(const std::filesystem::path& folder) {
-  return isRegularFile(folder / "metrics.jsonl");
+  return isRegularFile(folder / run_file::kMetrics);
 }
 
 ImportedRun readNativeRun(const std::filesystem::path& folder, std::string name) {

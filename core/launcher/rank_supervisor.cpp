@@ -76,7 +76,7 @@ LaunchResult RankSupervisor::run() {
     const RankMember& failed = m_ranks.members()[*m_failed];
     std::string reason = describeRankFailure(failed.rank, failed.waitStatus, where(),
                                              lastErrorLine(m_spec.paths.rankLog(failed.rank), failed.logOffset),
-                                             "logs/rank-" + std::to_string(failed.rank) + ".log");
+                                             RunPaths::rankLogName(failed.rank));
     for (int rank : m_ranks.stoppedRanks())
       reason += "; rank " + std::to_string(rank) + " was stopped (SIGSTOP or a debugger) and hung the job";
     m_ranks.terminate(m_spec.graceSeconds);

@@ -1,5 +1,6 @@
 // Follows metrics.jsonl and remembers the step of the last "train" record, for run.json and
-// for exit reasons ("at step 37"). Garbage lines and other kinds are skipped.
+// for exit reasons ("at step 37"). Records are read by the app's metrics parser: what it counts
+// as garbage or another kind is skipped here too.
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "runlog/run_paths.h"
+
 namespace traindeck {
 
 namespace fs = std::filesystem;
@@ -34,7 +36,7 @@ std::vector<std::string> completeCheckpoints(const std::string& checkpointsDir) 
     const std::string name = it->path().filename().string();
     const std::int64_t step = checkpointStep(name);
     std::error_code exists;
-    if (step >= 0 && fs::is_regular_file(it->path() / "COMPLETE", exists)) found.emplace_back(step, name);
+    if (step >= 0 && fs::is_regular_file(it->path() / run_file::kCheckpointComplete, exists)) found.emplace_back(step, name);
   }
   std::sort(found.begin(), found.end());
   std::vector<std::string> names;

@@ -46,6 +46,7 @@ inline constexpr std::string_view kPowerW = "power_w";
 inline constexpr std::string_view kTempC = "temp_c";
 inline constexpr std::string_view kCpuUtil = "cpu_util";
 inline constexpr std::string_view kRss = "rss";
+inline constexpr std::string_view kMemPeak = "mem_peak";
 // event (and kRank, kStep)
 inline constexpr std::string_view kLevel = "level";
 inline constexpr std::string_view kMsg = "msg";

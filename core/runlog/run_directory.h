@@ -1,6 +1,6 @@
-// The run directory contract (docs/design.md): where each file lives, how a run id is made,
-// and run.json, which is rewritten atomically whenever the run's status changes. Its writer
-// (the trainer and its supervisor) and its reader (the app) are both here, with its keys.
+// The run directory contract (docs/design.md): how a run id is made (where each file lives is
+// run_paths.h), and run.json, which is rewritten atomically whenever the run's status changes.
+// Its writer (the trainer and its supervisor) and its reader (the app) are both here, with its keys.
 #pragma once
 
 #include <chrono>
@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "runlog/run_paths.h"
 
 namespace traindeck {
 
@@ -52,21 +54,6 @@ std::string makeRunId(std::chrono::system_clock::time_point when, const std::str
 // ("!!!", "🙂") gets "run-" and 8 hex digits of its hash; an empty name, an empty slug.
 inline constexpr std::size_t kRunSlugBytes = 48;
 std::string runSlug(std::string_view name);
-
-struct RunPaths {
-  std::string root;  // the run directory itself
-  std::string config() const { return root + "/config.yaml"; }
-  std::string runJson() const { return root + "/run.json"; }
-  std::string metrics() const { return root + "/metrics.jsonl"; }
-  std::string logs() const { return root + "/logs"; }
-  std::string rankLog(int rank) const { return logs() + "/rank-" + std::to_string(rank) + ".log"; }
-  std::string checkpoints() const { return root + "/checkpoints"; }
-  std::string exportDir() const { return root + "/export"; }
-  // A marker that the user asked for the stop a signal brings (the app writes it before it
-  // signals): a run under Slurm then ends stopped, not requeued. The supervisor removes it when it
-  // starts, so that each stop is judged afresh.
-  std::string stopRequest() const { return root + "/stop-requested"; }
-};
 
 struct RunInfo {
   std::string id;

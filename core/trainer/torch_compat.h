@@ -10,6 +10,7 @@
 
 #if defined(TRAINDECK_WITH_CUDA)
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #endif
 
@@ -38,6 +39,59 @@ using CollectiveGroup = c10d::Backend;
 using CollectiveGroup = c10d::ProcessGroup;
 #endif
 
+// A reduce-scatter (sum) under way: `input` (W equal chunks, one per rank) summed over the
+// ranks, this rank's chunk of the sum in result() once `work` is done. NCCL does it natively
+// from LibTorch 2.0 (_reduce_scatter_base). Gloo has none in 1.13 (its reduce_scatter throws),
+// so there, and for every Gloo group, the whole input is all-reduced in place and result() is
+// this rank's chunk of it: each rank sends 2(W-1)/W of the input instead of a ring
+// reduce-scatter's (W-1)/W, twice the traffic, and the input buffer holds the whole sum.
+struct ReduceScatterWork {
+  c10::intrusive_ptr<c10d::Work> work;
+  torch::Tensor input;   // (W·n,)
+  torch::Tensor output;  // (n,) where native
+  std::int64_t chunk = 0;
+  int rank = 0;
+  torch::Tensor result() const { return output.defined() ? output : input.narrow(0, rank * chunk, chunk); }
+};
+
+inline ReduceScatterWork startReduceScatter(CollectiveGroup& group, torch::Tensor input, int rank, int worldSize) {
+  ReduceScatterWork pending;
+  pending.input = input;
+  pending.chunk = input.numel() / worldSize;
+  pending.rank = rank;
+#if TORCH_VERSION_MAJOR >= 2
+  if (input.is_cuda()) {
+    pending.output = torch::empty({pending.chunk}, input.options());
+    pending.work = group._reduce_scatter_base(pending.output, pending.input);
+    return pending;
+  }
+#endif
+  std::vector<torch::Tensor> tensors{input};
+  pending.work = group.allreduce(tensors);
+  return pending;
+}
+
+// An all-gather in place: `flat` (W equal chunks) ends with every rank's own chunk of it. NCCL
+// (LibTorch 2.x) gathers into `flat` directly. Gloo's all-gather copies through a W·n buffer that
+// its worker threads allocate on every call (their heaps keep it), so there the other ranks'
+// chunks are zeroed and `flat` all-reduced in place: the sum of disjoint chunks is exact, at
+// twice an all-gather's traffic and no extra memory.
+inline c10::intrusive_ptr<c10d::Work> startAllGatherInPlace(CollectiveGroup& group, torch::Tensor flat, int rank,
+                                                            int worldSize) {
+  const std::int64_t chunk = flat.numel() / worldSize;
+#if TORCH_VERSION_MAJOR >= 2
+  if (flat.is_cuda()) {
+    auto mine = flat.narrow(0, rank * chunk, chunk).clone();
+    return group._allgather_base(flat, mine);
+  }
+#endif
+  torch::NoGradGuard noGrad;
+  if (rank > 0) flat.narrow(0, 0, rank * chunk).zero_();
+  if (rank + 1 < worldSize) flat.narrow(0, (rank + 1) * chunk, (worldSize - rank - 1) * chunk).zero_();
+  std::vector<torch::Tensor> tensors{flat};
+  return group.allreduce(tensors);
+}
+
 // The rendezvous store, served by rank 0 and reached by the others. From 2.4 the options ask for
 // the libuv server by default, and a LibTorch built without libuv (Debian 13's 2.6) refuses with
 // "use_libuv was requested but PyTorch was build without libuv support"; no exported function
@@ -64,6 +118,17 @@ inline bool cudaDeviceSupportsBf16(int device) {
 #else
   (void)device;
   return false;
+#endif
+}
+
+// The most bytes LibTorch's caching allocator has had allocated on the device since the process
+// started (its "aggregate" statistic, index 0 in every version); 0 without CUDA.
+inline std::int64_t cudaPeakAllocatedBytes(int device) {
+#if defined(TRAINDECK_WITH_CUDA)
+  return c10::cuda::CUDACachingAllocator::getDeviceStats(static_cast<c10::DeviceIndex>(device)).allocated_bytes[0].peak;
+#else
+  (void)device;
+  return 0;
 #endif
 }
 

@@ -90,7 +90,7 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
   const auto runDir = parsed.option("--run-dir");
   const bool resume = parsed.flag("--resume");
   auto configArg = parsed.option("--config");
-  if (!configArg && resume && runDir) configArg = *runDir + "/config.yaml";
+  if (!configArg && resume && runDir) configArg = RunPaths{*runDir}.config();
   if (!parsed.error.empty() || !configArg || !parsed.positionals.empty()) {
     context.err << "traindeck-train run: " << (parsed.error.empty() ? kUsage : parsed.error) << "\n";
     return kExitUsage;

@@ -78,10 +78,13 @@ std::string planText(const RunConfig& c, const Plan& p) {
   const MemoryBreakdown& mem = p.memory;
   out << "Memory per rank (of " << formatBytes(p.memoryAvailable) << ")\n";
   out << memoryRow("weights", mem.weights, p.memoryAvailable, "fp32");
-  out << memoryRow("gradients", mem.gradients, p.memoryAvailable, "fp32");
+  const bool sharded = (s.kind == StrategyKind::Zero1 || s.kind == StrategyKind::Zero2) && p.worldSize > 1;
+  const std::string perRank =
+      ", 1/" + std::to_string(p.worldSize) + " per rank (" + std::string(toString(s.kind)) + ")";
+  out << memoryRow("gradients", mem.gradients, p.memoryAvailable,
+                   s.kind == StrategyKind::Zero2 && sharded ? "fp32" + perRank : "fp32");
   out << memoryRow("optimizer", mem.optimizer, p.memoryAvailable,
-                   s.kind == StrategyKind::Zero1 ? "AdamW moments, 1/" + std::to_string(p.worldSize) + " per rank (zero1)"
-                                                 : "AdamW moments");
+                   sharded ? "AdamW moments" + perRank : "AdamW moments");
   if (mem.mixedPrecision > 0)
     out << memoryRow("mixed precision", mem.mixedPrecision, p.memoryAvailable,
                      std::string(toString(s.precision)) + " weight copies");

@@ -11,6 +11,7 @@
 #include <QTimer>
 
 #include "config/config_io.h"
+#include "host_model.h"
 #include "remote_cli_follow.h"
 
 namespace traindeck {
@@ -83,15 +84,7 @@ int continueMode(const RemoteCliContext& c) {
     sets.push_back(kv.toStdString());
   }
   RunConfig held;  // only its target: how the host is reached is the command line's alone
-  held.target = JobController::targetOf(runDir);
-  if (held.target.kind == TargetKind::Local) held.target.kind = TargetKind::Ssh;
-  const TargetConfig fresh;
-  held.target.user = fresh.user;
-  held.target.port = fresh.port;
-  held.target.identity = fresh.identity;
-  held.target.proxy_command = fresh.proxy_command;
-  held.target.hosts = fresh.hosts;
-  held.target.node_address = fresh.node_address;
+  held.target = targetOn(HostEntry{}, JobController::targetOf(runDir));  // --on names the host below
   const LoadedConfig loaded = loadConfigText(saveConfigText(held), "--set", ".", sets);
   if (hasErrors(loaded.problems)) {
     for (const Diagnostic& d : loaded.problems) say(QString::fromStdString(d.format(loaded.source)));

@@ -2,7 +2,7 @@
 # The model with Hugging Face's parameter names and layouts (GPT2LMHeadModel's: Conv1D weights
 # stored (in, out), the output layer tied to the token embedding), made and initialised in
 # traindeck-train's order so that the same seed gives the same starting weights; a small
-# safetensors reader and writer (no package needed) for model.init_from and the export/ folder
+# safetensors reader and writer (no package needed) for model.init_from and the exports/ folder
 # in the Hugging Face layout; AdamW's parameter groups and the gradient clip as the native
 # trainer has them.
 # torch comes from the run writer above (None where it is not installed); so do json and os,

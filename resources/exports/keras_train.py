@@ -139,7 +139,8 @@ def train(writer, train_spec, val_spec):
                % (parameters, replicas, total or "unlimited", tokens_per_step))
     steps = fit(model, writer, train_data, val_data, tokens_per_step, total, names, memory)
     try:  # Hugging Face's layout, where this KerasHub can write it for GPT-2 (0.27 and newer)
-        model.backbone.export_to_transformers(os.path.join(writer.run_dir, "export"))
+        os.makedirs(os.path.join(writer.run_dir, HF_EXPORT_DIR), exist_ok=True)
+        model.backbone.export_to_transformers(os.path.join(writer.run_dir, HF_EXPORT_DIR))
     except Exception as error:
         writer.log("no Hugging Face export (%s); the weights are in keras/model.weights.h5" % error)
     writer.finish("finished", "finished %d steps" % steps, step=steps)

@@ -219,10 +219,10 @@ def main():
                     writer.log("step %d: val loss %.6f" % (step, val_loss))
             if writer and (last or (save_every > 0 and step % save_every == 0)):
                 # Weights only (no optimizer state): for using the model, not for resuming.
-                export_hf(model, data_cfg, stream.info["end_of_text"], os.path.join(writer.run_dir, "export"))
+                export_hf(model, data_cfg, stream.info["end_of_text"], os.path.join(writer.run_dir, HF_EXPORT_DIR))
         if writer:
             writer.finish("finished", "finished %d steps" % steps, step=steps)
-            writer.log("finished %d steps; weights in %s" % (steps, os.path.join(writer.run_dir, "export")))
+            writer.log("finished %d steps; weights in %s" % (steps, os.path.join(writer.run_dir, HF_EXPORT_DIR)))
     if world > 1:
         # Let Gloo's worker threads drop the last collectives' tensors before the group goes:
         # in torch 1.13 a worker freeing a Python tensor waits for the GIL, which the thread

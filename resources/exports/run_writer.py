@@ -14,6 +14,9 @@ except ImportError:
     torch = None
 
 METRICS_SCHEMA = 1
+# The newest weights in Hugging Face's layout, replaced at each save: a run folder's exports/
+# holds one folder per export, <name>-hf (core/runlog/run_paths.h).
+HF_EXPORT_DIR = os.path.join("exports", "newest-hf")
 
 
 def run_slug(name):

@@ -17,7 +17,7 @@
 # and nothing depends on which transformers release the runtime carries.
 #
 # Run: python3 THIS.py [--run-dir DIR] [--data DIR] [--val DIR] [--init-from PATH]. The run
-# folder is what TrainDeck's app opens; the newest weights are kept in its export/ in the
+# folder is what TrainDeck's app opens; the newest weights are kept in its exports/newest-hf/ in the
 # Hugging Face layout.
 #
 # From above: CONFIG, PLACE, RunWriter; TokenStream, WindowLoader, command_line,
@@ -204,7 +204,8 @@ def train(writer, device, rank, world, config, train_spec, val_spec):
         if eval_now:
             evaluate(model, val_windows, device, world, bf16, step, log)
         if save_now and writer is not None:
-            export_hf(model, config["data"], train_stream.info["end_of_text"], os.path.join(writer.run_dir, "export"))
+            folder = os.path.join(writer.run_dir, HF_EXPORT_DIR)
+            export_hf(model, config["data"], train_stream.info["end_of_text"], folder)
         if writer is not None and time.monotonic() - system_at >= SYSTEM_SECONDS:
             system_at = time.monotonic()
             writer.system(rank, "tpu:%d" % rank, **memory_figures(device))

@@ -1,13 +1,15 @@
 // The JobController with the real trainer: run ids and job files for new runs, an unreachable
 // ssh target failing with a sentence (the mirror's run.json says failed), and a run started by one controller
-// found again by a second one, as after the app was closed and reopened, and stopped through
-// it. Needs LibTorch (the restart case trains a tiny job).
+// found again by a second one, as after the app was closed and reopened, weighed by the room
+// check, and stopped through it. Needs LibTorch (the restart case trains a tiny job).
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include "config/config_io.h"
 #include "job_controller.h"
@@ -90,9 +92,22 @@ class JobControllerTest : public QObject {
     QCOMPARE(runStatus(runDir), std::string("running"));
 
     JobController second(root, TRAINDECK_TRAIN_BIN);
+    // The room check: one rank per core asked for while nothing goes on here is validation's to judge.
+    RunConfig wide = config;
+    wide.strategy.device = DeviceKind::Cpu;
+    wide.strategy.nproc_per_node = QThread::idealThreadCount();
+    QSettings settings(dir.filePath("settings.ini"), QSettings::IniFormat);
+    QCOMPARE(second.roomProblem(wide, 0, settings), QString());
     QCOMPARE(second.attachRunning(), 1);
     Job* job = second.jobFor(runDir);
     QVERIFY(job && job->state() == Job::State::Running);
+    // Beside the run found again, the same start would share the cores; a host never probed is not judged.
+    const QString room = second.roomProblem(wide, 0, settings);
+    QVERIFY2(room.contains("this machine") && room.contains("cores"), qPrintable(room));
+    RunConfig elsewhere = wide;
+    elsewhere.target.kind = TargetKind::Ssh;
+    elsewhere.target.host = "me@never-probed";
+    QCOMPARE(second.roomProblem(elsewhere, 0, settings), QString());
     QSignalSpy finished(&second, &JobController::jobFinished);
     job->stop();
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);

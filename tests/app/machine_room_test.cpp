@@ -27,7 +27,9 @@ class MachineRoomTest : public QObject {
     const RunConfig small = cpuJob(1, 32);
     const std::int64_t perRun = makePlan(small, cpu).memory.total();
     cpu.memoryBytes = perRun * 10;  // room for about nine such runs
-    const auto machine = [&](int cores) { return Machine{"this machine", cpu, cores, 0}; };
+    const auto machine = [&](int cores) {
+      return Machine{.name = "this machine", .cpu = cpu, .cores = cores, .gpus = 0};
+    };
     QCOMPARE(machineRoomProblem({}, small, machine(8)), QString());
     QCOMPARE(machineRoomProblem({small, small}, small, machine(8)), QString());
     const QString memory =
@@ -49,7 +51,8 @@ class MachineRoomTest : public QObject {
     probe.hostname = "gpu-box";
     probe.cpus = 4;
     probe.memoryKiB = 64LL << 20;
-    for (int i = 0; i < 8; ++i) probe.gpus.push_back({"NVIDIA H100 80GB HBM3", 81559, "570.1"});
+    for (int i = 0; i < 8; ++i)
+      probe.gpus.push_back({.name = "NVIDIA H100 80GB HBM3", .memoryMiB = 81559, .driver = "570.1"});
     const Machine host = hostMachine(probe, "ubuntu@gpu-box");
     QCOMPARE(host.gpus, 8);
     QCOMPARE(host.cores, 4);

@@ -46,6 +46,15 @@ class RunActionsTest : public QObject {
     QVERIFY(!s.stop && s.kill);  // asked once; Kill still ends it
   }
 
+  void anotherToolsRunIsOnlyRead() {
+    // A TensorBoard or MLflow run (no run.json: status unknown, so it would pass for ended).
+    const RunActions a = runActions({.status = std::nullopt, .hasCheckpoint = true, .imported = true});
+    QVERIFY(!a.stop && !a.kill && !a.continueRun && !a.rename && !a.trash && !a.fetch);
+    QVERIFY(a.whyNoContinue.contains("Another tool's run"));
+    const RunActions own = runActions({.status = std::nullopt, .hasCheckpoint = true});
+    QVERIFY(own.rename && own.trash && own.continueRun);  // the same facts of a run of ours
+  }
+
   void aWatchedRunIsNotOursToStop() {
     const JobInState watched(Job::State::Running, "started outside TrainDeck: stop it there");
     const RunActions a =

@@ -58,7 +58,7 @@ bool matchesWithEllipses(const std::string& text, const std::string& pattern) {
 
 ValidationContext testContext() {
   ValidationContext context;
-  context.host = HostDevices{0, false};  // a CPU-only machine, whatever runs the test
+  context.host = HostDevices{.cudaDevices = 0, .bf16 = false};  // a CPU-only machine, whatever runs the test
   context.env = [](const std::string& name) -> std::optional<std::string> {
     if (name == "HOME") return "/nonexistent-home";
     return std::nullopt;

@@ -9,8 +9,9 @@ namespace traindeck {
 namespace {
 
 TEST(MachineFacts, WhatIsWrittenReadsBack) {
-  for (const HostDevices& host :
-       {HostDevices{0, false, false}, HostDevices{8, true, false}, HostDevices{1, false, true}}) {
+  for (const HostDevices& host : {HostDevices{.cudaDevices = 0, .bf16 = false, .colabRuntime = false},
+                                  HostDevices{.cudaDevices = 8, .bf16 = true, .colabRuntime = false},
+                                  HostDevices{.cudaDevices = 1, .bf16 = false, .colabRuntime = true}}) {
     const std::string json = machineFactsJson(host);
     EXPECT_EQ(json.back(), '\n');
     const MachineFactsReadResult read = parseMachineFacts(json);
@@ -20,7 +21,7 @@ TEST(MachineFacts, WhatIsWrittenReadsBack) {
     EXPECT_EQ(read.host->bf16, host.bf16);
     EXPECT_EQ(read.host->colabRuntime, host.colabRuntime);
   }
-  EXPECT_EQ(machineFactsJson(HostDevices{2, true, false}),
+  EXPECT_EQ(machineFactsJson(HostDevices{.cudaDevices = 2, .bf16 = true, .colabRuntime = false}),
             "{\"cuda_devices\":2,\"bf16\":true,\"colab_runtime\":false}\n");
 }
 

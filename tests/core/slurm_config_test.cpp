@@ -314,8 +314,8 @@ TEST(SlurmValidation, SlurmKeysOnAnotherTargetAreIgnoredWithAWarningEach) {
 
 TEST(SlurmValidation, TheLoginNodesDevicesDoNotCount) {
   ValidationContext context;
-  context.host = HostDevices{0, false, false};
-  context.remoteHost = HostDevices{0, false, false};  // a login node has no GPU
+  context.host = HostDevices{.cudaDevices = 0, .bf16 = false, .colabRuntime = false};
+  context.remoteHost = HostDevices{.cudaDevices = 0, .bf16 = false, .colabRuntime = false};  // a login node has no GPU
   RunConfig c = slurmGpuJob();
   c.strategy.precision = Precision::Bf16;
   EXPECT_TRUE(slurmErrorPaths(validateConfig(c, context)).empty());

@@ -38,7 +38,7 @@ RunConfig validCpuJob() {
 
 ValidationContext machineWith(int gpus, bool bf16) {
   ValidationContext context;
-  context.host = HostDevices{gpus, bf16};
+  context.host = HostDevices{.cudaDevices = gpus, .bf16 = bf16};
   return context;
 }
 
@@ -103,7 +103,7 @@ TEST(Validate, TheCudaHintFitsWhereTheJobRuns) {
   c.target.kind = TargetKind::Ssh;
   c.target.host = "me@cpu-box";
   ValidationContext remote;
-  remote.remoteHost = HostDevices{0, false};
+  remote.remoteHost = HostDevices{.cudaDevices = 0, .bf16 = false};
   const auto deviceError = [](const Diagnostics& all) {
     for (const Diagnostic& d : all)
       if (d.path == "strategy.device" && d.severity == Severity::Error) return d;

@@ -21,7 +21,7 @@ using test::TempDir;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-const ShardInfo kCounting{"count", 1u << 24, 0};
+const ShardInfo kCounting{.tokenizer = "count", .vocabSize = 1u << 24, .endOfText = 0};
 
 // Shards "part-0.bin", "part-1.bin", ... in `dir` holding 0, 1, 2, ... N - 1 between them.
 void writeCountingShards(const TempDir& dir, std::vector<std::uint32_t> sizes) {

@@ -19,8 +19,11 @@ TEST(Manifest, RoundTrip) {
   manifest.shardTokens = 100'000'000;
   manifest.valFraction = 0.005;
   manifest.documentSeparator = "%";
-  manifest.train = {{{"train-000000.bin", 100'000'000}, {"train-000001.bin", 5}}, 100'000'005, 77};
-  manifest.val = {{{"val-000000.bin", 12}}, 12, 1};
+  manifest.train = {.shards = {{.file = "train-000000.bin", .tokens = 100'000'000},
+                               {.file = "train-000001.bin", .tokens = 5}},
+                    .tokens = 100'000'005,
+                    .documents = 77};
+  manifest.val = {.shards = {{.file = "val-000000.bin", .tokens = 12}}, .tokens = 12, .documents = 1};
   const DatasetManifest back = manifestFromJson(manifestToJson(manifest), "dataset.json");
   EXPECT_EQ(back.tokenizer, "gpt2");
   EXPECT_EQ(back.vocabSize, 50257u);

@@ -16,8 +16,8 @@ using test::TempDir;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-const ShardInfo kByte{"byte", 257, 256};
-const ShardInfo kWide{"wide", 100000, 99999};
+const ShardInfo kByte{.tokenizer = "byte", .vocabSize = 257, .endOfText = 256};
+const ShardInfo kWide{.tokenizer = "wide", .vocabSize = 100000, .endOfText = 99999};
 
 std::string errorOf(const std::filesystem::path& path) {
   try {

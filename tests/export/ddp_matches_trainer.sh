@@ -44,6 +44,8 @@ if "$python" -c 'import pyflakes' 2>/dev/null; then "$python" -m pyflakes "$scri
 
 timeout 300 "$train" run --config "$scratch/job.yaml" --run-dir "$scratch/native" > "$scratch/native.out" 2>&1 ||
   { cat "$scratch/native.out"; echo "FAIL: traindeck-train run failed" >&2; exit 1; }
+rm -rf "$scratch/export"  # what is checked below, its exports/ too, is this run's
+
 # Two ranks, one thread each, as the native supervisor gives them on this 2-core machine.
 # --redirects/--tee 2: torch 1.13's launcher under Python 3.11 cannot parse their default "0"
 # (Std.from_str returns None: a Flag's iteration skips its 0 member), so it fails before
@@ -71,7 +73,7 @@ else
 fi
 
 "$python" - "$scratch/native" "$scratch/export" "$steps" <<'PY'
-import json, sys
+import json, os, sys
 
 def records(run):
     train, val = {}, {}
@@ -103,6 +105,11 @@ for step in sorted(native_val):
         print("val %2d  %.9f  %.9f  %.2e" % (step, native_val[step], export_val[step], diff))
     else:
         print("val %2d  missing in the export" % step)
+        failed = True
+# Its weights in Hugging Face's layout, where a run folder keeps exports (core/runlog/run_paths.h).
+for name in ("config.json", "model.safetensors"):
+    if not os.path.isfile(os.path.join(export_dir, "exports", "newest-hf", name)):
+        print("the export wrote no exports/newest-hf/%s" % name)
         failed = True
 status = json.load(open(export_dir + "/run.json"))["status"]
 if status != "finished":

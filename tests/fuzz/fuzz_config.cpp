@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text(reinterpret_cast<const char*>(data), size);
   const LoadedConfig loaded = loadConfigText(text, "<fuzz>", "/nonexistent-base");
   ValidationContext context;
-  context.host = HostDevices{1, true};
+  context.host = HostDevices{.cudaDevices = 1, .bf16 = true};
   context.env = [](const std::string& name) -> std::optional<std::string> {
     if (name == "HOME") return "/nonexistent-home";
     return std::nullopt;

@@ -14,6 +14,7 @@
 #include "launcher/step_follower.h"
 #include "launcher/supervisor.h"
 #include "launcher_test_util.h"
+#include "runlog/metrics_jsonl_parser.h"
 #include "runlog/run_directory.h"
 #include "runlog/utf8.h"
 
@@ -80,6 +81,24 @@ TEST(StepFollower, KeepsTheStepOfTheLastTrainRecord) {
   EXPECT_TRUE(steps.update());
   EXPECT_EQ(steps.lastStep(), 20);
   EXPECT_FALSE(steps.update());
+}
+
+// The supervisor's step (run.json, "at step N") is the one the app's charts end at.
+TEST(StepFollower, ReadsTheRecordsTheMetricsParserReads) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/metrics.jsonl";
+  const std::string text = R"({"kind":"train","time":1,"step":10,"loss":3}
+{ "kind" : "train" , "time" : 2 , "step" : 12 , "loss" : 2.9 }
+{"kind":"train","time":3,"step":"13","loss":2.8}
+{"kind":"event","time":4,"step":40,"level":"info","rank":0,"msg":"train"}
+)";
+  append(path, text);
+  StepFollower steps(path);
+  EXPECT_TRUE(steps.update());
+  const MetricsBatch parsed = MetricsJsonlParser().feed(text);
+  ASSERT_GT(parsed.train.size(), 0u);
+  EXPECT_EQ(steps.lastStep(), parsed.train.step.back());
+  EXPECT_EQ(steps.lastStep(), 12);  // spaced JSON counts; a step in quotes and other kinds do not
 }
 
 TEST(ErrorLine, FindsTheLastErrorLineOfThisRun) {

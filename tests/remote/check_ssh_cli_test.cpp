@@ -8,37 +8,20 @@
 #include <QProcess>
 #include <QTest>
 
+#include "check_ssh_run.h"
 #include "sshd_server.h"
 
+using traindeck::test::CheckSshRun;
+using traindeck::test::runCheckSsh;
 using traindeck::test::SshdServer;
-
-namespace {
-
-struct Run {
-  int code = -1;
-  QString out, err;
-};
-
-}  // namespace
 
 class CheckSshCliTest : public QObject {
   Q_OBJECT
   SshdServer m_server;
+  QString m_noServer;  // why the test sshd does not run here; empty when it does
 
-  Run traindeck(const QStringList& args, const QByteArray& input = QByteArray()) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("HOME", m_server.path("home"));
-    env.remove("SSH_AUTH_SOCK");
-    env.remove("DISPLAY");
-    env.remove("WAYLAND_DISPLAY");
-    env.remove("QT_QPA_PLATFORM");  // no display needed at all
-    p.setProcessEnvironment(env);
-    p.start(TRAINDECK_BIN, QStringList{"--check-ssh"} + args);
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(30000)) return {};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+  CheckSshRun traindeck(const QStringList& args, const QByteArray& input = QByteArray()) {
+    return runCheckSsh(TRAINDECK_BIN, m_server.path("home"), args, input);
   }
 
   QString fingerprint() {
@@ -51,16 +34,22 @@ class CheckSshCliTest : public QObject {
  private slots:
   void initTestCase() {
     if (const QString missing = SshdServer::missingPackage(); !missing.isEmpty())
-      QSKIP(qPrintable("install " + missing + " to run the SSH tests"));
-    const QString error = m_server.start();
-    if (!error.isEmpty()) QSKIP(qPrintable("cannot run sshd here: " + error));
+      m_noServer = "install " + missing + " to run the SSH tests";
+    else if (const QString error = m_server.start(); !error.isEmpty())
+      m_noServer = "cannot run sshd here: " + error;
     QDir().mkpath(m_server.path("home/.ssh"));
+  }
+
+  // Every test but badArguments talks to the test sshd; that one reads arguments only.
+  void init() {
+    if (!m_noServer.isEmpty() && QByteArray(QTest::currentTestFunction()) != "badArguments")
+      QSKIP(qPrintable(m_noServer));
   }
 
   void unknownKeyThenAcceptedThenBatch() {
     const QString kh = m_server.path("cli_known_hosts");
     const QStringList base = {m_server.spec(), "--identity", m_server.clientKey(), "--known-hosts", kh};
-    Run r = traindeck(base + QStringList{"--batch"});
+    CheckSshRun r = traindeck(base + QStringList{"--batch"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.out.startsWith("refused: Unknown host key"), qPrintable(r.out));
     QVERIFY2(r.out.contains(fingerprint()), qPrintable(r.out));
@@ -88,7 +77,7 @@ class CheckSshCliTest : public QObject {
   }
 
   void wrongKeyRefused() {
-    const Run r = traindeck({m_server.spec(), "--identity", m_server.wrongKey(), "--known-hosts",
+    const CheckSshRun r = traindeck({m_server.spec(), "--identity", m_server.wrongKey(), "--known-hosts",
                              m_server.path("cli_known_hosts"), "--batch"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.out.startsWith("failed: Authentication failed"), qPrintable(r.out));
@@ -101,7 +90,7 @@ class CheckSshCliTest : public QObject {
     QCOMPARE(bare.start(), QString());
     const QString kh = bare.path("cli_known_hosts");
     QVERIFY(bare.writeKnownHosts(kh));
-    const Run r = traindeck({bare.spec(), "--identity", bare.clientKey(), "--known-hosts", kh, "--batch"});
+    const CheckSshRun r = traindeck({bare.spec(), "--identity", bare.clientKey(), "--known-hosts", kh, "--batch"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.out.startsWith("failed: ") && r.out.contains("no SFTP") && r.out.contains("openssh-sftp-server") &&
                  r.out.contains("`Subsystem sftp internal-sftp`"),
@@ -117,7 +106,7 @@ class CheckSshCliTest : public QObject {
   void changedKeyRefusedNamingTheLine() {
     const QString kh = m_server.path("cli_known_hosts");
     QCOMPARE(m_server.restartWithNewHostKey(), QString());
-    const Run r = traindeck({m_server.spec(), "--identity", m_server.clientKey(), "--known-hosts", kh, "--batch"});
+    const CheckSshRun r = traindeck({m_server.spec(), "--identity", m_server.clientKey(), "--known-hosts", kh, "--batch"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.out.startsWith("refused: The host key of"), qPrintable(r.out));
     QVERIFY2(r.out.contains(kh + ":1 "), qPrintable(r.out));

@@ -13,8 +13,14 @@ class HostStoreTest : public QObject {
  private slots:
   void roundTrip() {
     QTemporaryDir dir;
-    const QList<HostEntry> hosts = {{"colab", "root@colab-abc", "", "cloudflared access ssh --hostname %h"},
-                                    {"gpu box", "me@10.0.0.5:2222", "/home/me/.ssh/id_ed25519", ""}};
+    const QList<HostEntry> hosts = {{.name = "colab",
+                                     .spec = "root@colab-abc",
+                                     .identityFile = "",
+                                     .proxyCommand = "cloudflared access ssh --hostname %h"},
+                                    {.name = "gpu box",
+                                     .spec = "me@10.0.0.5:2222",
+                                     .identityFile = "/home/me/.ssh/id_ed25519",
+                                     .proxyCommand = ""}};
     {
       QSettings s(dir.filePath("t.ini"), QSettings::IniFormat);
       HostStore::save(s, hosts);
@@ -26,11 +32,15 @@ class HostStoreTest : public QObject {
   }
 
   void problems() {
-    const QList<HostEntry> others = {{"a", "h", "", ""}};
-    QVERIFY(HostStore::problem({"b", "u@h:22", "", ""}, others).isEmpty());
-    QVERIFY(HostStore::problem({"", "h", "", ""}, others).contains("name"));
-    QVERIFY(HostStore::problem({"a", "h", "", ""}, others).contains("already"));
-    QVERIFY(HostStore::problem({"c", "h:0", "", ""}, others).contains("port"));
+    // A host entry with a name and a spec only.
+    const auto host = [](const QString& name, const QString& spec) {
+      return HostEntry{.name = name, .spec = spec, .identityFile = {}, .proxyCommand = {}};
+    };
+    const QList<HostEntry> others = {host("a", "h")};
+    QVERIFY(HostStore::problem(host("b", "u@h:22"), others).isEmpty());
+    QVERIFY(HostStore::problem(host("", "h"), others).contains("name"));
+    QVERIFY(HostStore::problem(host("a", "h"), others).contains("already"));
+    QVERIFY(HostStore::problem(host("c", "h:0"), others).contains("port"));
   }
 };
 

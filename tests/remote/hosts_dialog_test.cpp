@@ -119,7 +119,12 @@ class HostsDialogTest : public QObject {
   }
 
   void promptShowsTheKey() {
-    HostKeyInfo key{"[h]:2222", "ssh-ed25519", "SHA256:abc", "/tmp/kh", 0, QString()};
+    HostKeyInfo key{.hostName = "[h]:2222",
+                    .keyType = "ssh-ed25519",
+                    .fingerprint = "SHA256:abc",
+                    .knownHostsFile = "/tmp/kh",
+                    .knownHostsLine = 0,
+                    .knownKeyType = ""};
     HostKeyPrompt prompt(key);
     QCOMPARE(prompt.findChild<QLabel*>("fingerprint")->text(), QString("SHA256:abc"));
     QVERIFY(prompt.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("host-key-prompt.png")));
@@ -135,7 +140,8 @@ class HostsDialogTest : public QObject {
     qputenv("HOME", m_dir.path().toUtf8());
     qunsetenv("SSH_AUTH_SOCK");
     QSettings settings(m_dir.filePath("hosts2.ini"), QSettings::IniFormat);
-    HostStore::save(settings, {{"test", server.spec(), server.clientKey(), QString()}});
+    HostStore::save(settings,
+                    {{.name = "test", .spec = server.spec(), .identityFile = server.clientKey(), .proxyCommand = ""}});
     HostsDialog dialog(settings);
     QFile helper(TRAINDECK_REMOTE_HELPER);
     QVERIFY(helper.open(QIODevice::ReadOnly));
@@ -184,7 +190,8 @@ class HostsDialogTest : public QObject {
     QVERIFY(QDir().mkpath(home.filePath(".ssh")));
     QVERIFY(server.writeKnownHosts(home.filePath(".ssh/known_hosts")));
     QSettings settings(home.filePath("hosts.ini"), QSettings::IniFormat);
-    HostStore::save(settings, {{"bare", server.spec(), server.clientKey(), QString()}});
+    HostStore::save(settings,
+                    {{.name = "bare", .spec = server.spec(), .identityFile = server.clientKey(), .proxyCommand = ""}});
     HostsDialog dialog(settings);
     QSignalSpy finished(&dialog, &HostsDialog::testFinished);
     QTest::mouseClick(dialog.findChild<QPushButton*>("testHost"), Qt::LeftButton);
@@ -204,7 +211,6 @@ class HostsDialogTest : public QObject {
     qunsetenv("SSH_AUTH_SOCK");
     QTemporaryDir dir;
     RemoteLaunch launch;
-    launch.spec = server.spec();
     launch.target = SshTarget::parse(server.spec());
     launch.target.identityFiles << server.clientKey();
     launch.target.knownHostsFile = dir.filePath("known_hosts");
@@ -256,7 +262,6 @@ class HostsDialogTest : public QObject {
     for (const SshdServer* server : {&first, &second}) {
       const int r = static_cast<int>(launches.size());
       RemoteLaunch launch;
-      launch.spec = server->spec();
       launch.target = SshTarget::parse(server->spec());
       launch.target.identityFiles << server->clientKey();
       launch.target.knownHostsFile = dir.filePath(QStringLiteral("known_hosts_%1").arg(r));

@@ -13,7 +13,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageAuthenticationCode>
-#include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QSet>
@@ -25,6 +24,7 @@
 #include <QtEndian>
 #include <csignal>
 
+#include "check_ssh_run.h"
 #include "host_store.h"
 #include "hosts_dialog.h"
 #include "interactive_prompt_dialog.h"
@@ -34,16 +34,13 @@
 #include "sshd_server.h"
 
 using namespace traindeck;
+using traindeck::test::CheckSshRun;
+using traindeck::test::runCheckSsh;
 using traindeck::test::SshdServer;
 
 namespace {
 
 constexpr const char* kPrompt = "Verification code: ";  // pam_google_authenticator's
-
-struct Run {
-  int code = -1;
-  QString out, err;
-};
 
 QByteArray base32(const QByteArray& bytes) {  // RFC 4648, without padding
   static const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
@@ -113,22 +110,12 @@ class KbdintTest : public QObject {
     return t;
   }
 
-  Run traindeck(const QStringList& args, const QByteArray& input) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("HOME", m_home.path());
-    env.remove("SSH_AUTH_SOCK");
-    env.remove("DISPLAY");
-    env.remove("WAYLAND_DISPLAY");
-    env.remove("QT_QPA_PLATFORM");
-    p.setProcessEnvironment(env);
-    p.start(TRAINDECK_BIN, QStringList{"--check-ssh", m_server.spec(), "--identity", m_server.clientKey(),
-                                       "--known-hosts", m_server.knownHosts()} +
-                               args);
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(30000)) return {};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+  CheckSshRun traindeck(const QStringList& args, const QByteArray& input) {
+    return runCheckSsh(TRAINDECK_BIN, m_home.path(),
+                       QStringList{m_server.spec(), "--identity", m_server.clientKey(), "--known-hosts",
+                                   m_server.knownHosts()} +
+                           args,
+                       input);
   }
 
  private slots:
@@ -308,7 +295,8 @@ class KbdintTest : public QObject {
   // typed into a masked field.
   void hostsDialogAsksInADialog() {
     QSettings settings(m_home.filePath("hosts.ini"), QSettings::IniFormat);
-    HostStore::save(settings, {{"mfa", m_server.spec(), m_server.clientKey(), QString()}});
+    HostStore::save(
+        settings, {{.name = "mfa", .spec = m_server.spec(), .identityFile = m_server.clientKey(), .proxyCommand = ""}});
     HostsDialog dialog(settings);
     QSignalSpy finished(&dialog, &HostsDialog::testFinished);
     QString shown;
@@ -338,12 +326,12 @@ class KbdintTest : public QObject {
   // `traindeck --check-ssh`: the server's prompt on stderr, the code read from stdin; with
   // --batch nothing is read and the line says why it failed.
   void checkSshCliReadsTheCode() {
-    const Run ok = traindeck({}, codeNow().toUtf8() + "\n");
+    const CheckSshRun ok = traindeck({}, codeNow().toUtf8() + "\n");
     QVERIFY2(ok.code == 0 && ok.out.startsWith("ok: ") && ok.out.contains("+ keyboard-interactive"),
              qPrintable(ok.out + ok.err));
     QVERIFY2(ok.err.contains(kPrompt) && ok.err.contains("keyboard-interactive login"), qPrintable(ok.err));
 
-    const Run batch = traindeck({"--batch"}, codeNow().toUtf8() + "\n");
+    const CheckSshRun batch = traindeck({"--batch"}, codeNow().toUtf8() + "\n");
     QCOMPARE(batch.code, 1);
     QVERIFY2(batch.out.startsWith("failed: ") && batch.out.contains("wants keyboard-interactive") &&
                  batch.out.contains("--batch"),

@@ -205,10 +205,10 @@ class LinkTest : public QObject {
     t.start();
     const int slow = host->exec("sleep 6; echo slow");
     const int quick = host->exec("echo quick");
+    // Order, not speed, shows it: the quick command ends while the slow one still sleeps.
     QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 5000));
     QCOMPARE(finished.first().at(0).toInt(), quick);
     qInfo("a short command beside a 6 s one took %.2f s", t.elapsed() / 1000.0);
-    QVERIFY(t.elapsed() < 3000);
 
     test::PatternServer service(1 << 20);
     QSignalSpy available(host.get(), &RemoteHost::tunnelAvailable);
@@ -216,7 +216,7 @@ class LinkTest : public QObject {
     QVERIFY(available.wait(3000));
     const quint16 port = available.first().at(1).value<quint16>();
     QVERIFY(fetchPattern(port, 1 << 20, 5000));
-    QVERIFY2(t.elapsed() < 5500, "the tunnel waited for the long command");
+    QVERIFY2(finished.count() == 1, "the tunnel waited for the long command");  // it sleeps on
 
     const QString source = m_server.path("during_src");
     test::writeRandomFile(source, 96 << 20, 29);
@@ -251,7 +251,6 @@ class LinkTest : public QObject {
     t.start();
     host.reset();
     qInfo("RemoteHost destroyed during a 100 MB download in %.2f s", t.elapsed() / 1000.0);
-    QVERIFY(t.elapsed() < 3000);
     QVERIFY(!QFile::exists(m_server.path("cancel_dst")));  // it was cut, not finished
     QFile::remove(source);
   }

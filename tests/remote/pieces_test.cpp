@@ -206,11 +206,11 @@ class RemotePiecesTest : public QObject {
     // A mirror from before job_target: its record still says a Slurm job, where, in which shell.
     QTemporaryDir older;
     RemoteRecord old;
-    old.spec = "me@login.cluster";
+    old.ssh.spec = "me@login.cluster";
     old.remoteRunDir = "/shared/w/runs/r";
     old.workDir = "/shared/w";
     old.slurmJobId = "12";
-    old.loginShell = "zsh -l";
+    old.ssh.loginShell = "zsh -l";
     QCOMPARE(writeRemoteRecord(older.path(), old), QString());
     const TargetConfig fromOld = JobController::targetOf(older.path());
     QCOMPARE(fromOld.kind, TargetKind::Slurm);

@@ -176,7 +176,7 @@ void RemoteJobTest::twoHostsTrainOneJobAndAKilledNodeTakesBothDown() {
   QCOMPARE(sha256Of(node1 + "/logs/rank-1.log"), sha256Of(remote1 + "/logs/rank-1.log"));
   RemoteRecord record1;
   QVERIFY(readRemoteRecord(node1, &record1));
-  QCOMPARE(record1.spec, other.spec());
+  QCOMPARE(record1.ssh.spec, other.spec());
   QVector<qint64> expected(20);
   std::iota(expected.begin(), expected.end(), 1);
   QCOMPARE(trainSteps(l.runDir + "/metrics.jsonl"), expected);

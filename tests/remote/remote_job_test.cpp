@@ -54,7 +54,8 @@ void RemoteJobTest::aLaunchWhoseAnswerWasLostIsFoundAgain() {
   target.proxyCommand = m_server.proxyCommand(m_pidFile);
   target.knownHostsFile = m_knownHosts;
   for (const QString& id : {QStringLiteral("found"), QStringLiteral("never")}) {
-    RemoteRecord record = RemoteRecord::fromTarget(m_server.spec(), target);
+    RemoteRecord record;
+    record.ssh = target;
     record.workDir = work;
     record.helper = helper;
     record.remoteRunDir = work + "/runs/" + id;
@@ -100,7 +101,8 @@ void RemoteJobTest::checkpointsAreFetchedWholeOrNotAtAll() {
   target.identityFiles << m_server.clientKey();
   target.proxyCommand = m_server.proxyCommand(m_pidFile);
   target.knownHostsFile = m_knownHosts;
-  RemoteRecord record = RemoteRecord::fromTarget(m_server.spec(), target);
+  RemoteRecord record;
+  record.ssh = target;
   record.workDir = work;
   record.helper = work + "/helper.sh";
   record.remoteRunDir = remoteRun;

@@ -158,7 +158,7 @@ class RemoteJobTest : public QObject {
   // any test that needs it also runs alone. False (with the launcher's words) when it failed.
   bool ensureBuilt() {
     if (m_built) return true;
-    Launched l = launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=2"}));
+    Launched l = launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=3"}));
     int code = -1;
     const QString err = finish(l, 1500000, &code);
     if (code != 0) qWarning().noquote() << err.right(8000);

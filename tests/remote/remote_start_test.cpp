@@ -49,7 +49,6 @@ class RemoteStartTest : public QObject {
 
   RemoteLaunch launchOn(const SshdServer& server, const QString& name, const QString& proxyPidFile = {}) {
     RemoteLaunch launch;
-    launch.spec = server.spec();
     launch.target = target(server, proxyPidFile);
     launch.workDir = m_dir.filePath(name + "/work");
     launch.configBaseDir = m_dir.path();

@@ -69,7 +69,8 @@ bool startStandIn(const SshdServer& server, const QString& work, const QString& 
   target.identityFiles << server.clientKey();
   target.knownHostsFile = knownHosts;
   target.proxyCommand = proxy;
-  RemoteRecord record = RemoteRecord::fromTarget(server.spec(), target);
+  RemoteRecord record;
+  record.ssh = target;
   record.workDir = work;
   record.helper = work + "/helper.sh";
   record.remoteRunDir = remoteRun;
@@ -108,7 +109,8 @@ class RemoteWindowTest : public QObject {
     slurm.login_shell = "bash --login";
     slurm.slurm.partition = "gpu";
     slurm.slurm.time_limit = "4:00:00";
-    const QList<HostEntry> hosts{{"cluster", "me@login2.cluster:2222", "/keys/cluster", ""}};
+    const QList<HostEntry> hosts{
+        {.name = "cluster", .spec = "me@login2.cluster:2222", .identityFile = "/keys/cluster", .proxyCommand = ""}};
     ContinueDialog dialog(run.path(), hosts, "/shared/me/w", slurm);
     auto* asSlurm = dialog.findChild<QCheckBox*>("continueAsSlurm");
     QVERIFY(asSlurm != nullptr);
@@ -150,7 +152,8 @@ class RemoteWindowTest : public QObject {
     target.knownHostsFile = local.filePath("known_hosts");
     QVERIFY(server.writeKnownHosts(target.knownHostsFile));
     target.proxyCommand = server.proxyCommand(local.filePath("proxy.pid"));
-    RemoteRecord record = RemoteRecord::fromTarget(server.spec(), target);
+    RemoteRecord record;
+    record.ssh = target;
     record.workDir = work;
     record.helper = work + "/helper.sh";
     record.remoteRunDir = remoteRun;
@@ -310,8 +313,10 @@ class RemoteWindowTest : public QObject {
     QFile(run.mirror + "/checkpoints/step-00000005/COMPLETE").open(QIODevice::WriteOnly);
     {
       QSettings hosts;
-      HostStore::save(hosts, {HostEntry{"test host", server.spec(), server.clientKey(),
-                                        server.proxyCommand(local.filePath("proxy-b.pid"))}});
+      HostStore::save(hosts, {HostEntry{.name = "test host",
+                                        .spec = server.spec(),
+                                        .identityFile = server.clientKey(),
+                                        .proxyCommand = server.proxyCommand(local.filePath("proxy-b.pid"))}});
     }
 
     MainWindowOptions options;

@@ -53,7 +53,8 @@ class RuntimeGoneTest : public QObject {
     target.identityFiles << m_server.clientKey();
     target.knownHostsFile = m_knownHosts;
     target.proxyCommand = gatedProxy();
-    RemoteRecord record = RemoteRecord::fromTarget(m_server.spec(), target);
+    RemoteRecord record;
+    record.ssh = target;
     record.workDir = work();
     record.helper = work() + "/helper.sh";
     record.remoteRunDir = work() + "/runs/" + id;

@@ -88,7 +88,7 @@ class SlurmAnswersTest : public QObject {
   void remoteJsonKeepsTheJobId() {
     QTemporaryDir dir;
     RemoteRecord record;
-    record.spec = "me@login";
+    record.ssh.spec = "me@login";
     record.remoteRunDir = "/shared/runs/r";
     record.slurmJobId = "1234";
     QCOMPARE(writeRemoteRecord(dir.path(), record), QString());

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "check_ssh_run.h"
 #include "openssh_resolve.h"
 #include "proxy_jump.h"
 #include "ssh_config.h"
@@ -18,14 +19,11 @@
 #include "sshd_server.h"
 
 using namespace traindeck;
+using traindeck::test::CheckSshRun;
+using traindeck::test::runCheckSsh;
 using traindeck::test::SshdServer;
 
 namespace {
-
-struct Run {
-  int code = -1;
-  QString out, err;
-};
 
 bool writeFile(const QString& path, const QString& text) {
   QFile f(path);
@@ -192,20 +190,9 @@ class SshJumpCliTest : public QObject {
   QString agentSocket() const { return m_login.path("agent.sock"); }
   QString config() const { return m_login.path("home/.ssh/config"); }
 
-  Run traindeck(const QStringList& args, const QByteArray& input = QByteArray()) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("HOME", m_login.path("home"));
-    env.remove("SSH_AUTH_SOCK");  // the agent is reached through IdentityAgent only
-    env.remove("DISPLAY");
-    env.remove("WAYLAND_DISPLAY");
-    env.remove("QT_QPA_PLATFORM");
-    p.setProcessEnvironment(env);
-    p.start(TRAINDECK_BIN, QStringList{"--check-ssh"} + args);
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(30000)) return {};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+  // No SSH_AUTH_SOCK: the agent is reached through IdentityAgent only.
+  CheckSshRun traindeck(const QStringList& args, const QByteArray& input = QByteArray()) {
+    return runCheckSsh(TRAINDECK_BIN, m_login.path("home"), args, input);
   }
 
  private slots:
@@ -250,7 +237,7 @@ class SshJumpCliTest : public QObject {
     const QString kh = m_login.path("jump_known_hosts");
     QVERIFY(writeFile(kh, knownHostsLine(m_bastion, QString("[127.0.0.1]:%1").arg(m_bastion.port())) +
                               knownHostsLine(m_login, "cluster-login")));
-    const Run r = traindeck({"cluster", "--ssh-config", config(), "--known-hosts", kh, "--batch"});
+    const CheckSshRun r = traindeck({"cluster", "--ssh-config", config(), "--known-hosts", kh, "--batch"});
     QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
     QVERIFY2(r.out.startsWith("ok: ") && r.out.contains("known in " + kh) && r.out.contains("ssh-agent"),
              qPrintable(r.out));
@@ -264,7 +251,7 @@ class SshJumpCliTest : public QObject {
     const QString kh = m_login.path("address_known_hosts");
     const QString bastionLine = knownHostsLine(m_bastion, QString("[127.0.0.1]:%1").arg(m_bastion.port()));
     QVERIFY(writeFile(kh, bastionLine + knownHostsLine(m_login, QString("[127.0.0.1]:%1").arg(m_login.port()))));
-    Run r = traindeck({"cluster", "--ssh-config", config(), "--known-hosts", kh, "--batch"});
+    CheckSshRun r = traindeck({"cluster", "--ssh-config", config(), "--known-hosts", kh, "--batch"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.out.startsWith("refused: Unknown host key for cluster-login"), qPrintable(r.out + r.err));
 
@@ -280,7 +267,7 @@ class SshJumpCliTest : public QObject {
   void unknownBastionKeyRefusedInBatch() {
     const QString kh = m_login.path("login_only_known_hosts");
     QVERIFY(writeFile(kh, knownHostsLine(m_login, "cluster-login")));
-    const Run r = traindeck({"cluster", "--ssh-config", config(), "--known-hosts", kh, "--batch"});
+    const CheckSshRun r = traindeck({"cluster", "--ssh-config", config(), "--known-hosts", kh, "--batch"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.out.startsWith("failed: ") && r.out.contains("through the jump host bastion (ProxyJump)") &&
                  r.out.contains("Host key verification failed"),

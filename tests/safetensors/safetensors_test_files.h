@@ -69,7 +69,11 @@ std::vector<T> valuesOf(const TensorView& t) {
 
 template <class T>
 TensorView viewOf(std::string name, TensorDType dtype, std::vector<std::int64_t> shape, const std::vector<T>& values) {
-  return TensorView{std::move(name), dtype, std::move(shape), values.data(), values.size() * sizeof(T)};
+  return TensorView{.name = std::move(name),
+                    .dtype = dtype,
+                    .shape = std::move(shape),
+                    .data = values.data(),
+                    .byteSize = values.size() * sizeof(T)};
 }
 
 }  // namespace traindeck::testing

@@ -4,10 +4,9 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 
 #include "remote_helper_answers.h"
+#include "remote_record.h"
 #include "trainer_cache.h"
 
 namespace traindeck::test {
@@ -117,7 +116,8 @@ int SlurmLoginNode::finish(Launched& l, int timeoutMs, QString* err) {
 }
 
 QString SlurmLoginNode::jobIdOf(const QString& runDir) const {
-  return QJsonDocument::fromJson(readText(runDir + "/remote.json").toUtf8()).object().value("slurm_job").toString();
+  RemoteRecord record;
+  return readRemoteRecord(runDir, &record) ? record.slurmJobId : QString();
 }
 
 QString SlurmLoginNode::remoteRunDir(const QString& mirror) const {

@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -31,6 +30,7 @@ using Clock = std::chrono::steady_clock;
 using test_support::Child;
 using test_support::finalWeights;
 using test_support::finish;
+using test_support::optimizerBytesInLog;
 using test_support::processesMentioning;
 using test_support::readFile;
 using test_support::relativeDifference;
@@ -39,25 +39,12 @@ using test_support::secondsSince;
 using test_support::start;
 using test_support::waitForTraining;
 
-std::int64_t optimizerBytesInLog(const fs::path& log) {
-  std::smatch match;
-  const std::string text = readFile(log);
-  static const std::regex pattern("optimizer state on this rank: ([0-9]+) bytes");
-  return std::regex_search(text, match, pattern) ? std::stoll(match[1]) : -1;
-}
-
 class Distributed : public test_support::TinyJobTest {
  protected:
   // Runs `run --config job.yaml --run-dir NAME` with overrides to the end; returns the exit code.
   int train(const std::string& runName, const std::vector<std::string>& sets,
             const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args = {"run", "--config", "job.yaml", "--run-dir", runName, "--no-progress"};
-    for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
-    args.insert(args.end(), extra.begin(), extra.end());
-    const Child child = start(m_dir, args, runName + ".out");
-    const int code = finish(child);
-    if (code != 0) ADD_FAILURE() << runName << " exited " << code << ":\n" << readFile(child.output);
-    return code;
+    return test_support::trainToEnd(m_dir, runName, sets, extra);
   }
 };
 

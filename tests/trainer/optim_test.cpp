@@ -17,7 +17,8 @@ TEST(AdamW, MatchesTorchAdamW) {
   const auto start = torch::randn({5, 3});
   auto ours = start.clone().requires_grad_(true);
   auto theirs = start.clone().requires_grad_(true);
-  AdamW optimizer({{"w", ours, true, {}}}, {0.9, 0.95, 1e-8, 0.1});
+  AdamW optimizer({{.name = "w", .tensor = ours, .decay = true, .grad = {}}},
+                  {.beta1 = 0.9, .beta2 = 0.95, .eps = 1e-8, .weightDecay = 0.1});
   torch::optim::AdamW reference({theirs},
                                 torch::optim::AdamWOptions(1e-2).betas({0.9, 0.95}).eps(1e-8).weight_decay(0.1));
   for (int step = 0; step < 10; ++step) {
@@ -41,8 +42,10 @@ TEST(AdamW, TheFusedCpuUpdateMatchesTheTensorOps) {
   auto storage = start.t().contiguous().requires_grad_(true);  // (5, 7)
   auto strided = storage.t();                                  // (7, 5) view, not contiguous
   ASSERT_FALSE(strided.is_contiguous());
-  AdamW a({{"w", fused, true, {}}}, {0.9, 0.95, 1e-8, 0.1});
-  AdamW b({{"w", strided, true, torch::Tensor()}}, {0.9, 0.95, 1e-8, 0.1});
+  AdamW a({{.name = "w", .tensor = fused, .decay = true, .grad = {}}},
+          {.beta1 = 0.9, .beta2 = 0.95, .eps = 1e-8, .weightDecay = 0.1});
+  AdamW b({{.name = "w", .tensor = strided, .decay = true, .grad = {}}},
+          {.beta1 = 0.9, .beta2 = 0.95, .eps = 1e-8, .weightDecay = 0.1});
   for (int step = 0; step < 5; ++step) {
     auto grad = torch::randn({7, 5});
     if (step == 2) grad[3][1] = NAN;
@@ -58,7 +61,7 @@ TEST(AdamW, TheFusedCpuUpdateMatchesTheTensorOps) {
 TEST(AdamW, ACancelledStepChangesNothing) {
   torch::manual_seed(1);
   auto w = torch::randn({4, 4}).requires_grad_(true);
-  AdamW optimizer({{"w", w, true, {}}}, {});
+  AdamW optimizer({{.name = "w", .tensor = w, .decay = true, .grad = {}}}, {});
   w.mutable_grad() = torch::randn({4, 4});
   optimizer.step(1e-3, torch::ones({}));
   const auto before = w.detach().clone();
@@ -85,12 +88,12 @@ TEST(AdamW, DecaysOnlyTwoDimensionalWeights) {
 
 TEST(AdamW, StateRoundTripsByName) {
   auto w = torch::randn({2, 2}).requires_grad_(true);
-  AdamW a({{"w", w, true, {}}}, {});
+  AdamW a({{.name = "w", .tensor = w, .decay = true, .grad = {}}}, {});
   w.mutable_grad() = torch::ones({2, 2});
   a.step(0.1, torch::ones({}));
   std::map<std::string, torch::Tensor> saved;
   for (const auto& [name, t] : a.state()) saved[name] = t.clone();
-  AdamW b({{"w", w, true, {}}}, {});
+  AdamW b({{.name = "w", .tensor = w, .decay = true, .grad = {}}}, {});
   b.loadState(saved);
   for (const auto& [name, t] : b.state()) EXPECT_TRUE(torch::equal(t, saved.at(name))) << name;
   saved.erase("exp_avg/w");
@@ -147,7 +150,7 @@ namespace {
 torch::Tensor trainWith(LossScaler* scaler) {
   torch::manual_seed(3);
   auto w = torch::randn({6, 4}).requires_grad_(true);
-  AdamW optimizer({{"w", w, true, {}}}, {});
+  AdamW optimizer({{.name = "w", .tensor = w, .decay = true, .grad = {}}}, {});
   for (int step = 0; step < 10; ++step) {
     const auto x = torch::randn({8, 6}), y = torch::randn({8, 4});
     w.mutable_grad() = torch::Tensor();

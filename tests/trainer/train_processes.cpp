@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -69,6 +70,24 @@ int finish(const Child& child) {
 
 JsonValue runJson(const fs::path& runDir) {
   return parseJson(readFile(runDir / "run.json")).value;
+}
+
+int trainToEnd(const fs::path& dir, const std::string& runName, const std::vector<std::string>& sets,
+               const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"run", "--config", "job.yaml", "--run-dir", runName, "--no-progress"};
+  for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
+  args.insert(args.end(), extra.begin(), extra.end());
+  const Child child = start(dir, args, runName + ".out");
+  const int code = finish(child);
+  if (code != 0) ADD_FAILURE() << runName << " exited " << code << ":\n" << readFile(child.output);
+  return code;
+}
+
+std::int64_t optimizerBytesInLog(const fs::path& log) {
+  std::smatch match;
+  const std::string text = readFile(log);
+  static const std::regex pattern("optimizer state on this rank: ([0-9]+) bytes");
+  return std::regex_search(text, match, pattern) ? std::stoll(match[1]) : -1;
 }
 
 std::vector<JsonValue> metricsRecords(const fs::path& runDir, const std::string& kind) {

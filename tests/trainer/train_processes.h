@@ -36,6 +36,13 @@ Child start(const std::filesystem::path& dir, const std::vector<std::string>& ar
 // Waits for it; its exit code, or 128 + the signal that killed it.
 int finish(const Child& child);
 
+// Runs `run --config job.yaml --run-dir RUN --no-progress` in `dir` with `--set` overrides and
+// `extra` arguments to the end; its exit code (a failure is reported with the run's output).
+int trainToEnd(const std::filesystem::path& dir, const std::string& runName, const std::vector<std::string>& sets,
+               const std::vector<std::string>& extra = {});
+// The "optimizer state on this rank: N bytes" figure of a rank's log, or -1.
+std::int64_t optimizerBytesInLog(const std::filesystem::path& log);
+
 JsonValue runJson(const std::filesystem::path& runDir);
 // The records of one kind in metrics.jsonl ("train", "event"), in file order.
 std::vector<JsonValue> metricsRecords(const std::filesystem::path& runDir, const std::string& kind);

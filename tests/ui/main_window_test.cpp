@@ -3,6 +3,7 @@
 // started from the window (two ranks), followed live, stopped, and found stopped with a
 // checkpoint. Each test has its own data folder and runs root, so any one runs alone or in any
 // order.
+#include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDesktopServices>
@@ -122,6 +123,20 @@ class MainWindowTest : public QObject {
     QVERIFY2(!problems->item(0)->text().startsWith(":"), qPrintable(problems->item(0)->text()));
   }
 
+  // The run list comes after its filters in the focus chain: the table taking focus as the window
+  // shows would pick its first run by itself.
+  void showingTheWindowPicksNoRun() {
+    QTemporaryDir data, runs;
+    useDataDir(data);
+    makeRecordedRun(runs, "20261130-083449-tiny-ddp");
+    MainWindow window(options(runs));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTRY_COMPARE(window.findChild<QTableView*>("runList")->model()->rowCount(), 1);
+    QCOMPARE(window.currentRunDir(), QString());
+    QCOMPARE(QApplication::focusWidget(), window.findChild<QWidget*>("runFilter"));
+  }
+
   void reopeningRestoresTheRunShownAndNeverAnEmptyPage() {
     QTemporaryDir data, runs;
     useDataDir(data);
@@ -132,6 +147,9 @@ class MainWindowTest : public QObject {
       window.compareRuns({a, b});
       window.showRun(b);
       window.findChild<QTabWidget*>("pages")->setCurrentWidget(window.findChild<QWidget*>("comparePage"));
+      auto* list = window.findChild<QTableView*>("runList");  // the Id shown, sorted by name
+      list->setColumnHidden(RunListModel::IdColumn, false);
+      list->sortByColumn(RunListModel::NameColumn, Qt::AscendingOrder);
       window.close();
     }
     {
@@ -139,6 +157,11 @@ class MainWindowTest : public QObject {
       QCOMPARE(reopened.currentRunDir(), b);
       auto* pages = reopened.findChild<QTabWidget*>("pages");
       QCOMPARE(pages->currentWidget()->objectName(), QString("comparePage"));  // with its runs
+      auto* list = reopened.findChild<QTableView*>("runList");
+      QVERIFY(!list->isColumnHidden(RunListModel::IdColumn));
+      QVERIFY(list->isColumnHidden(RunListModel::PathColumn));  // as it was
+      QCOMPARE(list->horizontalHeader()->sortIndicatorSection(), int(RunListModel::NameColumn));
+      QCOMPARE(list->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
       reopened.close();
     }
     // The compared runs are gone: Compare would open empty, so the run's Monitor opens.
@@ -198,7 +221,8 @@ class MainWindowTest : public QObject {
   }
 
   void prepareDataMakesADatasetAndPutsItInTheTrainingDataField() {
-    if (!QFileInfo(TRAINDECK_TRAIN_BIN).isExecutable()) QSKIP("built without the trainer");
+    if (!QFileInfo(TRAINDECK_TRAIN_BIN).isExecutable())
+      QSKIP("needs traindeck-train, built only with LibTorch (configure with TRAINDECK_TRAINER=ON)");
     QTemporaryDir data, runs, texts;
     useDataDir(data);
     QStringList files;
@@ -352,6 +376,37 @@ class MainWindowTest : public QObject {
     QCOMPARE(window.findChild<QTabWidget*>("pages")->currentWidget(), window.comparePage());
     QTRY_COMPARE(window.comparePage()->overlayCharts().front()->lines().size(), 2);
     QTRY_VERIFY(window.comparePage()->overlayCharts().front()->lines().front().x.size() > 10);
+  }
+
+  void anotherToolsRunIsShownOnCompareAndOnlyRead() {
+    // An llm.c log beside a run of ours: listed, compared, never renamed, trashed or continued.
+    QTemporaryDir runs;
+    makeRecordedRun(runs, "20261130-090000-tiny-a");
+    QVERIFY(QDir(runs.path()).mkpath("llmc"));
+    QFile log(runs.path() + "/llmc/main.log");
+    QVERIFY(log.open(QIODevice::WriteOnly));
+    for (int s = 1; s <= 20; ++s) log.write(QString("s:%1 trl:%2 lr:0.0006 norm:1.0\n").arg(s).arg(4.0 / s).toUtf8());
+    log.close();
+    MainWindow window(options(runs));
+    QTRY_COMPARE(window.runList()->rowCount(), 2);
+    const QString address = runs.path() + "/llmc/main.log";
+    QVERIFY(window.runList()->isImported(address));
+    QMenu* menu = window.runMenu({address});
+    menu->deleteLater();
+    for (const char* name : {"continueRun", "renameRun", "deleteRuns"})
+      QVERIFY2(!menu->findChild<QAction*>(name)->isEnabled(), name);
+    window.showRun(address);
+    QCOMPARE(window.findChild<QTabWidget*>("pages")->currentWidget(), window.comparePage());
+    QTRY_COMPARE(window.comparePage()->overlayCharts().front()->lines().size(), 1);
+    QVERIFY(QFileInfo::exists(address));
+    // Given to --open from outside the runs root, the same.
+    QTemporaryDir elsewhere;
+    QVERIFY(QFile::copy(address, elsewhere.path() + "/main.log"));
+    MainWindowOptions opened = options(runs);
+    opened.openRun = elsewhere.path() + "/main.log";
+    MainWindow second(opened);
+    QCOMPARE(second.findChild<QTabWidget*>("pages")->currentWidget(), second.comparePage());
+    QTRY_COMPARE(second.comparePage()->overlayCharts().front()->lines().size(), 1);
   }
 
   // The demo preset's data, made in `data` from a tiny corpus.

@@ -62,8 +62,19 @@ class RunPagesTest : public QObject {
     }
     for (int rank = 0; rank < 2; ++rank)
       for (int i = 0; i < 5; ++i)
-        m_system[rank].push_back({rank, "cpu", 1000.0 + 10 * i, 0.5f, 1ll << 30, 8ll << 30, -1, -1});
-    m_events.push_back({1020.0, 40, "warn", 0, "non-finite loss or gradient norm: step 40 skipped"});
+        m_system[rank].push_back({.rank = rank,
+                                  .device = "cpu",
+                                  .time = 1000.0 + 10 * i,
+                                  .util = 0.5f,
+                                  .memUsed = 1ll << 30,
+                                  .memTotal = 8ll << 30,
+                                  .powerW = -1,
+                                  .tempC = -1});
+    m_events.push_back({.time = 1020.0,
+                        .step = 40,
+                        .level = "warn",
+                        .rank = 0,
+                        .message = "non-finite loss or gradient norm: step 40 skipped"});
   }
 
   void smoothingIsTensorBoardsDebiasedEma() {
@@ -206,7 +217,8 @@ class RunPagesTest : public QObject {
       y << loss;
       low = std::min(low, loss);
       high = std::max(high, loss);
-      if (step % 100 == 0) markers.push_back({static_cast<double>(step), "info", "checkpoint saved"});
+      if (step % 100 == 0)
+        markers.push_back({.x = static_cast<double>(step), .level = "info", .text = "checkpoint saved"});
       chart.setSeries(x, y, y);
       chart.setMarkers(markers);
       chart.fitIfFollowing();
@@ -350,12 +362,14 @@ class RunPagesTest : public QObject {
     LogStore store;
     QVector<LogLine> lines;
     for (int i = 0; i < 30; ++i)
-      lines.push_back({i % 2, LogLevel::Info, QString("2026-11-30T08:00:%1Z info: line %2").arg(i).arg(i)});
+      lines.push_back({.rank = i % 2,
+                       .level = LogLevel::Info,
+                       .text = QString("2026-11-30T08:00:%1Z info: line %2").arg(i).arg(i)});
     store.append(lines.mid(0, 20));
     page.showLines(store);
     QCOMPARE(page.visibleText().count('\n') + 1, 20);
     store.append(lines.mid(20));
-    store.append({{1, LogLevel::Error, "2026-11-30T08:01:00Z error: all-reduce failed"}});
+    store.append({{.rank = 1, .level = LogLevel::Error, .text = "2026-11-30T08:01:00Z error: all-reduce failed"}});
     page.showLines(store);  // only what is new is added
     QCOMPARE(page.visibleText().count('\n') + 1, 31);
     QCOMPARE(page.visibleText().count("line 19"), 1);
@@ -408,7 +422,8 @@ class RunPagesTest : public QObject {
   void theLogStoreIsBounded() {
     LogStore store(100);
     QVector<LogLine> lines;
-    for (int i = 0; i < 250; ++i) lines.push_back({0, LogLevel::Plain, QString("line %1").arg(i)});
+    for (int i = 0; i < 250; ++i)
+      lines.push_back({.rank = 0, .level = LogLevel::Plain, .text = QString("line %1").arg(i)});
     store.append(lines);
     QCOMPARE(store.size(), std::size_t(100));
     QCOMPARE(store.at(0).text, QString("line 150"));

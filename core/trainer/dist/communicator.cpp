@@ -102,6 +102,10 @@ c10::intrusive_ptr<c10d::Work> Communicator::allreduceAsync(torch::Tensor& tenso
   return m_group->allreduce(tensors);
 }
 
+compat::ReduceScatterWork Communicator::reduceScatterAsync(const torch::Tensor& input) {
+  return compat::startReduceScatter(*m_group, input, m_rank, m_worldSize);
+}
+
 void Communicator::allreduce(torch::Tensor& tensor) {
   wait(allreduceAsync(tensor), "all-reduce");
 }
@@ -111,6 +115,13 @@ void Communicator::broadcast(torch::Tensor& tensor, int root) {
   c10d::BroadcastOptions options;
   options.rootRank = root;
   wait(m_group->broadcast(tensors, options), "broadcast");
+}
+
+void Communicator::reduce(torch::Tensor& tensor, int root) {
+  std::vector<torch::Tensor> tensors{tensor};
+  c10d::ReduceOptions options;
+  options.rootRank = root;
+  wait(m_group->reduce(tensors, options), "reduce");
 }
 
 void Communicator::broadcastInPlace(const std::vector<torch::Tensor>& tensors, int root) {
@@ -132,6 +143,10 @@ void Communicator::allgather(std::vector<torch::Tensor>& outputs, torch::Tensor&
   wait(m_group->allgather(out, in), "all-gather");
   for (std::size_t r = 0; r < outputs.size(); ++r)
     if (!out[0][r].is_same(outputs[r])) outputs[r].copy_(out[0][r]);
+}
+
+void Communicator::allgatherInPlace(const torch::Tensor& flat) {
+  wait(compat::startAllGatherInPlace(*m_group, flat, m_rank, m_worldSize), "all-gather");
 }
 
 void Communicator::broadcastText(std::string& text, int root) {

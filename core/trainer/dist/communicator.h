@@ -35,13 +35,20 @@ class Communicator {
   const char* backendName() const { return m_backendName; }
 
   c10::intrusive_ptr<c10d::Work> allreduceAsync(torch::Tensor& tensor);
+  // Sums `input` ((W·n,), contiguous) over the ranks; this rank's n of the sum are in the
+  // result's result() once it is waited for (see compat::startReduceScatter for its cost).
+  compat::ReduceScatterWork reduceScatterAsync(const torch::Tensor& input);
   void allreduce(torch::Tensor& tensor);
   void broadcast(torch::Tensor& tensor, int root = 0);
+  // The sum over the ranks lands in root's `tensor`; the others' are left undefined in value.
+  void reduce(torch::Tensor& tensor, int root = 0);
   // Rank root's values of every tensor (one dtype and device) written into each rank's own, in
   // one broadcast of their concatenation.
   void broadcastInPlace(const std::vector<torch::Tensor>& tensors, int root = 0);
   // Every rank's `input` (same size everywhere) lands in outputs[r]; input must not alias them.
   void allgather(std::vector<torch::Tensor>& outputs, torch::Tensor& input);
+  // `flat` ((W·n,), contiguous) ends with chunk r as rank r had it, on every rank.
+  void allgatherInPlace(const torch::Tensor& flat);
   void barrier();
   // Waits for `work`, turning a timeout into a sentence about which collective hung.
   void wait(const c10::intrusive_ptr<c10d::Work>& work, const char* what);

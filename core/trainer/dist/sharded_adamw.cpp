@@ -12,9 +12,9 @@ std::string segmentName(std::size_t index) {
 
 }  // namespace
 
-ShardedAdamW::ShardedAdamW(Communicator& communicator, const FlatLayout& layout, torch::Tensor flatGradients,
+ShardedAdamW::ShardedAdamW(Communicator& communicator, const FlatLayout& layout, const std::vector<ShardSpan>& spans,
                            AdamWSettings settings)
-    : m_comm(communicator), m_layout(layout) {
+    : m_comm(communicator), m_layout(layout), m_spans(spans) {
   torch::NoGradGuard noGrad;
   const auto options =
       layout.slots.empty() ? torch::TensorOptions().dtype(torch::kFloat) : layout.slots.front().parameter.options();
@@ -25,18 +25,18 @@ ShardedAdamW::ShardedAdamW(Communicator& communicator, const FlatLayout& layout,
     torch::Tensor parameter = slot.parameter;
     parameter.set_data(view.view(parameter.sizes()));
   }
-  m_shardSize = layout.shardSize(communicator.worldSize());
-  m_shardBegin = m_shardSize * communicator.rank();
-  const std::int64_t shardEnd = m_shardBegin + m_shardSize;
   std::vector<OptimizedParameter> pieces;
-  for (std::size_t i = 0; i < layout.slots.size(); ++i) {
-    const FlatSlot& slot = layout.slots[i];
-    const std::int64_t begin = std::max(slot.offset, m_shardBegin);
-    const std::int64_t end = std::min(slot.offset + slot.numel, shardEnd);
-    if (begin >= end) continue;
-    pieces.push_back({segmentName(m_segments.size()), m_flatParams.narrow(0, begin, end - begin), slot.decay,
-                      flatGradients.narrow(0, begin, end - begin)});
-    m_segments.push_back({i, begin, end - begin});
+  for (const ShardSpan& span : spans) {
+    const std::int64_t mine = span.begin + span.chunk * communicator.rank();
+    for (std::size_t i = 0; i < layout.slots.size(); ++i) {
+      const FlatSlot& slot = layout.slots[i];
+      const std::int64_t begin = std::max(slot.offset, mine);
+      const std::int64_t end = std::min(slot.offset + slot.numel, mine + span.chunk);
+      if (begin >= end) continue;
+      pieces.push_back({segmentName(m_segments.size()), m_flatParams.narrow(0, begin, end - begin), slot.decay,
+                        span.grad.narrow(0, begin - mine, end - begin)});
+      m_segments.push_back({i, begin, end - begin});
+    }
   }
   m_adam = std::make_unique<AdamW>(std::move(pieces), settings);
 }
@@ -44,10 +44,8 @@ ShardedAdamW::ShardedAdamW(Communicator& communicator, const FlatLayout& layout,
 void ShardedAdamW::step(double lr, const torch::Tensor& apply) {
   m_adam->step(lr, apply);
   torch::NoGradGuard noGrad;
-  std::vector<torch::Tensor> shards;
-  for (int r = 0; r < m_comm.worldSize(); ++r) shards.push_back(m_flatParams.narrow(0, r * m_shardSize, m_shardSize));
-  auto mine = shards[static_cast<std::size_t>(m_comm.rank())].clone();
-  m_comm.allgather(shards, mine);
+  for (const ShardSpan& span : m_spans)
+    m_comm.allgatherInPlace(m_flatParams.narrow(0, span.begin, span.chunk * m_comm.worldSize()));
 }
 
 std::vector<std::pair<std::string, torch::Tensor>> ShardedAdamW::gatherState() {
@@ -60,14 +58,21 @@ std::vector<std::pair<std::string, torch::Tensor>> ShardedAdamW::gatherState() {
     else
       pieces[name] = tensor;
   }
+  std::vector<std::vector<std::size_t>> segmentsOfSlot(m_layout.slots.size());
+  for (std::size_t s = 0; s < m_segments.size(); ++s) segmentsOfSlot[m_segments[s].slot].push_back(s);
+  // Tensor by tensor, summed into rank 0 (the ranks' parts are disjoint: the sum is the whole),
+  // so no other rank ever holds more than one parameter's moment of it.
   std::vector<std::pair<std::string, torch::Tensor>> out;
   for (const char* moment : {"exp_avg/", "exp_avg_sq/"}) {
-    auto whole = torch::zeros({m_layout.padded}, m_flatParams.options());
-    for (std::size_t s = 0; s < m_segments.size(); ++s)
-      whole.narrow(0, m_segments[s].flatBegin, m_segments[s].length).copy_(pieces.at(moment + segmentName(s)));
-    m_comm.allreduce(whole);  // the shards are disjoint: the sum is the whole
-    for (const FlatSlot& slot : m_layout.slots)
-      out.emplace_back(moment + slot.name, whole.narrow(0, slot.offset, slot.numel).view(slot.parameter.sizes()));
+    for (std::size_t i = 0; i < m_layout.slots.size(); ++i) {
+      const FlatSlot& slot = m_layout.slots[i];
+      auto whole = torch::zeros({slot.numel}, m_flatParams.options());
+      for (std::size_t s : segmentsOfSlot[i])
+        whole.narrow(0, m_segments[s].flatBegin - slot.offset, m_segments[s].length)
+            .copy_(pieces.at(moment + segmentName(s)));
+      m_comm.reduce(whole, 0);
+      if (m_comm.rank() == 0) out.emplace_back(moment + slot.name, whole.view(slot.parameter.sizes()));
+    }
   }
   out.emplace_back("step", step);
   return out;

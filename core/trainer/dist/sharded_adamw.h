@@ -1,7 +1,8 @@
-// zero1: AdamW whose moments exist only for this rank's 1/W of the flat parameter buffer.
-// Parameters become views of one flat buffer; after the all-reduce each rank updates its shard
-// and an all-gather hands every rank the updated whole. Checkpoints hold the whole state, named
-// as AdamW names it, so a resume may use another world size (or ddp).
+// zero1 and zero2: AdamW whose moments exist only for what this rank owns of the flat parameter
+// buffer (its 1/W of the whole under zero1, its chunk of each bucket under zero2). Parameters
+// become views of one flat buffer; each rank updates what it owns and all-gathers hand every
+// rank the updated whole. Checkpoints hold the whole state, named as AdamW names it, so a resume
+// may use another world size or kind.
 #pragma once
 
 #include <map>
@@ -18,15 +19,17 @@ namespace traindeck {
 
 class ShardedAdamW : public Optimizer {
  public:
-  // `flatGradients` is GradientSync's averaged buffer laid out by `layout`. Moves every
-  // parameter's storage into one flat buffer (values unchanged).
-  ShardedAdamW(Communicator& communicator, const FlatLayout& layout, torch::Tensor flatGradients,
+  // `spans` (GradientSync::shardSpans()) say what this rank owns of `layout`'s buffer and where
+  // its averaged gradients are. Moves every parameter's storage into one flat buffer (values
+  // unchanged).
+  ShardedAdamW(Communicator& communicator, const FlatLayout& layout, const std::vector<ShardSpan>& spans,
                AdamWSettings settings);
 
   void step(double lr, const torch::Tensor& apply) override;
   std::int64_t stateBytes() const override { return m_adam->stateBytes(); }  // this rank's moments only
 
-  // Collective (every rank calls it): the whole state, as AdamW::state() would give it.
+  // Collective (every rank calls it): the whole state, as AdamW::state() would give it, on rank
+  // 0; the other ranks get only "step".
   std::vector<std::pair<std::string, torch::Tensor>> gatherState();
   // Takes this rank's shard out of a whole state (from any world size).
   void loadState(const std::map<std::string, torch::Tensor>& tensors);
@@ -43,7 +46,7 @@ class ShardedAdamW : public Optimizer {
   Communicator& m_comm;
   const FlatLayout& m_layout;
   torch::Tensor m_flatParams;  // (padded,)
-  std::int64_t m_shardBegin, m_shardSize;
+  std::vector<ShardSpan> m_spans;
   std::vector<Segment> m_segments;
   std::unique_ptr<AdamW> m_adam;
 };

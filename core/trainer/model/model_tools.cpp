@@ -10,6 +10,7 @@
 #include "hf_weights.h"
 #include "runlog/atomic_file.h"
 #include "runlog/json_writer.h"
+#include "runlog/run_paths.h"
 #include "train/checkpointer.h"
 #include "trainer/tokenizer/make_tokenizer.h"
 
@@ -49,18 +50,18 @@ OpenedModel openModel(const std::string& source) {
     return opened;
   }
   fs::path checkpoint, run;
-  if (fs::exists(path / "COMPLETE", ec)) {
+  if (fs::exists(path / run_file::kCheckpointComplete, ec)) {
     checkpoint = path;
     run = path.parent_path().parent_path();
-  } else if (fs::exists(path / "checkpoints", ec)) {
+  } else if (fs::exists(RunPaths{path.string()}.checkpoints(), ec)) {
     run = path;
-    const auto latest = Checkpointer((path / "checkpoints").string(), 1).latestComplete();
+    const auto latest = Checkpointer(RunPaths{path.string()}.checkpoints(), 1).latestComplete();
     if (!latest) throw std::runtime_error(source + " has no complete checkpoint yet");
     checkpoint = *latest;
   } else {
     throw std::runtime_error(source + " is neither a checkpoint, a run directory, nor a Hugging Face folder");
   }
-  const LoadedConfig config = loadConfigFile((run / "config.yaml").string());
+  const LoadedConfig config = loadConfigFile(RunPaths{run.string()}.config());
   if (!config.problems.empty())
     throw std::runtime_error("cannot read the run's config: " + config.problems.front().format(config.source));
   opened.model = Gpt2(config.config.model, /*initialise=*/false);

@@ -12,9 +12,15 @@ torch::Tensor LossScaler::scaled(const torch::Tensor& loss) const {
 }
 
 void LossScaler::unscale(const std::vector<torch::Tensor>& parameters) const {
-  const torch::Tensor inverse = m_scale.reciprocal();
+  std::vector<torch::Tensor> gradients;
   for (const torch::Tensor& p : parameters)
-    if (p.grad().defined()) p.grad().mul_(inverse.to(p.grad().dtype()));
+    if (p.grad().defined()) gradients.push_back(p.grad());
+  unscaleGradients(gradients);
+}
+
+void LossScaler::unscaleGradients(const std::vector<torch::Tensor>& gradients) const {
+  const torch::Tensor inverse = m_scale.reciprocal();
+  for (const torch::Tensor& g : gradients) g.mul_(inverse.to(g.dtype()));
 }
 
 void LossScaler::update(const torch::Tensor& finite) {

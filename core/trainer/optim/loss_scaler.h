@@ -24,6 +24,8 @@ class LossScaler {
   torch::Tensor scaled(const torch::Tensor& loss) const;  // loss * scale
   // Divides every defined gradient by the scale (in place).
   void unscale(const std::vector<torch::Tensor>& parameters) const;
+  // Divides each of these gradient tensors by the scale (in place): zero2's shard.
+  void unscaleGradients(const std::vector<torch::Tensor>& gradients) const;
   // After a step: `finite` (a 0-dim bool tensor on the device) says whether it was applied.
   void update(const torch::Tensor& finite);
 

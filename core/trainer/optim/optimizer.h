@@ -19,8 +19,8 @@ class Optimizer {
 
   // One update at learning rate `lr`; `apply` (0-dim, on the device) 0 leaves everything as it was.
   virtual void step(double lr, const torch::Tensor& apply) = 0;
-  // The whole state ("exp_avg/<name>", "exp_avg_sq/<name>", "step"). A collective under zero1:
-  // every rank calls it.
+  // The whole state ("exp_avg/<name>", "exp_avg_sq/<name>", "step"). A collective under zero1
+  // and zero2: every rank calls it, and only rank 0 gets the whole (the others, "step").
   virtual std::vector<std::pair<std::string, torch::Tensor>> wholeState() = 0;
   // Takes what this rank keeps out of a whole state; throws std::runtime_error naming a missing
   // or misshapen tensor.

@@ -14,6 +14,7 @@
 
 #include "runlog/atomic_file.h"
 #include "runlog/checkpoint_names.h"
+#include "runlog/run_paths.h"
 #include "trainer/safetensors/safetensors_file.h"
 #include "trainer/safetensors/safetensors_writer.h"
 
@@ -110,7 +111,7 @@ std::string Checkpointer::save(std::int64_t step, const CheckpointContents& cont
   writeTensorFile((temp / "model.safetensors").string(), contents.model);
   writeTensorFile((temp / "optim.safetensors").string(), contents.optimizer);
   for (const auto& [file, text] :
-       {std::pair{"state.json", contents.stateJson + "\n"}, std::pair{"COMPLETE", std::string()}})
+       {std::pair{"state.json", contents.stateJson + "\n"}, std::pair{run_file::kCheckpointComplete, std::string()}})
     if (const std::string why = writeFileAtomically((temp / file).string(), text); !why.empty())
       throw CheckpointError(why);
   syncFolder(temp);
@@ -144,7 +145,7 @@ std::optional<std::string> Checkpointer::latestComplete() const {
 
 LoadedCheckpoint Checkpointer::load(const std::string& dir) {
   std::error_code ec;
-  if (!fs::exists(fs::path(dir) / "COMPLETE", ec))
+  if (!fs::exists(fs::path(dir) / run_file::kCheckpointComplete, ec))
     throw CheckpointError(dir + " is not a complete checkpoint (no COMPLETE file): it was cut off while being written");
   LoadedCheckpoint loaded;
   loaded.dir = dir;

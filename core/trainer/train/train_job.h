@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/run_config.h"
+#include "config/run_steps.h"  // tokensPerStep, totalSteps
 #include "runlog/run_directory.h"
 #include "trainer/dist/dist_env.h"
 
@@ -51,9 +52,5 @@ TrainResult trainJob(const RunConfig& config, const TrainOptions& options);
 // ranks on this node, its own block of cores. Returns what it did, for the log.
 std::vector<std::string> setUpTrainingProcess(const RunConfig& config, const DistEnv& dist);
 
-// Tokens one optimizer step consumes, all ranks together.
-std::int64_t tokensPerStep(const RunConfig& config);
-// Steps the run ends at: max_steps, or max_tokens over the tokens per step, whichever is less.
-std::int64_t totalSteps(const RunConfig& config);
 
 }  // namespace traindeck

@@ -2,10 +2,12 @@
 // (one wait for the device, about once a second); tokens/s is the flush interval's average.
 #include "train_reporter.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "progress_line.h"
 #include "runlog/json_value.h"
+#include "trainer/torch_compat.h"
 
 namespace traindeck {
 
@@ -113,6 +115,11 @@ void TrainReporter::writeSystem(bool force) {
   const auto gpu = m_gpu && m_device.is_cuda()
                        ? m_gpu->sample(nvmlIndexOfCudaDevice(m_device.index(), std::getenv("CUDA_VISIBLE_DEVICES")))
                        : std::nullopt;
+  // The rank's own peak: the allocator's on CUDA (the GPU's mem_used counts every process on
+  // it), the resident high-water mark on the CPU, which the kernel updates lazily: never below
+  // what was just sampled.
+  mine.field(key::kMemPeak, m_device.is_cuda() ? compat::cudaPeakAllocatedBytes(m_device.index())
+                                               : std::max(SystemStats::peakRssBytes(), s.rss));
   if (gpu) {
     mine.field(key::kUtil, gpu->util).field(key::kMemUsed, gpu->memUsed).field(key::kMemTotal, gpu->memTotal);
     mine.field(key::kPowerW, gpu->powerWatts).field(key::kTempC, gpu->temperatureC);
@@ -139,7 +146,7 @@ void TrainReporter::writeSystem(bool force) {
         .field(key::kDevice, v.stringOr(key::kDevice, ""))
         .field(key::kUtil, v.numberOr(key::kUtil, 0));
     r.field(key::kMemUsed, v.integerOr(key::kMemUsed, 0)).field(key::kMemTotal, v.integerOr(key::kMemTotal, 0));
-    for (const std::string_view name : {key::kPowerW, key::kTempC, key::kCpuUtil, key::kRss})
+    for (const std::string_view name : {key::kMemPeak, key::kPowerW, key::kTempC, key::kCpuUtil, key::kRss})
       if (const JsonValue* value = v.find(name)) {
         if (value->isInteger())
           r.field(name, value->integerOr(0));

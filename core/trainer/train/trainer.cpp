@@ -17,21 +17,6 @@
 
 namespace traindeck {
 
-std::int64_t tokensPerStep(const RunConfig& c) {
-  return c.model.block_size * c.strategy.micro_batch * c.strategy.grad_accum *
-         std::max<std::int64_t>(1, c.strategy.worldSize());
-}
-
-std::int64_t totalSteps(const RunConfig& c) {
-  const std::int64_t perStep = tokensPerStep(c);
-  std::int64_t steps = c.schedule.max_steps;
-  if (c.schedule.max_tokens > 0) {
-    const std::int64_t byTokens = (c.schedule.max_tokens + perStep - 1) / perStep;
-    steps = steps > 0 ? std::min(steps, byTokens) : byTokens;
-  }
-  return steps;
-}
-
 Trainer::Trainer(const RunConfig& config, const TrainOptions& options)
     : m_config(config),
       m_options(options),
@@ -132,37 +117,33 @@ void Trainer::trainStep() {
   const compat::SyncCheckScope syncCheck(syncChecked);
   m_model->train();
   for (auto& p : m_model->parameters()) p.mutable_grad() = torch::Tensor();
+  if (distributed()) m_sync->beginStep();
   const auto accum = m_config.strategy.grad_accum;
   const auto T = m_config.model.block_size;
   auto lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat).device(m_device));
+  double exposed = 0, overlap = 0;
   for (std::int64_t micro = 0; micro < accum; ++micro) {
-    const auto batch = batchTensor(*m_data.train);           // (B, T+1)
-    if (distributed() && micro == accum - 1) m_sync->arm();  // only the last micro-step communicates
+    const auto batch = batchTensor(*m_data.train);  // (B, T+1)
+    // ddp and zero1 communicate on the last micro-step only; zero2 on every one (its shard sums them).
+    const bool communicates = distributed() && (m_sync->armsEveryMicroStep() || micro == accum - 1);
+    if (communicates) m_sync->arm();
     const compat::AutocastGuard autocast(m_device, m_config.strategy.precision);
     const auto loss = m_model->loss(batch.narrow(1, 0, T), batch.narrow(1, 1, T));
     const auto share = loss / static_cast<double>(accum);
     (m_scaler ? m_scaler->scaled(share) : share).backward();
     lossSum += loss.detach().to(torch::kFloat) / static_cast<double>(accum);
+    if (communicates) {
+      m_sync->finish();
+      exposed += m_sync->lastExposedSeconds();
+      overlap += m_sync->lastOverlapSeconds();
+    }
   }
-  double exposed = 0, overlap = 0;
   if (distributed()) {
-    m_sync->finish();
-    exposed = m_sync->lastExposedSeconds();
-    overlap = m_sync->lastOverlapSeconds();
     // Every rank must agree on skipping a step, so the finiteness test uses the mean loss.
     m_comm->allreduce(lossSum);
     lossSum.div_(m_comm->worldSize());
   }
-  if (m_scaler) m_scaler->unscale(m_model->parameters());  // before the norm, clipping and the step
-  auto squares = torch::zeros({}, lossSum.options());
-  for (const auto& p : m_model->parameters())
-    if (p.grad().defined()) squares += p.grad().to(torch::kFloat).pow(2).sum();
-  const auto gradNorm = squares.sqrt();
-  if (m_config.optimizer.grad_clip > 0) {
-    const auto coefficient = (m_config.optimizer.grad_clip / (gradNorm + 1e-6)).clamp_max(1.0);
-    for (auto& p : m_model->parameters())
-      if (p.grad().defined()) p.mutable_grad().mul_(coefficient);
-  }
+  const auto gradNorm = unscaleAndClipGradients(lossSum.options());
   const auto applied = torch::isfinite(lossSum).logical_and(torch::isfinite(gradNorm));
   const double lr = m_schedule.at(m_step);
   m_optimizer->step(lr, applied);
@@ -173,6 +154,30 @@ void Trainer::trainStep() {
   if (syncChecked)
     m_log.info("step " + std::to_string(m_step) +
                " ran with CUDA's sync debug mode at error: nothing in it waited for the device");
+}
+
+// The gradients the optimizer steps with, unscaled (fp16) and clipped to grad_clip by their
+// global norm, which it returns (0-dim, on the device). Under zero2 each rank holds a shard of
+// them: the squares are summed over the ranks, so every rank clips by the same norm.
+torch::Tensor Trainer::unscaleAndClipGradients(const torch::TensorOptions& floats) {
+  std::vector<torch::Tensor> grads;
+  const bool shards = distributed() && m_sync->armsEveryMicroStep();
+  if (shards) {
+    grads.push_back(m_sync->shardGradients());
+  } else {
+    for (const auto& p : m_model->parameters())
+      if (p.grad().defined()) grads.push_back(p.grad());
+  }
+  if (m_scaler) m_scaler->unscaleGradients(grads);  // before the norm, clipping and the step
+  auto squares = torch::zeros({}, floats);
+  for (const auto& g : grads) squares += g.to(torch::kFloat).pow(2).sum();
+  if (shards) m_comm->allreduce(squares);
+  const auto gradNorm = squares.sqrt();
+  if (m_config.optimizer.grad_clip > 0) {
+    const auto coefficient = (m_config.optimizer.grad_clip / (gradNorm + 1e-6)).clamp_max(1.0);
+    for (auto& g : grads) g.mul_(coefficient);
+  }
+  return gradNorm;
 }
 
 std::string Trainer::resumeCause() const {

@@ -38,6 +38,7 @@ class Trainer {
   bool shouldStop(bool last);
   std::string resumeCause() const;  // why this run resumes, when it is not the user's --resume
   void trainStep();
+  torch::Tensor unscaleAndClipGradients(const torch::TensorOptions& floats);
   torch::Tensor batchTensor(BatchSource& source);  // (B, T+1) on the device
   void flush() { m_reporter.flush(m_schedule.at(std::max<std::int64_t>(0, m_step - 1))); }
   void evaluate();
@@ -55,7 +56,7 @@ class Trainer {
   std::unique_ptr<Communicator> m_comm;  // null with one rank
   std::unique_ptr<GradientSync> m_sync;
   Gpt2 m_model{nullptr};
-  std::unique_ptr<Optimizer> m_optimizer;  // AdamW (one rank, ddp) or ShardedAdamW (zero1)
+  std::unique_ptr<Optimizer> m_optimizer;  // AdamW (one rank, ddp) or ShardedAdamW (zero1, zero2)
   std::unique_ptr<LossScaler> m_scaler;    // fp16 only
   LrSchedule m_schedule;
   BatchSources m_data;

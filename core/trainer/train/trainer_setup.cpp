@@ -1,6 +1,6 @@
 // The trainer's parts, built once before the first step: the model and the one optimizer the
-// strategy calls for (and, with several ranks, the communicator, the gradient sync and zero1's
-// shards), and the peak the job's devices could reach, for MFU.
+// strategy calls for (and, with several ranks, the communicator, the gradient sync and the
+// shards of zero1 and zero2), and the peak the job's devices could reach, for MFU.
 #include "trainer.h"
 
 #include "config/devices.h"
@@ -67,10 +67,17 @@ void Trainer::setUpModelAndOptimizer() {
     return;
   }
   m_comm->broadcastInPlace(m_model->parameters());
-  m_sync = std::make_unique<GradientSync>(*m_comm, makeFlatLayout(m_model->namedWeights(), m_comm->worldSize()),
-                                          m_config.strategy.bucket_mb, m_device);
-  if (m_config.strategy.kind == StrategyKind::Zero1)
-    m_optimizer = std::make_unique<ShardedAdamW>(*m_comm, m_sync->layout(), m_sync->flatGradients(), settings);
+  const StrategyKind kind = m_config.strategy.kind;
+  const double bucketMb = m_config.strategy.bucket_mb;
+  if (kind == StrategyKind::Zero2)
+    m_sync = std::make_unique<GradientSync>(
+        *m_comm, makeBucketedShardLayout(m_model->namedWeights(), m_comm->worldSize(), bucketMb), bucketMb, m_device,
+        GradientReduction::ReduceScatter);
+  else
+    m_sync = std::make_unique<GradientSync>(*m_comm, makeFlatLayout(m_model->namedWeights(), m_comm->worldSize()),
+                                            bucketMb, m_device);
+  if (kind == StrategyKind::Zero1 || kind == StrategyKind::Zero2)
+    m_optimizer = std::make_unique<ShardedAdamW>(*m_comm, m_sync->layout(), m_sync->shardSpans(), settings);
   else
     m_optimizer = std::make_unique<AdamW>(AdamW::withDecayOn2dWeights(m_model->namedWeights()), settings);
   m_log.info("optimizer state on this rank: " + std::to_string(m_optimizer->stateBytes()) + " bytes (" +

@@ -32,7 +32,7 @@ TrainingCheckpoints::TrainingCheckpoints(Checkpointer files, Communicator* comm,
 
 void TrainingCheckpoints::save(const TrainingParts& parts, std::int64_t step, std::int64_t tokens) {
   CheckpointContents contents;
-  contents.optimizer = parts.optimizer.wholeState();  // a collective under zero1
+  contents.optimizer = parts.optimizer.wholeState();  // a collective under zero1 and zero2: whole on rank 0
   if (parts.scaler)
     for (auto& named : parts.scaler->state()) contents.optimizer.push_back(std::move(named));
   const torch::Tensor rng = at::detail::getDefaultCPUGenerator().get_state();

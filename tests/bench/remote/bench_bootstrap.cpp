@@ -14,8 +14,6 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
@@ -25,6 +23,7 @@
 #include <csignal>
 #include <cstdio>
 
+#include "remote_record.h"
 #include "sshd_server.h"
 
 using traindeck::test::SshdServer;
@@ -232,9 +231,8 @@ void twoHosts(QStringList args, const SshdServer& first, const QString& work, co
     QElapsedTimer wait;
     wait.start();
     while (trainRecords(runDir) < 3 && wait.elapsed() < 120000) p.waitForFinished(200);
-    QFile record(runDir + "/nodes/node-1/remote.json");
-    record.open(QIODevice::ReadOnly);
-    const qint64 pid = QJsonDocument::fromJson(record.readAll()).object().value("pid").toInteger();
+    traindeck::RemoteRecord record;
+    const qint64 pid = traindeck::readRemoteRecord(runDir + "/nodes/node-1", &record) ? record.pid : 0;
     const QString remoteRuns = work + "/runs/" + QFileInfo(runDir).fileName();
     if (pid <= 0 || trainerProcesses(remoteRuns) < 4) {
       std::printf("two hosts: the run did not train on both (%s)\n", p.readAllStandardError().right(2000).constData());

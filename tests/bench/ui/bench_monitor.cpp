@@ -131,7 +131,7 @@ int threadCount() {
 // The Compare page on 20 finished runs of `records` train records each.
 void compareFigures(const QString& root, long records) {
   QStringList runs;
-  for (int r = 0; r < Comparison::kMaxRuns; ++r) {
+  for (int r = 0; r < Comparison::kColorCount; ++r) {
     const QString dir = QDir(root).filePath(QString("run-%1").arg(r, 2, 10, QChar('0')));
     QDir().mkpath(dir);
     writeMetrics(dir + "/metrics.jsonl", records);

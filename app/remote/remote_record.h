@@ -2,27 +2,25 @@
 // reach the host, where the run lives there, and which process runs it (pid, its start time
 // in clock ticks since boot and the host's boot id: a pid alone is reused). Written when the
 // job is launched and read to re-attach after the app was closed; for a Slurm run, its job id.
-// Holds no secrets.
+// Holds no secrets. Its one codec (encode/decode) is here, on Qt Core alone: the run list
+// reads it too, without the SSH layer.
 #pragma once
 
+#include <QByteArray>
 #include <QMap>
 #include <QString>
-#include <QStringList>
+#include <optional>
 
 #include "config/run_config.h"
+#include "runlog/run_paths.h"
 #include "ssh_target.h"
 
 namespace traindeck {
 
 struct RemoteRecord {
-  QString spec;  // [user@]host[:port] as the user gave it
-  QString host, user;
-  int port = 22;
-  QStringList identityFiles;
-  QString proxyCommand, knownHostsFile;
-  QString proxyJump, hostKeyAlias, identityAgent;  // as SshTarget's (the config's, resolved at launch)
-  QString loginShell;                              // as SshTarget's (target.login_shell)
-  bool identitiesOnly = false;
+  // How the host was reached, resolved at launch (the SSH config's values included), so a
+  // re-attach connects the same way; ssh.spec is the host as the user gave it. Not kept: batch.
+  SshTarget ssh;
   QString workDir;       // absolute, on the host
   QString remoteRunDir;  // absolute, on the host
   QString trainBinary;   // absolute, on the host
@@ -43,20 +41,31 @@ struct RemoteRecord {
   // no target (it runs there), so a continue starts from this one.
   QString jobTarget;
 
+  // What a connection to the host uses: ssh with the defaults filled in, asking nothing if batch.
   SshTarget target(bool batch) const;
-  static RemoteRecord fromTarget(const QString& spec, const SshTarget& target);
+  // The target the job of this run named: job_target; for a record from before job_target, the
+  // run's config.yaml's (`fromConfig`, when it reads) aimed at the record's host, with the
+  // record's work folder and login shell where that config names no remote place.
+  TargetConfig jobTargetOr(const std::optional<TargetConfig>& fromConfig) const;
+  bool operator==(const RemoteRecord&) const = default;
 };
 
-inline constexpr const char* kRemoteRecordFile = "remote.json";
+inline constexpr const char* kRemoteRecordFile = run_file::kRemoteRecord;  // remote.json
 
 // A target as its config section ("target:\n  kind: slurm\n  ..."), and back (a text that does
 // not read as one gives the default target).
 QString jobTargetYaml(const TargetConfig& target);
 TargetConfig targetFromYaml(const QString& yaml);
 
+// remote.json's text, and back: nullopt when `json` is not a JSON object. Keys a record from an
+// older version lacks read as their defaults.
+QByteArray encodeRemoteRecord(const RemoteRecord& record);
+std::optional<RemoteRecord> decodeRemoteRecord(const QByteArray& json);
+
 // Empty string, or why not.
 QString writeRemoteRecord(const QString& runDir, const RemoteRecord& record);
-// Whether `runDir` is a mirror, and its record; *error says why an existing record is unreadable.
+// Whether `runDir` is a mirror, and its record; *error says why an existing record is unreadable
+// (not JSON, or naming no run folder on the host).
 bool readRemoteRecord(const QString& runDir, RemoteRecord* record, QString* error = nullptr);
 
 }  // namespace traindeck

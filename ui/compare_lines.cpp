@@ -1,0 +1,90 @@
+// Members are smoothed one by one (each over its own points), then resampled: the band shows
+// the spread of what the lines show, not of the raw noise.
+#include "compare_lines.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "runs/comparison.h"
+#include "smoothing.h"
+
+namespace traindeck {
+
+CompareLine compareRunLine(const Comparison& comparison, int run, const QString& metric, CompareX axis,
+                           const CompareSmoothing& smoothing, bool smooth) {
+  const ComparedRun& r = comparison.run(run);
+  MetricSeries series = metricSeriesByName(comparison.store(run), comparison.scalars(run), metric, axis);
+  CompareLine line{r.label, comparisonColor(r.colorSlot), std::move(series.x), std::move(series.y), {}, {}, {}, false};
+  if (!smooth || !smoothing.active()) return line;
+  const std::vector<double> ys(line.y.begin(), line.y.end());
+  const std::vector<double> smoothed =
+      smoothing.kind == CompareSmoothing::Kind::Ema
+          ? debiasedEma(ys, smoothing.weight)
+          : xWindowEma(std::vector<double>(line.x.begin(), line.x.end()), ys, smoothing.window);
+  line.rawY = std::move(line.y);
+  line.y = QVector<double>(smoothed.begin(), smoothed.end());
+  return line;
+}
+
+QVector<RunGroup> compareGroups(const Comparison& comparison, const GroupBy& by, QString* error) {
+  QVector<GroupableRun> runs;
+  for (int i = 0; i < comparison.size(); ++i) {
+    const ComparedRun& r = comparison.run(i);
+    runs.push_back({r.label, r.source, r.config});
+  }
+  return groupRuns(runs, by, error);
+}
+
+QVector<CompareLine> compareGroupLines(const Comparison& comparison, const RunGroup& group, int groupIndex,
+                                       const QString& metric, CompareX axis, const CompareSmoothing& smoothing,
+                                       bool smooth, const CompareGrouping& grouping) {
+  QVector<CompareLine> lines;
+  const QColor color = comparisonColor(groupIndex);
+  if (group.members.size() == 1 && !grouping.showMembers) {  // a group of one: no band to show
+    CompareLine line = compareRunLine(comparison, group.members.front(), metric, axis, smoothing, smooth);
+    line.name = QStringLiteral("%1 (1)").arg(group.name);
+    line.color = color;
+    return {line};
+  }
+  QVector<MetricSeries> members;
+  for (int run : group.members) {
+    CompareLine member = compareRunLine(comparison, run, metric, axis, smoothing, smooth);
+    members.push_back({member.x, member.y});
+    if (!grouping.showMembers) continue;
+    member.color = color;
+    member.rawY.clear();
+    member.member = true;
+    lines.push_back(std::move(member));
+  }
+  const GroupStats stats = groupStatistics(members, grouping.center, grouping.band);
+  int most = 0;
+  for (int n : stats.count) most = std::max(most, n);
+  CompareLine center;
+  center.name = QStringLiteral("%1 (%2)").arg(group.name).arg(group.members.size());
+  center.color = color;
+  center.x = stats.x;
+  center.y = stats.center;
+  center.low = stats.low;
+  center.high = stats.high;
+  if (most > 0) lines.push_back(std::move(center));
+  return lines;
+}
+
+double compareXSpan(const Comparison& comparison, CompareX axis) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (int i = 0; i < comparison.size(); ++i)
+    for (const QString& name : metricNamesOf(comparison.store(i), comparison.scalars(i))) {
+      const MetricSeries s = metricSeriesByName(comparison.store(i), comparison.scalars(i), name, axis);
+      bool any = false;
+      for (double x : s.x)
+        if (std::isfinite(x)) {
+          lo = std::min(lo, x);
+          hi = std::max(hi, x);
+          any = true;
+        }
+      if (any) break;
+    }
+  return hi > lo ? hi - lo : 0;
+}
+
+}  // namespace traindeck

@@ -1,0 +1,18 @@
+// Each page of the main window as the window shows it, to <folder>/<page>.png (setup, monitor,
+// logs, compare, and compare-multiples when runs are compared): `traindeck --screenshot` and the
+// screenshot test. False if one could not be written.
+#pragma once
+
+#include <QString>
+
+class QTabWidget;
+class QWidget;
+
+namespace traindeck {
+
+class ComparePage;
+
+bool savePageScreenshots(QWidget* window, QTabWidget* pages, ComparePage* compare, bool comparing,
+                         const QString& folder);
+
+}  // namespace traindeck

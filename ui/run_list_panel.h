@@ -1,0 +1,55 @@
+// The run list beside the pages, like PlotJuggler's CurveListPanel: app/runs' RunListModel
+// through a filter (name or id, status) in a sortable table, newest first. It says which run was
+// picked and which are selected; what a pick does is the window's. Its header's menu shows or
+// hides columns and adds config keys as columns (the keys kept in QSettings).
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+class QMenu;
+class QTableView;
+
+namespace traindeck {
+
+class RunFilterModel;
+class RunListModel;
+
+class RunListPanel : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr const char* kConfigColumnsKey = "runList/configColumns";
+  static constexpr int kMaxColumnChars = 28;
+
+  RunListPanel(RunListModel* runs, const QString& runsRoot, QWidget* parent = nullptr);
+
+  QTableView* table() const { return m_table; }
+  QStringList selectedRunDirs() const;
+  // Highlights this run's row; with none (empty, or not listed yet) no other row stays highlighted.
+  void selectRun(const QString& runDir);
+  // The header's menu: columns to show or hide, and config keys as columns. The caller owns it.
+  QMenu* columnMenu();
+  void showConfigColumns(const QStringList& keys);
+  // The list's own columns that are hidden, and its sort, as WindowState keeps them.
+  QList<int> hiddenColumns() const;
+  void setHiddenColumns(const QList<int>& columns);
+
+ signals:
+  void runPicked(const QString& runDir);  // the current row changed to this run's
+  void selectionChanged();
+  void menuRequested(const QStringList& runDirs, const QPoint& globalPos);  // a right click on rows
+
+ private:
+  // Each column as wide as its contents up to kMaxColumnChars: a long name is elided (whole in its
+  // tooltip) and the columns after it stay in view.
+  void fitColumns();
+
+  RunListModel* m_runs;
+  RunFilterModel* m_filter;
+  QTableView* m_table = nullptr;
+  QString m_selected;  // the run selectRun was last told
+};
+
+}  // namespace traindeck
