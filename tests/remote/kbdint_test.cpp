@@ -268,9 +268,10 @@ class KbdintTest : public QObject {
       if (prompt.fields.value(0).text != kPrompt) return std::nullopt;
       return QList<QByteArray>{codeNow().toUtf8()};
     });
-    QSignalSpy ready(&host, &RemoteHost::readyChanged);
+    QString failed;
+    connect(&host, &RemoteHost::connectionFailed, this, [&failed](const QString& m) { failed = m; });
     host.connectToHost();
-    QTRY_VERIFY_WITH_TIMEOUT(host.isReady(), 15000);
+    QTRY_VERIFY2_WITH_TIMEOUT(host.isReady(), qPrintable(failed + "\nsshd: " + m_server.log().right(2000)), 15000);
     QCOMPARE(promptThread, QThread::currentThread());
     int done = 0;
     for (int i = 0; i < 8; ++i)

@@ -59,6 +59,15 @@ QString SshdServer::keygen(const QString& name) {
   return QString();
 }
 
+namespace {
+// Whether this sshd knows a configuration option: `sshd -t` refuses one it does not.
+bool sshdTakes(const QString& config, const QString& option) {
+  QProcess check;
+  check.start("/usr/sbin/sshd", {"-t", "-f", config, "-o", option});
+  return check.waitForFinished(10000) && check.exitStatus() == QProcess::NormalExit && check.exitCode() == 0;
+}
+}  // namespace
+
 QString SshdServer::start() {
   if (!m_dir.isValid()) return "no temporary directory";
   if (m_port == 0) {
@@ -86,6 +95,12 @@ QString SshdServer::start() {
                    .toUtf8() +
                (m_sftp ? "Subsystem sftp internal-sftp\n" : "") + m_extraConfig.toUtf8());
   config.close();
+  // OpenSSH 9.8+ (Debian 13) refuses an address for a while once its failed logins add up
+  // (PerSourcePenalties): these tests fail logins on purpose, and the next one must connect.
+  if (sshdTakes(path("sshd_config"), "PerSourcePenalties=no") && config.open(QIODevice::Append)) {
+    config.write("PerSourcePenalties no\n");
+    config.close();
+  }
   m_sshd.setProcessChannelMode(QProcess::MergedChannels);
   m_sshd.setStandardOutputFile(path("sshd.log"), QIODevice::Append);
   // If the test dies without running destructors (an abort, an uncaught exception), sshd goes too.
