@@ -12,6 +12,8 @@ namespace traindeck {
 
 namespace {
 
+constexpr double kHoverPixels = 6;  // how near the pointer a line counts as hovered
+
 // The index of the point of `xs` (ascending) nearest to x; -1 when xs is empty.
 int nearestIndex(const QVector<double>& xs, double x) {
   if (xs.isEmpty()) return -1;
@@ -101,26 +103,67 @@ void CompareChart::setLineCount(int count) {
 void CompareChart::setLine(int index, const CompareLine& line) {
   m_lines[index] = line;
   m_main[index]->setName(line.name);
-  QColor memberColor = line.color;
-  memberColor.setAlpha(90);
-  m_main[index]->setPen(line.member ? QPen(memberColor, 1) : QPen(line.color, lineWidthFor(line.x.size())));
   m_main[index]->setData(line.x, line.y, /*alreadySorted=*/true);
   m_main[index]->setScatterStyle(
       QCPScatterStyle(line.x.size() <= 60 && !line.member ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssNone, 4));
   if (line.member) m_main[index]->removeFromLegend();
   const bool band = !line.low.isEmpty() && line.low.size() == line.x.size() && line.high.size() == line.x.size();
-  QColor fill = line.color;
-  fill.setAlpha(55);
-  m_high[index]->setBrush(QBrush(fill));
   m_low[index]->setData(band ? line.x : QVector<double>(), band ? line.low : QVector<double>(), true);
   m_high[index]->setData(band ? line.x : QVector<double>(), band ? line.high : QVector<double>(), true);
   m_low[index]->setVisible(band);
   m_high[index]->setVisible(band);
-  QColor faint = line.color;
-  faint.setAlpha(60);
-  m_raw[index]->setPen(QPen(faint, 1));
   m_raw[index]->setData(line.rawY.isEmpty() ? QVector<double>() : line.x, line.rawY, true);
   m_raw[index]->setVisible(!line.rawY.isEmpty());
+  applyEmphasis(index, Emphasis::Normal);
+}
+
+void CompareChart::applyEmphasis(int index, Emphasis emphasis) {
+  const CompareLine& line = m_lines[index];
+  const auto tinted = [&line](int alpha) {
+    QColor c = line.color;
+    c.setAlpha(alpha);
+    return c;
+  };
+  const double width = line.member ? 1 : lineWidthFor(line.x.size());
+  switch (emphasis) {
+    case Emphasis::Normal:
+      m_main[index]->setPen(line.member ? QPen(tinted(90), width) : QPen(line.color, width));
+      m_high[index]->setBrush(QBrush(tinted(55)));
+      m_raw[index]->setPen(QPen(tinted(60), 1));
+      break;
+    case Emphasis::Highlighted:
+      m_main[index]->setPen(QPen(line.color, width + 2));
+      m_high[index]->setBrush(QBrush(tinted(80)));
+      m_raw[index]->setPen(QPen(tinted(60), 1));
+      break;
+    case Emphasis::Faded:
+      m_main[index]->setPen(QPen(tinted(line.member ? 20 : 40), width));
+      m_high[index]->setBrush(QBrush(tinted(12)));
+      m_raw[index]->setPen(QPen(tinted(12), 1));
+      break;
+  }
+}
+
+void CompareChart::setHighlight(const LineOwner& hovered) {
+  for (int i = 0; i < m_lines.size(); ++i)
+    applyEmphasis(i, !hovered.any()                              ? Emphasis::Normal
+                     : m_lines[i].owner.isHighlightedBy(hovered) ? Emphasis::Highlighted
+                                                                 : Emphasis::Faded);
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+LineOwner CompareChart::lineOwnerAt(const QPointF& pos) const {
+  LineOwner nearest;
+  double best = kHoverPixels;
+  for (int i = 0; i < m_main.size(); ++i) {
+    if (!m_lines[i].owner.any()) continue;
+    const double distance = m_main[i]->selectTest(pos, /*onlySelectable=*/false);
+    if (distance >= 0 && distance <= best) {
+      best = distance;
+      nearest = m_lines[i].owner;
+    }
+  }
+  return nearest;
 }
 
 void CompareChart::setShowLegend(bool on) {
@@ -206,9 +249,11 @@ void CompareChart::mouseMoveEvent(QMouseEvent* event) {
   const QPointF pos = event->position();
   if (!axisRect()->rect().contains(pos.toPoint()) || m_lines.isEmpty()) {
     emit crosshairLeft();
+    emit lineHovered({});
     QToolTip::hideText();
     return;
   }
+  emit lineHovered(lineOwnerAt(pos));
   const double x = xAxis->pixelToCoord(pos.x());
   emit crosshairMoved(x);
   QToolTip::showText(event->globalPosition().toPoint(), crosshairText(x), this);
@@ -229,6 +274,7 @@ void CompareChart::mouseDoubleClickEvent(QMouseEvent* event) {
 void CompareChart::leaveEvent(QEvent* event) {
   QCustomPlot::leaveEvent(event);
   emit crosshairLeft();
+  emit lineHovered({});
 }
 
 void CompareChart::changeEvent(QEvent* event) {

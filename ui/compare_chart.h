@@ -1,7 +1,8 @@
 // One chart of the Compare page: a line per run in the run's colour (with its raw values faint
 // behind when the line is smoothed), or per group of runs with its band filled between two
 // graphs (QCustomPlot's channel fill) and its members faint behind when asked. Hovering shows a crosshair and each
-// run's value at that x; zooming or panning by hand is announced so that the page can give every chart the same range.
+// run's value at that x, and names the line under the pointer so that the page can highlight it on every chart;
+// zooming or panning by hand is announced so that the page can give every chart the same range.
 // Draws what it is given and holds no run data beyond that.
 #pragma once
 
@@ -13,6 +14,21 @@
 
 namespace traindeck {
 
+// Who a line draws: a compared run (index into the Comparison), a group of runs (index into the
+// page's groups), or both for a group's member. None of either: nothing (no line hovered).
+struct LineOwner {
+  int run = -1;
+  int group = -1;
+  bool any() const { return run >= 0 || group >= 0; }
+  // Whether a line of this owner is highlighted while `hovered` is: a run's lines when that run
+  // is hovered; a group's line when the group or one of its members is; a member's line when
+  // its run is, or its group as a whole.
+  bool isHighlightedBy(const LineOwner& hovered) const {
+    return (run >= 0 && run == hovered.run) || (group >= 0 && group == hovered.group && (run < 0 || hovered.run < 0));
+  }
+  bool operator==(const LineOwner&) const = default;
+};
+
 struct CompareLine {
   QString name;
   QColor color;
@@ -20,6 +36,7 @@ struct CompareLine {
   QVector<double> rawY;       // the unsmoothed values at the same x, drawn faint; empty: none
   QVector<double> low, high;  // a group's band at the same x, filled; empty: none
   bool member = false;        // one run of a group, drawn thin and faint, left out of the crosshair
+  LineOwner owner{};
 };
 
 struct CrosshairValue {
@@ -39,6 +56,12 @@ class CompareChart : public QCustomPlot {
   void setLine(int index, const CompareLine& line);  // index < the line count
   const QVector<CompareLine>& lines() const { return m_lines; }
   void setShowLegend(bool on);
+  // Draws the lines `hovered` highlights thicker and every other line faded; none hovered: all
+  // as usual. Kept until the next call (setLine draws a line as usual).
+  void setHighlight(const LineOwner& hovered);
+  const QCPGraph* lineGraph(int index) const { return m_main.value(index); }
+  // The owner of the line within a few pixels of `pos` (the nearest), or none.
+  LineOwner lineOwnerAt(const QPointF& pos) const;
   void setLogScale(bool on);
   void setWallClockX(bool on, const QString& label);  // date-time ticks for unix seconds
 
@@ -58,7 +81,8 @@ class CompareChart : public QCustomPlot {
   void xRangeChangedByUser(const QCPRange& range);
   void crosshairMoved(double x);
   void crosshairLeft();
-  void followingRequested();  // a double-click: fit every chart to its data again
+  void lineHovered(const traindeck::LineOwner& owner);  // none: the pointer is over no line
+  void followingRequested();                            // a double-click: fit every chart to its data again
 
  protected:
   void mouseMoveEvent(QMouseEvent* event) override;
@@ -68,7 +92,9 @@ class CompareChart : public QCustomPlot {
   void changeEvent(QEvent* event) override;
 
  private:
+  enum class Emphasis { Normal, Highlighted, Faded };
   QString xText(double x) const;
+  void applyEmphasis(int index, Emphasis emphasis);
 
   QCPTextElement* m_heading;
   QCPItemStraightLine* m_cursor;

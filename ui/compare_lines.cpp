@@ -14,7 +14,15 @@ CompareLine compareRunLine(const Comparison& comparison, int run, const QString&
                            const CompareSmoothing& smoothing, bool smooth) {
   const ComparedRun& r = comparison.run(run);
   MetricSeries series = metricSeriesByName(comparison.store(run), comparison.scalars(run), metric, axis);
-  CompareLine line{r.label, comparisonColor(r.colorSlot), std::move(series.x), std::move(series.y), {}, {}, {}, false};
+  CompareLine line{.name = r.label,
+                   .color = comparison.runColour(run),
+                   .x = std::move(series.x),
+                   .y = std::move(series.y),
+                   .rawY = {},
+                   .low = {},
+                   .high = {},
+                   .member = false,
+                   .owner = {.run = run, .group = -1}};
   if (!smooth || !smoothing.active()) return line;
   const std::vector<double> ys(line.y.begin(), line.y.end());
   const std::vector<double> smoothed =
@@ -35,15 +43,24 @@ QVector<RunGroup> compareGroups(const Comparison& comparison, const GroupBy& by,
   return groupRuns(runs, by, error);
 }
 
+QColor compareGroupColour(const Comparison& comparison, const RunGroup& group, int groupIndex) {
+  if (comparison.colourBy().kind == ColourBy::Kind::Run || group.members.isEmpty()) return comparisonColor(groupIndex);
+  const QColor shared = comparison.runColour(group.members.front());
+  for (int run : group.members)
+    if (comparison.runColour(run) != shared) return comparisonColor(groupIndex);
+  return shared;
+}
+
 QVector<CompareLine> compareGroupLines(const Comparison& comparison, const RunGroup& group, int groupIndex,
                                        const QString& metric, CompareX axis, const CompareSmoothing& smoothing,
                                        bool smooth, const CompareGrouping& grouping) {
   QVector<CompareLine> lines;
-  const QColor color = comparisonColor(groupIndex);
+  const QColor color = compareGroupColour(comparison, group, groupIndex);
   if (group.members.size() == 1 && !grouping.showMembers) {  // a group of one: no band to show
     CompareLine line = compareRunLine(comparison, group.members.front(), metric, axis, smoothing, smooth);
     line.name = QStringLiteral("%1 (1)").arg(group.name);
     line.color = color;
+    line.owner.group = groupIndex;
     return {line};
   }
   QVector<MetricSeries> members;
@@ -54,6 +71,7 @@ QVector<CompareLine> compareGroupLines(const Comparison& comparison, const RunGr
     member.color = color;
     member.rawY.clear();
     member.member = true;
+    member.owner.group = groupIndex;
     lines.push_back(std::move(member));
   }
   const GroupStats stats = groupStatistics(members, grouping.center, grouping.band);
@@ -66,6 +84,7 @@ QVector<CompareLine> compareGroupLines(const Comparison& comparison, const RunGr
   center.y = stats.center;
   center.low = stats.low;
   center.high = stats.high;
+  center.owner = {.run = -1, .group = groupIndex};
   if (most > 0) lines.push_back(std::move(center));
   return lines;
 }

@@ -30,15 +30,18 @@ struct CompareGrouping {
   bool active() const { return by.kind != GroupBy::Kind::None; }
 };
 
-// The run's line in its colour; smoothed (rawY the values as read) when `smooth` and the
+// The run's line in its colour (Comparison::runColour); smoothed (rawY the values as read) when `smooth` and the
 // smoothing is on.
 CompareLine compareRunLine(const Comparison& comparison, int run, const QString& metric, CompareX axis,
                            const CompareSmoothing& smoothing, bool smooth);
 // The groups of the compared runs; a bad pattern falls back to a group per run, `error` says why.
 QVector<RunGroup> compareGroups(const Comparison& comparison, const GroupBy& by, QString* error = nullptr);
+// A group's colour: the colour its members share when the runs are coloured by a key, a metric
+// or by hand and they all have the same; else comparisonColor(groupIndex).
+QColor compareGroupColour(const Comparison& comparison, const RunGroup& group, int groupIndex);
 // A group's lines: its members first (faint, when asked), then its centre line with the band,
-// named "group (n)" in comparisonColor(groupIndex). A group of one run without members asked
-// is that run's own line (no band) in the group's colour.
+// named "group (n)" in compareGroupColour. A group of one run without members asked is that
+// run's own line (no band) in the group's colour.
 QVector<CompareLine> compareGroupLines(const Comparison& comparison, const RunGroup& group, int groupIndex,
                                        const QString& metric, CompareX axis, const CompareSmoothing& smoothing,
                                        bool smooth, const CompareGrouping& grouping);

@@ -23,7 +23,10 @@
 
 #include "chart_style.h"
 #include "compare_chart.h"
+#include "compare_colour_bar.h"
+#include "compare_colour_picker.h"
 #include "compare_group_bar.h"
+#include "compare_legend.h"
 #include "compare_lines.h"
 #include "compare_tables.h"
 #include "runs/comparison.h"
@@ -99,8 +102,12 @@ ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(buildSetsBar());
   layout->addWidget(buildControls());
+  // Grouping and colouring on rows of their own: side by side they would set the window's
+  // minimum width.
   m_groupBar = new CompareGroupBar(this);
   layout->addWidget(m_groupBar);
+  m_colourBar = new CompareColourBar(this);
+  layout->addWidget(m_colourBar);
   m_message = new QLabel(this);
   m_message->setObjectName("compareMessage");
   m_message->setWordWrap(true);
@@ -118,10 +125,7 @@ ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* 
   m_metricPicker = new QListWidget(side);
   m_metricPicker->setObjectName("compareMetrics");
   m_metricPicker->setToolTip(tr("The metrics charted: every scalar any compared run has, the mapped names first."));
-  m_legend = new QListWidget(side);
-  m_legend->setObjectName("compareLegend");
-  m_legend->setSelectionMode(QAbstractItemView::NoSelection);
-  m_legend->setToolTip(tr("Each run's (or group's) colour, the same in every chart."));
+  m_legend = new CompareLegend(side);
   side->setStretchFactor(0, 1);
   side->setStretchFactor(1, 2);
   overlayPage->addWidget(m_overlayHost);
@@ -157,11 +161,19 @@ ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* 
   m_redrawTimer.setInterval(40);
   connect(&m_redrawTimer, &QTimer::timeout, this, &ComparePage::redrawNow);
   connect(m_comparison, &Comparison::runsChanged, this, [this] {
+    m_hovered = {};  // its indices meant the runs before
     refreshGroups();
     rebuildGrid();
     refreshLegend();
     refreshMetricPicker();
+    m_colourBar->refreshChoices();
+    refreshColourBar();
     for (CompareChart* c : m_overlay) c->setFollowing(true);
+    markAllDirty();
+  });
+  connect(m_comparison, &Comparison::coloursChanged, this, [this] {
+    refreshColourBar();
+    refreshLegend();
     markAllDirty();
   });
   connect(m_comparison, &Comparison::metricsChanged, this, [this](int run) {
@@ -171,12 +183,27 @@ ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* 
   connect(m_comparison, &Comparison::summaryChanged, this, &ComparePage::refreshLegend);
   connect(m_tables, &CompareTables::runActivated, this, &ComparePage::runActivated);
   connect(m_groupBar, &CompareGroupBar::groupingChanged, this, &ComparePage::setGrouping);
+  connect(m_colourBar, &CompareColourBar::colourByChanged, this, &ComparePage::setColourBy);
+  m_colourBar->setChoiceSource([this](ColourBy::Kind kind) { return colourChoices(kind); });
+  connect(m_legend, &CompareLegend::lineHovered, this, &ComparePage::setHovered);
+  connect(m_tables, &CompareTables::runHovered, this, [this](int run) {
+    int group = -1;  // grouped, the run's group is highlighted with it
+    for (int g = 0; g < m_groups.size() && m_grouping.active() && run >= 0; ++g)
+      if (m_groups[g].members.contains(run)) group = g;
+    setHovered({.run = run, .group = group});
+  });
+  const auto colourMenu = [this](const QVector<int>& runs, const QPoint& at) {
+    showRunColourMenu(this, at, *m_comparison, runs);
+  };
+  connect(m_legend, &CompareLegend::colourMenuRequested, this, colourMenu);
+  connect(m_tables, &CompareTables::colourMenuRequested, this, colourMenu);
   refreshSetChooser();
   rebuildOverlay();
   refreshGroups();
   rebuildGrid();
   refreshLegend();
   refreshMetricPicker();
+  refreshColourBar();
   setXAxis(m_x);
 }
 
@@ -285,7 +312,34 @@ QWidget* ComparePage::buildControls() {
   return bar;
 }
 
+void ComparePage::setColourBy(const ColourBy& by) {
+  m_comparison->setColourBy(by);  // coloursChanged redraws when a colour changed
+  refreshColourBar();
+}
+
+void ComparePage::refreshColourBar() {
+  m_colourBar->showColouring(m_comparison->colourBy(), m_comparison->colours());
+}
+
+QStringList ComparePage::colourChoices(ColourBy::Kind kind) const {
+  if (kind == ColourBy::Kind::Metric) return m_comparison->metricNames();
+  QStringList keys;  // the keys whose values differ first: those are worth colouring by
+  QVector<FlatConfig> configs;
+  for (int i = 0; i < m_comparison->size(); ++i) configs << m_comparison->run(i).config;
+  for (bool differing : {true, false})
+    for (const ConfigDiffRow& row : diffConfigs(configs, differing))
+      if (!keys.contains(row.key)) keys << row.key;
+  return keys;
+}
+
+void ComparePage::setHovered(const LineOwner& owner) {
+  if (owner == m_hovered) return;
+  m_hovered = owner;
+  for (CompareChart* c : m_overlay + m_grid) c->setHighlight(m_hovered);
+}
+
 void ComparePage::setGrouping(const CompareGrouping& grouping) {
+  m_hovered = {};
   m_grouping = grouping;
   m_groupBar->setGrouping(grouping);
   refreshGroups();
@@ -433,13 +487,17 @@ void ComparePage::rebuildOverlay() {
       for (CompareChart* c : m_overlay) c->setFollowing(true);
       redrawNow();
     });
+    connect(chart, &CompareChart::lineHovered, this, &ComparePage::setHovered);
     m_overlay << chart;
   }
 }
 
 QString ComparePage::saveSet(const QString& name) {
   if (m_comparison->size() == 0) return tr("Select runs to compare before saving a set");
-  const QString error = m_sets->save({name.trimmed(), m_comparison->runDirs()});
+  ComparisonSet set{.name = name.trimmed(), .runDirs = m_comparison->runDirs()};
+  for (const QString& dir : set.runDirs)
+    if (const QColor colour = m_comparison->handColour(dir); colour.isValid()) set.colours.insert(dir, colour);
+  const QString error = m_sets->save(set);
   if (error.isEmpty()) refreshSetChooser(name.trimmed());
   return error;
 }
@@ -448,6 +506,9 @@ QString ComparePage::openSet(const QString& name) {
   const ComparisonSet* set = m_sets->find(name);
   if (!set) return tr("No comparison set named \"%1\"").arg(name);
   const QString leftOut = m_comparison->setRuns(set->runDirs);
+  for (auto it = set->colours.begin(); it != set->colours.end(); ++it)
+    m_comparison->setHandColour(it.key(), it.value());
+  if (!set->colours.isEmpty()) setColourBy({.kind = ColourBy::Kind::ByHand, .key = {}, .statistic = {}});
   refreshSetChooser(name);
   return leftOut;
 }
@@ -468,29 +529,7 @@ void ComparePage::showMessage(const QString& text) {
 }
 
 void ComparePage::refreshLegend() {
-  m_legend->clear();
-  const auto add = [this](const QColor& color, const QString& text, const QString& tip) {
-    QPixmap swatch(14, 14);
-    swatch.fill(color);
-    auto* item = new QListWidgetItem(QIcon(swatch), text);
-    item->setToolTip(tip);
-    m_legend->addItem(item);
-  };
-  if (m_grouping.active()) {
-    for (int g = 0; g < m_groups.size(); ++g) {
-      QStringList members;
-      for (int run : m_groups[g].members) members << m_comparison->run(run).label;
-      add(comparisonColor(g), QStringLiteral("%1  (%2)").arg(m_groups[g].name).arg(m_groups[g].members.size()),
-          members.join('\n'));
-    }
-    return;
-  }
-  for (int i = 0; i < m_comparison->size(); ++i) {
-    const ComparedRun& run = m_comparison->run(i);
-    add(comparisonColor(run.colorSlot),
-        QStringLiteral("%1  (%2)").arg(run.label, run.source.isEmpty() ? run.summary.statusName() : run.source),
-        run.runDir);
-  }
+  m_legend->refresh(*m_comparison, m_grouping.active() ? &m_groups : nullptr);
 }
 
 void ComparePage::rebuildGrid() {
@@ -510,6 +549,7 @@ void ComparePage::rebuildGrid() {
       for (CompareChart* c : m_grid) c->setFollowing(true);
       redrawNow();
     });
+    connect(chart, &CompareChart::lineHovered, this, &ComparePage::setHovered);
     m_grid << chart;
   }
 }
@@ -568,7 +608,8 @@ void ComparePage::redrawNow() {
     const QString title = metricTitle(m_gridMetric);
     if (grouped) {
       for (int g = 0; g < m_groups.size() && g < m_grid.size() && !runs.isEmpty(); ++g) {
-        m_grid[g]->setTitle(QStringLiteral("%1 · %2").arg(m_groups[g].name, title), comparisonColor(g));
+        m_grid[g]->setTitle(QStringLiteral("%1 · %2").arg(m_groups[g].name, title),
+                            compareGroupColour(*m_comparison, m_groups[g], g));
         m_grid[g]->setLines(groupLinesFor(g, m_gridMetric));
         m_grid[g]->setShowLegend(false);
       }
@@ -583,6 +624,8 @@ void ComparePage::redrawNow() {
     fitCharts(m_grid, /*shareY=*/true);
   }
   // The other mode's charts were not updated: they are rebuilt when shown.
+  if (m_hovered.any())
+    for (CompareChart* c : m_mode == Mode::Overlay ? m_overlay : m_grid) c->setHighlight(m_hovered);
   m_allDirty = false;
   m_dirtyRuns.clear();
   m_redrawTimer.setInterval(nextRedrawIntervalMs(clock, m_mode == Mode::Overlay ? m_overlay : m_grid));

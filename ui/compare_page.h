@@ -4,8 +4,10 @@
 // runs (by config keys, source or a name pattern) a mean or median line with a band. Or small
 // multiples (a chart per run or group for one metric, shared axes); x by step, tokens, elapsed or
 // wall-clock time; log scale; smoothing (TensorBoard's EMA, or a window in x units); zoom and pan
-// synced across charts; a crosshair listing each line's value. Under the charts: the summary and
-// config-diff tables. Named sets save and reopen a selection.
+// synced across charts; a crosshair listing each line's value. Runs coloured by run, config key,
+// metric or by hand; the run under the pointer (on any chart, the legend or the summary)
+// highlighted on every chart. Under the charts: the summary and config-diff tables. Named sets
+// save and reopen a selection.
 // Holds no run data: it draws what the Comparison (owned by the window) holds, at most every 40 ms.
 #pragma once
 
@@ -13,8 +15,10 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "compare_chart.h"
 #include "compare_lines.h"
 #include "runs/metric_series.h"
+#include "runs/run_colours.h"
 
 class QCheckBox;
 class QComboBox;
@@ -28,9 +32,9 @@ class QGridLayout;
 
 namespace traindeck {
 
-class CompareChart;
+class CompareColourBar;
 class CompareGroupBar;
-struct CompareLine;
+class CompareLegend;
 class CompareTables;
 class Comparison;
 class ComparisonSets;
@@ -62,6 +66,10 @@ class ComparePage : public QWidget {
   QStringList metricChoices() const;
   void setGrouping(const CompareGrouping& grouping);
   const QVector<RunGroup>& groups() const { return m_groups; }  // a group per run when not grouped
+  void setColourBy(const ColourBy& by);
+  // The run (or group) whose lines every chart highlights; none: every line as usual.
+  void setHovered(const LineOwner& owner);
+  LineOwner hovered() const { return m_hovered; }
   // Saves the compared runs as a named set / compares a saved set; an error text or empty.
   QString saveSet(const QString& name);
   QString openSet(const QString& name);
@@ -85,6 +93,8 @@ class ComparePage : public QWidget {
   void scheduleRedraw();
   void rebuildGrid();
   void refreshLegend();
+  void refreshColourBar();
+  QStringList colourChoices(ColourBy::Kind kind) const;
   void refreshSetChooser(const QString& current = {});
   CompareLine lineFor(int run, const QString& metric) const;
   QVector<CompareLine> groupLinesFor(int group, const QString& metric) const;
@@ -103,7 +113,7 @@ class ComparePage : public QWidget {
   QGridLayout* m_overlayLayout;
   QWidget* m_gridHost;
   QGridLayout* m_gridLayout;
-  QListWidget* m_legend;
+  CompareLegend* m_legend;
   QListWidget* m_metricPicker;
   CompareTables* m_tables;
   QComboBox* m_modeChooser;
@@ -114,6 +124,7 @@ class ComparePage : public QWidget {
   QLabel* m_windowLabel;
   QCheckBox* m_logScale;
   CompareGroupBar* m_groupBar;
+  CompareColourBar* m_colourBar;
   QComboBox* m_setChooser;
   QLabel* m_message;
   QTimer m_redrawTimer;
@@ -126,6 +137,7 @@ class ComparePage : public QWidget {
   CompareGrouping m_grouping;
   QVector<RunGroup> m_groups;
   QString m_groupError;
+  LineOwner m_hovered;  // the one hovered state: every chart's emphasis is drawn from it
   bool m_log = false;
   bool m_syncing = false;
   // What the next redraw must rebuild: every line (a setting or the runs changed), or only the

@@ -11,6 +11,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "item_hover.h"
 #include "runs/comparison.h"
 #include "runs/comparison_summary_model.h"
 #include "runs/config_diff_model.h"
@@ -46,7 +47,8 @@ CompareTables::CompareTables(const Comparison* comparison, QWidget* parent)
   m_summaryView->setModel(proxy);
   m_summaryView->setSortingEnabled(true);
   m_summaryView->sortByColumn(-1, Qt::AscendingOrder);  // the comparison's order until a header is clicked
-  m_summaryView->setToolTip(tr("Click a header to sort; double-click a run to open it."));
+  m_summaryView->setToolTip(
+      tr("Click a header to sort; double-click a run to open it; right-click it to pick its colour."));
   summaryLayout->addWidget(m_summaryView, 1);
   auto* csvRow = new QHBoxLayout;
   csvRow->addStretch(1);
@@ -81,6 +83,15 @@ CompareTables::CompareTables(const Comparison* comparison, QWidget* parent)
   connect(m_summaryView, &QTableView::doubleClicked, this, [this, proxy](const QModelIndex& index) {
     const int row = proxy->mapToSource(index).row();
     if (row >= 0 && row < m_comparison->size()) emit runActivated(m_comparison->run(row).runDir);
+  });
+  followItemHover(m_summaryView, [this, proxy](const QModelIndex& index) {
+    emit runHovered(index.isValid() ? proxy->mapToSource(index).row() : -1);
+  });
+  m_summaryView->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_summaryView, &QWidget::customContextMenuRequested, this, [this, proxy](const QPoint& pos) {
+    const QModelIndex index = m_summaryView->indexAt(pos);
+    if (index.isValid())
+      emit colourMenuRequested({proxy->mapToSource(index).row()}, m_summaryView->viewport()->mapToGlobal(pos));
   });
   setTabText(1, tr("Config diff (%1)").arg(m_diff->rowCount()));
 }

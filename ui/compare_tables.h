@@ -1,5 +1,6 @@
 // The Compare page's tables, under its charts: the summary (sortable, CSV export; a double-click
-// opens the run) and the config diff (differing keys, or all of them). Views over the models
+// opens the run; hovering a row highlights the run on every chart; its context menu picks the
+// run's colour) and the config diff (differing keys, or all of them). Views over the models
 // that app/runs keeps for a Comparison.
 #pragma once
 
@@ -27,6 +28,8 @@ class CompareTables : public QTabWidget {
 
  signals:
   void runActivated(const QString& runDir);
+  void runHovered(int run);  // the comparison's index; -1: over no row, or left
+  void colourMenuRequested(const QVector<int>& runs, const QPoint& globalPos);
 
  private:
   const Comparison* m_comparison;

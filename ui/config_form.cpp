@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QRegularExpression>
 #include <QRegularExpressionValidator>
 #include <QScrollBar>
@@ -21,14 +22,12 @@
 
 #include "config/config_fields.h"
 #include "field_labels.h"
+#include "problem_colors.h"
 #include "setup_yaml_edit.h"
 
 namespace traindeck {
 
 namespace {
-
-const QColor kErrorColor(0xc0, 0x39, 0x2b);
-const QColor kWarningColor(0xd6, 0x8a, 0x10);
 
 // The form's groups: a title and the sections (or top-level keys, "") it holds.
 struct Group {
@@ -69,6 +68,27 @@ QStringList enumChoices(const QString& type) {
   return out;
 }
 
+// A doc that says each choice in turn ("single: one process; ddp: data parallel; ...") → each
+// choice's part, as a sentence ("ddp: data parallel."), for that item's tooltip. A choice's
+// part runs to the next choice's "name: ", so semicolons inside it stay. Empty for a doc that
+// does not name its choices so.
+QMap<QString, QString> choiceSentences(const QString& doc, const QStringList& choices) {
+  QMap<qsizetype, QString> starts;  // where each "choice: " begins in the doc
+  for (const QString& choice : choices) {
+    const QRegularExpression named("(^|[;.] )" + QRegularExpression::escape(choice) + ": ");
+    const QRegularExpressionMatch match = named.match(doc);
+    if (match.hasMatch()) starts.insert(match.capturedStart() + match.capturedLength(1), choice);
+  }
+  QMap<QString, QString> out;
+  for (auto it = starts.cbegin(); it != starts.cend(); ++it) {
+    const auto next = std::next(it);
+    QString part = doc.mid(it.key(), next == starts.cend() ? -1 : next.key() - it.key()).trimmed();
+    while (part.endsWith(';') || part.endsWith('.')) part.chop(1);
+    out.insert(it.value(), part + ".");
+  }
+  return out;
+}
+
 }  // namespace
 
 ConfigForm::ConfigForm(QWidget* parent) : QScrollArea(parent) {
@@ -87,7 +107,7 @@ ConfigForm::ConfigForm(QWidget* parent) : QScrollArea(parent) {
       const QString path = QString::fromStdString(info.path);
       if (!group.sections.contains(sectionOf(path))) continue;
       const QString type = QString::fromStdString(info.type);
-      QWidget* editor = makeEditor(path, type, box);
+      QWidget* editor = makeEditor(path, type, QString::fromStdString(info.doc), box);
       editor->setObjectName("field:" + path);
       Row row{editor, new QLabel(box), nullptr, {}};
       row.baseTip = QStringLiteral("<p><code>%1</code></p><p>%2</p><p><i>%3</i>; default <code>%4</code></p>")
@@ -164,10 +184,14 @@ bool ConfigForm::eventFilter(QObject* watched, QEvent* event) {
   return QScrollArea::eventFilter(watched, event);
 }
 
-QWidget* ConfigForm::makeEditor(const QString& path, const QString& type, QWidget* parent) {
+QWidget* ConfigForm::makeEditor(const QString& path, const QString& type, const QString& doc, QWidget* parent) {
   if (type.startsWith("one of ")) {
     auto* combo = new QComboBox(parent);
     combo->addItems(enumChoices(type));
+    const QMap<QString, QString> sentences = choiceSentences(doc, enumChoices(type));
+    for (int i = 0; i < combo->count(); ++i)
+      if (const QString sentence = sentences.value(combo->itemText(i)); !sentence.isEmpty())
+        combo->setItemData(i, sentence, Qt::ToolTipRole);
     // A wheel turned to scroll the form must not change a value it passes over.
     combo->setFocusPolicy(Qt::StrongFocus);
     combo->installEventFilter(this);

@@ -51,7 +51,7 @@ class ConfigForm : public QScrollArea {
     QLabel* note = nullptr;  // under the field, hidden while empty
     QString baseTip;
   };
-  QWidget* makeEditor(const QString& path, const QString& type, QWidget* parent);
+  QWidget* makeEditor(const QString& path, const QString& type, const QString& doc, QWidget* parent);
   void setEditorValue(QWidget* editor, const QString& valueYaml);
   void markRow(const QString& path, Severity severity, const QStringList& messages);
 

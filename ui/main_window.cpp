@@ -8,6 +8,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QInputDialog>
@@ -167,7 +168,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_jobs->attachRunning();  // runs started before the app was reopened
   m_runs->setRunsRoot(options.runsRoot);
   openConfig(options.configPath);
-  if (!options.openRun.isEmpty()) showRun(options.openRun);
+  if (!options.openRun.isEmpty()) openFolder(options.openRun);
   if (!options.compareRuns.isEmpty()) compareRuns(options.compareRuns);
 
   QSettings settings;
@@ -285,6 +286,14 @@ void MainWindow::buildActions() {
     m_pages->setCurrentWidget(m_setup);
     m_setup->openFile();
   });
+  auto* openFolderAction = new QAction(tr("Open folder…"), this);
+  openFolderAction->setObjectName("openFolderAction");
+  openFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  openFolderAction->setStatusTip(tr("List the runs in a folder, TrainDeck's and other tools', beside the runs root"));
+  connect(openFolderAction, &QAction::triggered, this, [this] {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open a folder of runs"));
+    if (!folder.isEmpty()) openFolder(folder);
+  });
   QAction* save = add(tr("Save…"), QKeySequence::Save, tr("Save the job as YAML"),
                       [this] { m_setup->saveFile(m_setup->filePath()); });
   bar->addSeparator();
@@ -325,7 +334,7 @@ void MainWindow::buildActions() {
   newJob->setObjectName("newAction");
   open->setObjectName("openAction");
   save->setObjectName("saveAction");
-  buildMenus({newJob, open, save, hosts, quit});
+  buildMenus({newJob, open, openFolderAction, save, hosts, quit});
 }
 
 void MainWindow::buildMenus(const QList<QAction*>& file) {
@@ -420,6 +429,18 @@ void MainWindow::openConfig(const QString& nameOrPath) {
     m_setup->openFile(nameOrPath);
   else
     m_setup->choosePreset(nameOrPath);
+}
+
+void MainWindow::openFolder(const QString& folder) {
+  const RunListModel::FolderRuns found = m_runs->openFolder(folder);
+  if (!found.problem.isEmpty()) return tellProblem(tr("No runs"), found.problem);
+  if (found.runs.size() == 1) return showRun(found.runs.front());
+  compareRuns(found.runs.mid(0, kOpenedFolderCompared));
+  statusBar()->showMessage(tr("%1 runs found in %2, listed; %3 of them on Compare")
+                               .arg(found.runs.size())
+                               .arg(QDir::toNativeSeparators(folder))
+                               .arg(std::min<qsizetype>(found.runs.size(), kOpenedFolderCompared)),
+                           10000);
 }
 
 void MainWindow::showRun(const QString& runDir) {

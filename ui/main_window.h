@@ -44,7 +44,7 @@ struct MainWindowOptions {
   QStringList presetDirs;
   QString configPath = "demo-cpu";  // a YAML file or a preset name, shown on the Setup page
   QString runsRoot;                 // where runs are listed and new ones made
-  QString openRun;                  // a run directory to show first (may be outside the runs root)
+  QString openRun;                  // a run directory, or a folder of runs, to show first (openFolder)
   QString trainBinary;              // traindeck-train
   QString remotePayloadDir;         // default: <trainBinary's folder>/../share/traindeck/remote
   QStringList compareRuns;          // runs to show side by side on the Compare page first
@@ -72,6 +72,10 @@ class MainWindow : public QMainWindow {
  public slots:
   void openConfig(const QString& nameOrPath);
   void showRun(const QString& runDir);
+  // Open folder… and --open: the runs found in the folder (TrainDeck's and other tools') are
+  // listed beside the root's for this session; one run is shown, several are compared (the first
+  // kOpenedFolderCompared). A folder without runs is named in a message with the formats looked for.
+  void openFolder(const QString& folder);
   // Opens the Compare page on these runs (the run list's selection when empty).
   void compareRuns(const QStringList& runDirs = {});
   // Starts the Setup page's job under the runs root and shows it; returns the new run
@@ -106,6 +110,7 @@ class MainWindow : public QMainWindow {
   // How many newest checkpoints of each remote run are copied here (kept in QSettings).
   void setCheckpointsKeptHere(int keep);
   static constexpr const char* kCheckpointsKeptHereKey = "remote/checkpointsKeptHere";
+  static constexpr int kOpenedFolderCompared = 20;  // runs of an opened folder put on Compare
 
  private:
   RunSummary shownSummary() const;                    // the shown run's

@@ -11,6 +11,7 @@
 #include "config/devices.h"
 #include "config/planner.h"
 #include "config/run_steps.h"
+#include "kind_fits_table.h"
 #include "memory_bar.h"
 #include "progress_text.h"
 #include "runs/human_duration.h"
@@ -61,6 +62,8 @@ PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Memory per rank"), m_memory);
   m_bar = new MemoryBar(m_details);
   form->addRow(m_bar);
+  m_kinds = new KindFitsTable(m_details);
+  form->addRow(tr("By kind"), m_kinds);
   form->addRow(tr("Tokens per step"), m_tokensPerStep);
   form->addRow(tr("Step time (est.)"), m_stepTime);
   form->addRow(tr("Tokens/s (est.)"), m_throughput);
@@ -161,6 +164,7 @@ void PlanPanel::replan() {
       tr("%1 of %2 (%3)")
           .arg(bytes(plan.memory.total()), bytes(plan.memoryAvailable), plan.fits ? tr("fits") : tr("does not fit")));
   m_bar->setMemory(plan.memory, plan.memoryAvailable);
+  m_kinds->setFits(planEachKind(*m_config, device), m_config->strategy.kind);
   m_tokensPerStep->setText(str(formatThousands(plan.tokensPerStep)));
   const bool timed = plan.stepSeconds > 0;
   // Under a minute in seconds with 3 digits ("0.412 s"); longer as people say it ("1h59m", not "7.16e+03 s").
@@ -197,6 +201,7 @@ QString PlanPanel::summaryText() const {
   QStringList out{m_status->text()};
   if (m_details->isVisibleTo(this) || m_config) {
     out << tr("Parameters: ") + m_parameters->text() << tr("Memory per rank: ") + m_memory->text()
+        << tr("By kind: ") + m_kinds->rowTexts().join(QStringLiteral("; "))
         << tr("Tokens per step: ") + m_tokensPerStep->text() << tr("Step time: ") + m_stepTime->text()
         << tr("Tokens/s: ") + m_throughput->text() << tr("Whole run: ") + m_wholeRun->text();
   }

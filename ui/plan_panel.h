@@ -1,6 +1,6 @@
-// The Setup page's plan: parameters, memory per rank as a bar against the chosen device,
-// tokens per step, step time and throughput, and a warning when the job does not fit. It
-// re-plans whenever it is given a config or the device chooser changes.
+// The Setup page's plan: parameters, memory per rank as a bar against the chosen device and by
+// strategy kind side by side, tokens per step, step time and throughput, and a warning when the
+// job does not fit. It re-plans whenever it is given a config or the device chooser changes.
 #pragma once
 
 #include <QWidget>
@@ -15,6 +15,7 @@ class QLabel;
 
 namespace traindeck {
 
+class KindFitsTable;
 class MemoryBar;
 
 class PlanPanel : public QWidget {
@@ -65,6 +66,7 @@ class PlanPanel : public QWidget {
   QLabel* m_warning = nullptr;
   QLabel* m_notes = nullptr;
   MemoryBar* m_bar = nullptr;
+  KindFitsTable* m_kinds = nullptr;  // per-rank memory under each kind, side by side
 };
 
 }  // namespace traindeck

@@ -1,5 +1,7 @@
 #include "run_filter_model.h"
 
+#include <cmath>
+
 #include "runs/run_list_model.h"
 
 namespace traindeck {
@@ -26,6 +28,18 @@ bool RunFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex&) const {
   if (!m_status.isEmpty() && runs->statusOf(run) != m_status) return false;
   return m_text.isEmpty() || run.name.contains(m_text, Qt::CaseInsensitive) ||
          run.id.contains(m_text, Qt::CaseInsensitive);
+}
+
+bool RunFilterModel::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+  const auto missing = [this](const QModelIndex& at) {
+    const QVariant v = at.data(sortRole());
+    return !v.isValid() || (v.typeId() == QMetaType::Double && std::isnan(v.toDouble()));
+  };
+  const bool leftMissing = missing(left), rightMissing = missing(right);
+  if (!leftMissing && !rightMissing) return QSortFilterProxyModel::lessThan(left, right);
+  // A descending sort asks lessThan(right, left): a missing value is then the "smaller" one.
+  if (leftMissing == rightMissing) return false;
+  return sortOrder() == Qt::AscendingOrder ? rightMissing : leftMissing;
 }
 
 }  // namespace traindeck

@@ -1,6 +1,7 @@
 // The run list as the user narrows and orders it: runs whose name or id contain a text, of one
-// status or of all, sorted by any column (numbers as numbers). A proxy over RunListModel; rows
-// of the view are mapped to the model's with mapToSource/mapFromSource.
+// status or of all, sorted by any column (numbers as numbers; a run without a value, such as a
+// metric it never logged, last in either order). A proxy over RunListModel; rows of the view
+// are mapped to the model's with mapToSource/mapFromSource.
 #pragma once
 
 #include <QSortFilterProxyModel>
@@ -16,6 +17,7 @@ class RunFilterModel : public QSortFilterProxyModel {
 
  protected:
   bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+  bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
  private:
   QString m_text, m_status;

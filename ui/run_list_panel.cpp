@@ -42,6 +42,7 @@ RunListPanel::RunListPanel(RunListModel* runs, const QString& runsRoot, QWidget*
           [this, filterStatus] { m_filter->setStatus(filterStatus->currentData().toString()); });
 
   m_runs->setConfigColumns(QSettings().value(kConfigColumnsKey).toStringList());
+  m_runs->setMetricColumns(metricColumnsFromTitles(QSettings().value(kMetricColumnsKey).toStringList()));
   m_table = new QTableView(this);  // after the filters: first in the focus chain, it would pick a run on show
   m_table->setObjectName("runList");
   m_table->setModel(m_filter);
@@ -107,9 +108,14 @@ QMenu* RunListPanel::columnMenu() {
     a->setCheckable(true);
     a->setChecked(!m_table->isColumnHidden(column));
     a->setObjectName("column:" + title);
-    const bool configColumn = column >= RunListModel::ColumnCount;
-    connect(a, &QAction::toggled, this, [this, column, configColumn](bool on) {
-      if (configColumn && !on) {
+    connect(a, &QAction::toggled, this, [this, column](bool on) {
+      // A config key's or a metric's column is removed, not hidden.
+      if (column >= m_runs->firstMetricColumn() && !on) {
+        QList<MetricColumn> columns = m_runs->metricColumns();
+        columns.removeAt(column - m_runs->firstMetricColumn());
+        return changeExtraColumns([&] { m_runs->setMetricColumns(columns); });
+      }
+      if (column >= RunListModel::ColumnCount && !on) {
         QStringList keys = m_runs->configColumns();
         keys.removeAt(column - RunListModel::ColumnCount);
         return showConfigColumns(keys);
@@ -118,6 +124,7 @@ QMenu* RunListPanel::columnMenu() {
     });
   }
   menu->addSeparator();
+  menu->addMenu(metricColumnsMenu(menu));
   QAction* add = menu->addAction(tr("Add a config key as a column…"), this, [this] {
     bool ok = false;
     const QString key = QInputDialog::getText(this, tr("Config column"), tr("Config key (for example optimizer.lr):"),
@@ -130,12 +137,45 @@ QMenu* RunListPanel::columnMenu() {
   return menu;
 }
 
+QMenu* RunListPanel::metricColumnsMenu(QWidget* parent) {
+  auto* menu = new QMenu(tr("Metric columns"), parent);
+  menu->setObjectName("metricColumnsMenu");
+  QStringList shown;
+  for (const MetricColumn& c : m_runs->metricColumns())
+    if (!shown.contains(c.metric)) shown << c.metric;
+  QStringList names = m_runs->runIndex()->metricNames();
+  for (const QString& metric : shown)  // a saved column whose metric no run has (yet): still listed
+    if (!names.contains(metric)) names << metric;
+  for (const QString& metric : names) {
+    QAction* a = menu->addAction(metric);
+    a->setCheckable(true);
+    a->setChecked(shown.contains(metric));
+    a->setObjectName("metricColumn:" + metric);
+    connect(a, &QAction::toggled, this, [this, metric](bool on) { showMetricColumns(metric, on); });
+  }
+  if (names.isEmpty()) menu->addAction(tr("No metrics indexed yet"))->setEnabled(false);
+  return menu;
+}
+
+void RunListPanel::showMetricColumns(const QString& metric, bool shown) {
+  QList<MetricColumn> columns;
+  for (const MetricColumn& c : m_runs->metricColumns())
+    if (c.metric != metric) columns << c;
+  if (shown) columns << defaultMetricColumns(metric);
+  changeExtraColumns([&] { m_runs->setMetricColumns(columns); });
+}
+
 void RunListPanel::showConfigColumns(const QStringList& keys) {
+  changeExtraColumns([&] { m_runs->setConfigColumns(keys); });
+}
+
+void RunListPanel::changeExtraColumns(const std::function<void()>& change) {
   // A reset: the hidden columns are set again, and the run selected selected again.
   const QList<int> hidden = hiddenColumns();
-  m_runs->setConfigColumns(keys);
+  change();
   setHiddenColumns(hidden);
-  QSettings().setValue(kConfigColumnsKey, keys);
+  QSettings().setValue(kConfigColumnsKey, m_runs->configColumns());
+  QSettings().setValue(kMetricColumnsKey, metricColumnTitles(m_runs->metricColumns()));
   selectRun(m_selected);
   fitColumns();
 }

@@ -39,6 +39,7 @@
 #include "gpt2_files_fetch.h"
 #include "plan_panel.h"
 #include "prepare_dialog.h"
+#include "problem_colors.h"
 #include "probed_devices.h"
 #include "runlog/run_directory.h"
 #include "setup_yaml_edit.h"
@@ -46,9 +47,6 @@
 namespace traindeck {
 
 namespace {
-
-const QColor kErrorColor(0xc0, 0x39, 0x2b);
-const QColor kWarningColor(0xd6, 0x8a, 0x10);
 
 std::vector<std::string> toStd(const QStringList& list) {
   std::vector<std::string> out;

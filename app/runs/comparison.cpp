@@ -15,13 +15,6 @@ namespace traindeck {
 
 namespace {
 
-// Ten hues, then the same hues lighter: neighbours in the list differ in hue first.
-const QColor kColors[Comparison::kColorCount] = {{31, 119, 180},  {255, 127, 14},  {44, 160, 44},   {214, 39, 40},
-                                                 {148, 103, 189}, {140, 86, 75},   {227, 119, 194}, {127, 127, 127},
-                                                 {188, 189, 34},  {23, 190, 207},  {120, 170, 220}, {255, 175, 100},
-                                                 {130, 210, 110}, {245, 130, 130}, {190, 160, 220}, {190, 140, 120},
-                                                 {245, 170, 215}, {185, 185, 185}, {215, 215, 120}, {120, 220, 230}};
-
 FlatConfig readConfig(const QString& runDir) {
   QFile file(QDir(runDir).filePath(run_file::kConfig));
   if (!file.open(QIODevice::ReadOnly)) {
@@ -48,15 +41,16 @@ ComparedRun readComparedRun(const QString& runDir, int colorSlot) {
 
 }  // namespace
 
-QColor comparisonColor(int slot) {
-  constexpr int n = Comparison::kColorCount;
-  return kColors[((slot % n) + n) % n];
-}
-
 Comparison::Comparison(RunRegistry& registry, QObject* parent) : QObject(parent), m_registry(registry) {
   m_refresh.setInterval(1000);
   connect(&m_refresh, &QTimer::timeout, this, &Comparison::refreshLiveSummaries);
   m_refresh.start();
+  // Before any page hears of the growth: a run's value of the colouring metric, or an imported
+  // run's config read again, may change the colours.
+  connect(this, &Comparison::metricsChanged, this, [this](int index) {
+    if (m_colourBy.kind == ColourBy::Kind::Metric) refreshColourMetric(index);
+    if (refreshColours()) emit coloursChanged();
+  });
 }
 
 Comparison::~Comparison() = default;
@@ -130,6 +124,8 @@ QString Comparison::setRuns(const QStringList& runDirs) {
   for (Entry& gone : m_entries)
     if (gone.session) disconnect(gone.session.get(), nullptr, this, nullptr);
   m_entries = std::move(next);
+  for (int i = 0; i < size(); ++i) refreshColourMetric(i);
+  refreshColours();  // announced by runsChanged
   emit runsChanged();
   return leftOut.isEmpty() ? QString() : tr("Left out: %1").arg(leftOut.join(QStringLiteral("; ")));
 }
@@ -177,6 +173,49 @@ bool Comparison::readImported(Entry& entry, int colorSlot, QString& error) {
     error = tr("%1 (cannot be read: %2)").arg(entry.run.runDir, QString::fromUtf8(e.what()));
     return false;
   }
+}
+
+void Comparison::setColourBy(const ColourBy& by) {
+  if (by == m_colourBy) return;
+  m_colourBy = by;
+  for (int i = 0; i < size(); ++i) refreshColourMetric(i);
+  if (refreshColours()) emit coloursChanged();
+}
+
+void Comparison::setHandColour(const QString& runDir, const QColor& colour) {
+  if (colour.isValid())
+    m_handColours.insert(runDir, colour);
+  else
+    m_handColours.remove(runDir);
+  if (refreshColours()) emit coloursChanged();
+}
+
+void Comparison::refreshColourMetric(int index) {
+  Entry& entry = m_entries.at(static_cast<std::size_t>(index));
+  entry.colourMetric = NAN;
+  if (m_colourBy.kind != ColourBy::Kind::Metric) return;
+  const MetricSeries series = metricSeriesByName(store(index), scalars(index), m_colourBy.key, CompareX::Step);
+  for (double v : series.y) {
+    if (!std::isfinite(v)) continue;
+    const bool min = m_colourBy.statistic == ColourBy::Statistic::Min;
+    entry.colourMetric = min && std::isfinite(entry.colourMetric) ? std::min(entry.colourMetric, v) : v;
+  }
+}
+
+bool Comparison::refreshColours() {
+  QVector<ColourableRun> runs;
+  for (const Entry& entry : m_entries) {
+    ColourableRun run{
+        .slot = entry.run.colorSlot, .metric = entry.colourMetric, .byHand = m_handColours.value(entry.run.runDir)};
+    if (m_colourBy.kind == ColourBy::Kind::ConfigKey)
+      for (const auto& [key, value] : entry.run.config.entries)
+        if (QString::fromStdString(key) == m_colourBy.key) run.configValue = QString::fromStdString(value);
+    runs.push_back(std::move(run));
+  }
+  RunColours colours = assignRunColours(runs, m_colourBy);
+  if (colours == m_colours) return false;
+  m_colours = std::move(colours);
+  return true;
 }
 
 int Comparison::indexOf(const QString& runDir) const {

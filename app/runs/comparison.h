@@ -1,11 +1,13 @@
 // A comparison: any number of runs watched together, TrainDeck's own and other tools' (by their
-// address, imported_runs.h). Each run keeps its colour slot while it stays in the comparison, so
-// every chart and table shows it in the same colour. Each TrainDeck run's shared RunSession (from
+// address, imported_runs.h). Each run keeps its colour slot while it stays in the comparison; the
+// colouring (by run, config key, metric or by hand, run_colours.h) gives each run the one colour
+// that every chart and table shows it in. Each TrainDeck run's shared RunSession (from
 // the RunRegistry: the Monitor's, when it shows the same run) keeps live runs updating; another
 // tool's run is read here and read again when its files change. Lives in the GUI thread.
 #pragma once
 
 #include <QColor>
+#include <QHash>
 #include <QObject>
 #include <QStringList>
 #include <QTimer>
@@ -14,6 +16,7 @@
 
 #include "config/config_flatten.h"
 #include "imported_runs.h"
+#include "run_colours.h"
 #include "run_comparison.h"
 #include "run_summary.h"
 
@@ -32,14 +35,10 @@ struct ComparedRun {
   FlatConfig config;   // config.yaml, flattened; `error` says why it could not be read
 };
 
-// 20 colours that stay apart from each other on light and dark backgrounds; slots past them
-// take the same colours again (grouping gives hundreds of runs a colour per group).
-QColor comparisonColor(int slot);
-
 class Comparison : public QObject {
   Q_OBJECT
  public:
-  static constexpr int kColorCount = 20;
+  static constexpr int kColorCount = kComparisonColorCount;
 
   explicit Comparison(RunRegistry& registry, QObject* parent = nullptr);
   ~Comparison() override;
@@ -58,10 +57,24 @@ class Comparison : public QObject {
   // The names of every metric any compared run has, the mapped ones first (metric_series.h).
   QStringList metricNames() const;
 
+  // How the runs are coloured; runColour(i) is run i's colour in every chart and table, and
+  // colourNote(i) what it stands for ("optimizer.lr=0.001"; empty for the run's own colour).
+  void setColourBy(const ColourBy& by);
+  const ColourBy& colourBy() const { return m_colourBy; }
+  const RunColours& colours() const { return m_colours; }
+  QColor runColour(int index) const { return m_colours.colours.value(index, comparisonColor(run(index).colorSlot)); }
+  QString colourNote(int index) const { return m_colours.notes.value(index); }
+  QString colourValue(int index) const { return m_colours.values.value(index); }  // the note's value alone
+  // A colour picked by hand for the run at this address, kept while the app runs (whether the
+  // run is compared or not); an invalid colour forgets it. Shown when colouring ByHand.
+  void setHandColour(const QString& runDir, const QColor& colour);
+  QColor handColour(const QString& runDir) const { return m_handColours.value(runDir); }
+
  signals:
   void runsChanged();              // runs were added, removed or reordered
   void metricsChanged(int index);  // that run's metrics grew
   void summaryChanged(int index);  // that run's status, name or step changed
+  void coloursChanged();           // some run's colour or note changed
 
  private:
   // Another tool's run as last read, and what its files were then.
@@ -75,15 +88,21 @@ class Comparison : public QObject {
     ComparedRun run;
     std::shared_ptr<const RunSession> session;  // TrainDeck's runs
     std::unique_ptr<Imported> imported;         // other tools' runs
+    double colourMetric = NAN;                  // colouring by a metric: its value for this run
   };
   void refreshLiveSummaries();
   // Reads another tool's run into the entry; false (and why in `error`) when it cannot be read.
   static bool readImported(Entry& entry, int colorSlot, QString& error);
   int indexOf(const QString& runDir) const;
+  void refreshColourMetric(int index);
+  bool refreshColours();  // true when a colour or note changed
 
   RunRegistry& m_registry;
   std::vector<Entry> m_entries;
   QTimer m_refresh;
+  ColourBy m_colourBy;
+  RunColours m_colours;                  // one per entry, refreshed as runs, configs or metrics change
+  QHash<QString, QColor> m_handColours;  // by run address
 };
 
 }  // namespace traindeck

@@ -38,10 +38,14 @@ QString ComparisonSets::load() {
   const QDir rootDir(m_root);
   for (const QJsonValue& value : root.value(QStringLiteral("sets")).toArray()) {
     const QJsonObject object = value.toObject();
-    ComparisonSet set{object.value(QStringLiteral("name")).toString(), {}};
+    ComparisonSet set{.name = object.value(QStringLiteral("name")).toString(), .runDirs = {}};
     if (set.name.isEmpty()) continue;
     for (const QJsonValue& run : object.value(QStringLiteral("runs")).toArray())
       set.runDirs << QDir::cleanPath(rootDir.absoluteFilePath(run.toString()));
+    const QJsonObject colours = object.value(QStringLiteral("colours")).toObject();
+    for (auto it = colours.begin(); it != colours.end(); ++it)
+      if (const QColor colour = QColor::fromString(it.value().toString()); colour.isValid())
+        set.colours.insert(QDir::cleanPath(rootDir.absoluteFilePath(it.key())), colour);
     m_sets.push_back(set);
   }
   return {};
@@ -74,12 +78,18 @@ QString ComparisonSets::write() const {
   const QDir rootDir(m_root);
   QJsonArray sets;
   for (const ComparisonSet& set : m_sets) {
-    QJsonArray runs;
-    for (const QString& dir : set.runDirs) {
+    const auto stored = [&rootDir](const QString& dir) {
       const QString relative = rootDir.relativeFilePath(dir);
-      runs.append(relative.startsWith(QLatin1String("..")) ? dir : relative);
-    }
-    sets.append(QJsonObject{{QStringLiteral("name"), set.name}, {QStringLiteral("runs"), runs}});
+      return relative.startsWith(QLatin1String("..")) ? dir : relative;
+    };
+    QJsonArray runs;
+    for (const QString& dir : set.runDirs) runs.append(stored(dir));
+    QJsonObject object{{QStringLiteral("name"), set.name}, {QStringLiteral("runs"), runs}};
+    QJsonObject colours;
+    for (auto it = set.colours.begin(); it != set.colours.end(); ++it)
+      colours.insert(stored(it.key()), it.value().name());
+    if (!colours.isEmpty()) object.insert(QStringLiteral("colours"), colours);
+    sets.append(object);
   }
   const QJsonObject root{{QStringLiteral("version"), kVersion}, {QStringLiteral("sets"), sets}};
   QDir().mkpath(m_root);

@@ -1,9 +1,11 @@
 // Named comparison sets ("lr sweep": these five runs), kept in <runs root>/comparisons.json
 // so that they travel with the runs. Runs inside the root are stored by folder name, others by
-// absolute path. Written atomically (QSaveFile); a file that cannot be read is reported, never
-// overwritten until the user saves again.
+// absolute path, each with the colour picked for it by hand, if any. Written atomically (QSaveFile); a file that cannot
+// be read is reported, never overwritten until the user saves again.
 #pragma once
 
+#include <QColor>
+#include <QHash>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -12,7 +14,8 @@ namespace traindeck {
 
 struct ComparisonSet {
   QString name;
-  QStringList runDirs;  // absolute
+  QStringList runDirs;               // absolute
+  QHash<QString, QColor> colours{};  // colours picked by hand, by run address (absolute)
 };
 
 class ComparisonSets {

@@ -25,6 +25,10 @@ ComparisonSummaryModel::ComparisonSummaryModel(const Comparison* comparison, QOb
   connect(comparison, &Comparison::runsChanged, this, &ComparisonSummaryModel::reset);
   connect(comparison, &Comparison::metricsChanged, this, &ComparisonSummaryModel::refreshRow);
   connect(comparison, &Comparison::summaryChanged, this, &ComparisonSummaryModel::refreshRow);
+  connect(comparison, &Comparison::coloursChanged, this, [this] {
+    if (!m_figures.isEmpty())
+      emit dataChanged(index(0, RunColumn), index(rowCount() - 1, RunColumn), {Qt::DecorationRole, Qt::ToolTipRole});
+  });
   reset();
 }
 
@@ -83,8 +87,11 @@ QVariant ComparisonSummaryModel::data(const QModelIndex& index, int role) const 
   if (!index.isValid() || index.row() >= m_figures.size()) return {};
   const int row = index.row(), column = index.column();
   if (role == SortRole) return rawValue(row, column);
-  if (role == Qt::DecorationRole && column == RunColumn) return comparisonColor(m_comparison->run(row).colorSlot);
-  if (role == Qt::ToolTipRole) return m_comparison->run(row).runDir;
+  if (role == Qt::DecorationRole && column == RunColumn) return m_comparison->runColour(row);
+  if (role == Qt::ToolTipRole) {
+    const QString note = m_comparison->colourNote(row);
+    return note.isEmpty() ? m_comparison->run(row).runDir : m_comparison->run(row).runDir + '\n' + note;
+  }
   if (role == Qt::TextAlignmentRole && column >= FinalLossColumn && column <= WorldSizeColumn)
     return QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role != Qt::DisplayRole) return {};

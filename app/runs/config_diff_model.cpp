@@ -39,6 +39,9 @@ ConfigDiffModel::ConfigDiffModel(const Comparison* comparison, QObject* parent)
   connect(comparison, &Comparison::summaryChanged, this, [this](int run) {
     if (m_runs > 0) emit headerDataChanged(Qt::Horizontal, run + 1, run + 1);
   });
+  connect(comparison, &Comparison::coloursChanged, this, [this] {
+    if (m_runs > 0) emit headerDataChanged(Qt::Horizontal, 1, m_runs);
+  });
   rebuild();
 }
 
@@ -104,7 +107,7 @@ QVariant ConfigDiffModel::headerData(int section, Qt::Orientation orientation, i
   if (section == 0) return role == Qt::DisplayRole ? tr("Key") : QVariant();
   const ComparedRun& run = m_comparison->run(section - 1);
   if (role == Qt::DisplayRole) return run.label;
-  if (role == Qt::ForegroundRole) return QBrush(comparisonColor(run.colorSlot));  // headers show no colour icons
+  if (role == Qt::ForegroundRole) return QBrush(m_comparison->runColour(section - 1));  // headers show no colour icons
   if (role == Qt::ToolTipRole) return run.config.error.empty() ? run.runDir : QString::fromStdString(run.config.error);
   return {};
 }

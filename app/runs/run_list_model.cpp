@@ -16,7 +16,8 @@
 
 namespace traindeck {
 
-RunListModel::RunListModel(QObject* parent) : QAbstractTableModel(parent) {
+RunListModel::RunListModel(QObject* parent, const QString& indexCacheDir)
+    : QAbstractTableModel(parent), m_index(new RunIndex(indexCacheDir, this)) {
   m_watcher = new QFileSystemWatcher(this);
   m_timer = new QTimer(this);
   m_timer->setInterval(kRescanMs);
@@ -26,6 +27,14 @@ RunListModel::RunListModel(QObject* parent) : QAbstractTableModel(parent) {
   connect(m_timer, &QTimer::timeout, this, &RunListModel::rescan);
   connect(m_coalesce, &QTimer::timeout, this, &RunListModel::rescan);
   connect(m_watcher, &QFileSystemWatcher::directoryChanged, m_coalesce, qOverload<>(&QTimer::start));
+  m_indexRedraw = new QTimer(this);
+  m_indexRedraw->setSingleShot(true);
+  m_indexRedraw->setInterval(100);
+  connect(m_index, &RunIndex::entryAvailable, this, [this](const QString& path) {
+    m_indexArrived.insert(path);
+    if (!m_indexRedraw->isActive()) m_indexRedraw->start();
+  });
+  connect(m_indexRedraw, &QTimer::timeout, this, &RunListModel::takeIndexEntries);
 }
 
 RunListModel::~RunListModel() = default;
@@ -90,91 +99,12 @@ bool RunListModel::isImported(const QString& runDir) const {
   return m_imported.contains(QFileInfo(runDir).absoluteFilePath());
 }
 
-void RunListModel::scanImports(std::vector<RunSummary>& into) {
-  const qint64 now = QDateTime::currentMSecsSinceEpoch();
-  QHash<QString, ImportSearch> searches;
-  QHash<QString, ImportedRow> imported;
-  QSet<QString> native;  // TrainDeck's runs, found by scan() already
-  for (const RunSummary& run : into) native.insert(run.path);
-  const QFileInfoList entries = QDir(m_root).entryInfoList(QDir::Dirs | QDir::Files | QDir::NoDotAndDotDot);
-  for (const QFileInfo& entry : entries) {
-    const QString path = entry.absoluteFilePath();
-    if (native.contains(path) || entry.isSymLink() || (entry.isDir() && isTrainDeckRunFolder(path))) continue;
-    if (entry.fileName() == QLatin1String("comparisons.json")) continue;  // the root's own file
-    ImportSearch search = m_importSearches.value(path);
-    const bool due = now - search.searchedMs >= kImportSearchMs && search.tookMs < kQuickImportSearchMs;
-    if (search.time != entry.lastModified() || due) {
-      search.time = entry.lastModified();
-      search.searchedMs = now;
-      try {
-        search.sources = findRuns(path.toStdString());
-      } catch (const std::exception&) {
-        search.sources.clear();  // a folder that cannot be listed: nothing to show from it
-      }
-      search.tookMs = QDateTime::currentMSecsSinceEpoch() - now;
-    }
-    for (const RunSource& source : search.sources) {
-      if (source.kind == SourceKind::TrainDeck) continue;  // a run folder deeper down: not a row
-      const QString address = importedRunAddress(source);
-      const ImportSignature signature = importSignature(QString::fromStdString(source.path.string()));
-      ImportedRow row = m_imported.value(address);
-      if (row.badge.isEmpty() || !(row.signature == signature)) {
-        try {
-          const ImportedRun run = readRun(source);
-          QString listName = QString::fromStdString(source.name);
-          if (entry.isDir() && QFileInfo(QString::fromStdString(source.path.string())).absoluteFilePath() != path)
-            listName = entry.fileName() + '/' + listName;
-          row.summary = importedRunSummary(run, address, listName);
-          row.config.clear();
-          for (const auto& [key, value] : run.config)
-            row.config.insert(QString::fromStdString(key), QString::fromStdString(value));
-          row.badge = sourceBadge(source.kind);
-          row.signature = signature;
-        } catch (const std::exception&) {
-          continue;  // not readable now (ImportError: a file gone, not JSON); tried again next scan
-        }
-      }
-      into.push_back(row.summary);
-      imported.insert(address, std::move(row));
-    }
-    searches.insert(path, std::move(search));
-  }
-  m_importSearches = std::move(searches);
-  m_imported = std::move(imported);
-}
-
-std::vector<RunSummary> RunListModel::scan() {
-  std::unordered_map<QString, const RunSummary*> known;
-  for (const RunSummary& r : m_rows) known.emplace(r.path, &r);
-  std::vector<RunSummary> fresh;
-  if (m_root.isEmpty()) return fresh;
-  const QFileInfoList dirs = QDir(m_root).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot);
-  for (const QFileInfo& dir : dirs) {
-    const QString path = dir.absoluteFilePath();
-    // A remote start writes its remote.json before the run has a run.json; a job here may be
-    // starting the run still.
-    if (!QFileInfo::exists(QDir(path).filePath(run_file::kRunJson)) &&
-        !QFileInfo::exists(QDir(path).filePath(run_file::kRemoteRecord)) && !m_activeJobs.contains(path))
-      continue;
-    const auto it = known.find(path);
-    if (it != known.end() && it->second->signature == runSignature(path))
-      fresh.push_back(*it->second);
-    else
-      fresh.push_back(readRunSummary(path));
-  }
-  scanImports(fresh);
-  // Newest first: runs with a "created" before those without, then by folder name.
-  std::sort(fresh.begin(), fresh.end(), [](const RunSummary& a, const RunSummary& b) {
-    if (a.created.isEmpty() != b.created.isEmpty()) return b.created.isEmpty();
-    if (a.created != b.created) return a.created > b.created;
-    return QFileInfo(a.path).fileName() > QFileInfo(b.path).fileName();
-  });
-  return fresh;
-}
-
 void RunListModel::rescan() {
   merge(scan());
   updateWatches();
+  // After the rows are drawn: the index's thread does not compete with the first draw.
+  for (const QString& runDir : std::as_const(m_toIndex)) m_index->refreshTrainDeckRun(runDir);
+  m_toIndex.clear();
 }
 
 void RunListModel::merge(std::vector<RunSummary> fresh) {
@@ -191,7 +121,7 @@ void RunListModel::merge(std::vector<RunSummary> fresh) {
     if (i < m_rows.size() && m_rows[i].path == fresh[i].path) {
       const bool changed = !m_rows[i].sameContent(fresh[i]);
       m_rows[i] = std::move(fresh[i]);
-      if (changed) emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+      if (changed) emit dataChanged(index(row, 0), index(row, columnCount() - 1));
       continue;
     }
     std::size_t j = i + 1;
@@ -204,7 +134,7 @@ void RunListModel::merge(std::vector<RunSummary> fresh) {
       endMoveRows();
       const bool changed = !m_rows[i].sameContent(fresh[i]);
       m_rows[i] = std::move(fresh[i]);
-      if (changed) emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+      if (changed) emit dataChanged(index(row, 0), index(row, columnCount() - 1));
     } else {
       beginInsertRows({}, row, row);
       m_rows.insert(m_rows.begin() + row, std::move(fresh[i]));
@@ -234,7 +164,28 @@ int RunListModel::rowCount(const QModelIndex& parent) const {
 }
 
 int RunListModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount + static_cast<int>(m_configKeys.size());
+  return parent.isValid() ? 0 : firstMetricColumn() + static_cast<int>(m_metricColumns.size());
+}
+
+void RunListModel::setMetricColumns(const QList<MetricColumn>& columns) {
+  if (columns == m_metricColumns) return;
+  beginResetModel();
+  m_metricColumns = columns;
+  endResetModel();
+}
+
+void RunListModel::takeIndexEntries() {
+  // One signal over the rows whose entries arrived, for the columns drawn from the index: a view
+  // fits its columns once per burst, not once per run.
+  int first = static_cast<int>(m_rows.size()), last = -1;
+  for (const QString& path : std::as_const(m_indexArrived))
+    if (const int row = rowOfPath(path); row >= 0) {
+      first = std::min(first, row);
+      last = std::max(last, row);
+    }
+  m_indexArrived.clear();
+  if (last >= 0 && columnCount() > ColumnCount)
+    emit dataChanged(index(first, ColumnCount), index(last, columnCount() - 1));
 }
 
 void RunListModel::setConfigColumns(const QStringList& keys) {
@@ -247,6 +198,8 @@ void RunListModel::setConfigColumns(const QStringList& keys) {
 QString RunListModel::configValue(const RunSummary& run, const QString& key) const {
   if (const auto imported = m_imported.constFind(run.path); imported != m_imported.cend())
     return imported->config.value(key);
+  if (const RunIndexEntry* indexed = m_index->entry(run.path); indexed != nullptr && indexed->configSize >= 0)
+    return indexed->config.value(key);
   auto it = m_configValues.find(run.path);
   if (it == m_configValues.end()) {  // a run's config.yaml does not change: read once
     QHash<QString, QString> values;
@@ -260,6 +213,8 @@ QString RunListModel::configValue(const RunSummary& run, const QString& key) con
 }
 
 QVariant RunListModel::field(const RunSummary& run, int column, bool forDisplay) const {
+  if (column >= firstMetricColumn())
+    return m_metricColumns.value(column - firstMetricColumn()).value(m_index->entry(run.path), forDisplay);
   if (column >= ColumnCount) {
     const QString value = configValue(run, m_configKeys.value(column - ColumnCount));
     bool number = false;
@@ -305,8 +260,8 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
   // A long name is elided in its cell (the list's columns have a width of their own): whole here.
   if (role == Qt::ToolTipRole && (index.column() == NameColumn || index.column() == IdColumn))
     return field(run, index.column(), true);
-  if (role == Qt::TextAlignmentRole &&
-      (index.column() == StepColumn || index.column() == TotalStepsColumn || index.column() == LastLossColumn))
+  if (role == Qt::TextAlignmentRole && (index.column() >= firstMetricColumn() || index.column() == StepColumn ||
+                                        index.column() == TotalStepsColumn || index.column() == LastLossColumn))
     return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole && index.column() == SourceColumn && m_imported.contains(run.path))
     return tr("A run of %1, read-only here: TrainDeck shows and compares it, and never writes its files.")
@@ -319,6 +274,8 @@ QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int 
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   static const char* const kTitles[ColumnCount] = {"Id",        "Name",    "Status", "Step",  "Total steps",
                                                    "Last loss", "Created", "Path",   "Where", "Source"};
+  if (section >= firstMetricColumn() && section < columnCount())
+    return m_metricColumns.value(section - firstMetricColumn()).title();
   if (section >= ColumnCount && section < columnCount()) return m_configKeys.value(section - ColumnCount);
   if (section < 0 || section >= ColumnCount) return {};
   return tr(kTitles[section]);

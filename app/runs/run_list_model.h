@@ -6,20 +6,27 @@
 // config keys as columns ("optimizer.lr"), read once from each run's config.yaml.
 // Other tools' runs in the root (TensorBoard, Hugging Face, MLflow, W&B, CSV, llm.c: core/imports)
 // are rows too, with their source's badge in the Source column: read-only, re-read when their
-// files change. Their path is their address (imported_runs.h).
+// files change. Their path is their address (imported_runs.h). Metrics by name are columns too
+// ("val_loss min"), and with config keys drawn from the summary index (run_index.h): a run whose
+// entry is current is listed without opening its metrics.jsonl, and a row whose entry arrives
+// later is drawn again. Folders opened with openFolder are listed beside the root for the session.
 #pragma once
 
 #include <QAbstractTableModel>
 #include <QDateTime>
 #include <QHash>
+#include <QMap>
 #include <QSet>
 #include <QString>
 #include <QStringList>
 #include <vector>
 
 #include "imported_runs.h"
+#include "metric_column.h"
+#include "run_index.h"
 #include "run_summary.h"
 
+class QFileInfo;
 class QFileSystemWatcher;
 class QTimer;
 
@@ -61,8 +68,14 @@ class RunListModel : public QAbstractTableModel {
   static constexpr int kImportSearchMs = 10000;
   static constexpr int kQuickImportSearchMs = 50;
 
-  explicit RunListModel(QObject* parent = nullptr);
+  // The summary index is cached in `indexCacheDir` (empty: in memory only).
+  explicit RunListModel(QObject* parent = nullptr, const QString& indexCacheDir = RunIndex::defaultCacheDir());
   ~RunListModel() override;
+
+  RunIndex* runIndex() const { return m_index; }
+  // Bytes of metrics.jsonl files the list itself read (the ends of runs whose index entry was not
+  // current): 0 when every row was drawn from the index.
+  qint64 metricsBytesRead() const { return m_metricsBytesRead; }
 
   // Empties the model and starts watching `root` (which may not exist yet).
   void setRunsRoot(const QString& root);
@@ -88,6 +101,21 @@ class RunListModel : public QAbstractTableModel {
   // Config keys shown as columns after the model's own (ColumnCount + i), in this order.
   void setConfigColumns(const QStringList& keys);
   QStringList configColumns() const { return m_configKeys; }
+  // Metrics shown as columns after the config keys' (firstMetricColumn() + i), in this order.
+  void setMetricColumns(const QList<MetricColumn>& columns);
+  QList<MetricColumn> metricColumns() const { return m_metricColumns; }
+  int firstMetricColumn() const { return ColumnCount + static_cast<int>(m_configKeys.size()); }
+
+  // Lists the runs found in `folder` (TrainDeck's and other tools', core/imports' findRuns) beside
+  // the root's for this session, and says which they are: TrainDeck run folders and imported
+  // runs' addresses. A folder with none is not added; `problem` then says so, naming the folder
+  // and the formats looked for.
+  struct FolderRuns {
+    QStringList runs;
+    QString problem;
+  };
+  FolderRuns openFolder(const QString& folder);
+  QStringList openedFolders() const { return m_openedFolders; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -99,8 +127,14 @@ class RunListModel : public QAbstractTableModel {
   void rescan();
 
  private:
+  // One rescan's rows as they are found, and the import searches and reads it keeps.
+  struct Scan;
   std::vector<RunSummary> scan();
-  void scanImports(std::vector<RunSummary>& into);
+  void addTrainDeckRow(Scan& scan, const QString& runDir);
+  // Other tools' runs in one entry of the root or an opened folder; with `withTrainDeck`, the
+  // TrainDeck runs found deeper down are rows too (an opened folder's, not the root's).
+  void scanEntry(Scan& scan, const QFileInfo& entry, bool withTrainDeck);
+  void takeIndexEntries();  // redraws the rows whose index entries arrived
   void merge(std::vector<RunSummary> fresh);
   void updateWatches();
   QVariant field(const RunSummary& run, int column, bool forDisplay) const;
@@ -108,10 +142,17 @@ class RunListModel : public QAbstractTableModel {
 
   QString m_root;
   std::vector<RunSummary> m_rows;
-  QHash<QString, QString> m_linkNotes;  // by run directory
-  QSet<QString> m_activeJobs;           // run directories a job here drives
+  QHash<QString, QString> m_linkNotes;     // by run directory
+  QSet<QString> m_activeJobs;              // run directories a job here drives
   QHash<QString, QStringList> m_jobHosts;  // by run directory: a job's hosts
   QStringList m_configKeys;
+  QList<MetricColumn> m_metricColumns;
+  QStringList m_openedFolders;  // absolute, in the order opened
+  RunIndex* m_index = nullptr;
+  QSet<QString> m_indexArrived;     // rows to draw again when m_indexRedraw fires
+  QTimer* m_indexRedraw = nullptr;  // one redraw for a burst of entries
+  qint64 m_metricsBytesRead = 0;
+  QStringList m_toIndex;  // runs the last scan found behind their index entries: asked after the merge
   mutable QHash<QString, QHash<QString, QString>> m_configValues;  // by run directory, then key
   // Other tools' runs: what each folder or file at the root holds (searched again when its time
   // changes or kImportSearchMs passed), and each run read, by address, until its files change.
@@ -125,7 +166,7 @@ class RunListModel : public QAbstractTableModel {
     ImportSignature signature;
     QString badge;
     RunSummary summary;
-    QHash<QString, QString> config;
+    QMap<QString, QString> config;
   };
   QHash<QString, ImportSearch> m_importSearches;  // by absolute path of the root's entry
   QHash<QString, ImportedRow> m_imported;         // by address

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 
 #include "remote_record.h"
+#include "run_index_entry.h"
 #include "runlog/metrics_jsonl_parser.h"
 #include "runlog/run_paths.h"
 
@@ -19,22 +20,27 @@ QByteArray readRange(QFile& file, qint64 offset, qint64 length) {
   return file.read(length);
 }
 
-void readMetricsEnds(const QString& path, RunSummary& s) {
+// Returns the bytes read.
+qint64 readMetricsEnds(const QString& path, RunSummary& s) {
   QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return;
+  if (!file.open(QIODevice::ReadOnly)) return 0;
   const qint64 size = file.size();
+  qint64 read = 0;
   MetricsJsonlParser parser;
   MetricsBatch batch;
   if (size > kRunSummaryTailBytes) {
     const QByteArray head = readRange(file, 0, 4096);
+    read += head.size();
     parser.feedInto(std::string_view(head.constData(), static_cast<std::size_t>(head.size())), batch);
     QByteArray tail = readRange(file, size - kRunSummaryTailBytes, kRunSummaryTailBytes);
+    read += tail.size();
     const qsizetype nl = tail.indexOf('\n');
     tail = nl < 0 ? QByteArray() : tail.mid(nl + 1);
     MetricsJsonlParser tailParser;
     tailParser.feedInto(std::string_view(tail.constData(), static_cast<std::size_t>(tail.size())), batch);
   } else {
     const QByteArray all = file.readAll();
+    read += all.size();
     parser.feedInto(std::string_view(all.constData(), static_cast<std::size_t>(all.size())), batch);
   }
   if (batch.hasHeader) s.totalSteps = batch.header.totalSteps;  // the newest header read
@@ -42,6 +48,7 @@ void readMetricsEnds(const QString& path, RunSummary& s) {
     s.step = std::max<qint64>(s.step, batch.train.step.back());
     s.lastLoss = batch.train.loss.back();
   }
+  return read;
 }
 
 }  // namespace
@@ -63,7 +70,7 @@ RunSummary::Signature runSignature(const QString& runDir) {
   return sig;
 }
 
-RunSummary readRunSummary(const QString& runDir) {
+RunSummary readRunSummary(const QString& runDir, const RunIndexEntry* indexed, qint64* metricsBytesRead) {
   RunSummary s;
   s.signature = runSignature(runDir);
   s.path = QFileInfo(runDir).absoluteFilePath();
@@ -94,7 +101,17 @@ RunSummary readRunSummary(const QString& runDir) {
   if (remote.open(QIODevice::ReadOnly))
     if (const std::optional<RemoteRecord> record = decodeRemoteRecord(remote.read(1 << 20)))
       s.remoteSpec = record->ssh.spec;
-  readMetricsEnds(QDir(runDir).filePath(run_file::kMetrics), s);
+  const qint64 metricsTimeMs = s.signature.metricsTime.isValid() ? s.signature.metricsTime.toMSecsSinceEpoch() : 0;
+  if (indexed != nullptr && indexed->describesMetrics(s.signature.metricsSize, metricsTimeMs)) {
+    if (indexed->size >= 0) {  // a run with a metrics.jsonl (an index of none says nothing)
+      s.step = std::max<qint64>(s.step, indexed->step);
+      s.totalSteps = indexed->totalSteps;
+      s.lastLoss = indexed->lastLoss();
+    }
+    return s;
+  }
+  const qint64 read = readMetricsEnds(QDir(runDir).filePath(run_file::kMetrics), s);
+  if (metricsBytesRead != nullptr) *metricsBytesRead += read;
   return s;
 }
 

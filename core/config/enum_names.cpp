@@ -6,7 +6,7 @@ namespace traindeck {
 namespace {
 constexpr std::pair<StrategyKind, std::string_view> kStrategyKinds[] = {
     {StrategyKind::Single, "single"}, {StrategyKind::Ddp, "ddp"}, {StrategyKind::Zero1, "zero1"},
-    {StrategyKind::Zero2, "zero2"}};
+    {StrategyKind::Zero2, "zero2"}, {StrategyKind::Zero3, "zero3"}};
 constexpr std::pair<DeviceKind, std::string_view> kDeviceKinds[] = {
     {DeviceKind::Auto, "auto"}, {DeviceKind::Cpu, "cpu"}, {DeviceKind::Cuda, "cuda"}};
 constexpr std::pair<Backend, std::string_view> kBackends[] = {

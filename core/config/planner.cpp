@@ -2,6 +2,10 @@
 // H heads, V vocabulary and a = 2 (bf16/fp16) or 4 (fp32) bytes per activation:
 //   weights 4P, gradients 4P (4P/N under zero2), AdamW moments 8P (8P/N under zero1 and zero2),
 //   autocast copies 2P;
+//   zero3: weights 4P/N + 2 gathered units (the one computing and the one prefetched) of U, the
+//   largest unit's parameters (the embeddings with the final LayerNorm, or one block), so
+//   4P/N + 8U; gradients 4P/N; moments 8P/N; autocast copies of the gathered units only, 4U; and
+//   activations as under activation checkpointing, which zero3's per-unit recompute subsumes;
 //   activations per block and token: 16·C values (LayerNorm in/out ×2, qkv 3C, attention
 //   out C, MLP 4C + GELU 4C) + H·T scores when attention is not fused + dropout masks;
 //   logits: a + 4 (fp32 log-probs) + 4 (their gradient) bytes per vocabulary entry per token.
@@ -23,6 +27,11 @@ std::int64_t parameterCount(const ModelConfig& m) {
   const std::int64_t C = m.n_embd;
   const std::int64_t perBlock = 12 * C * C + 13 * C;
   return m.vocab_size * C + m.n_positions * C + m.n_layer * perBlock + 2 * C;
+}
+
+std::int64_t largestUnitParameters(const ModelConfig& m) {
+  const std::int64_t C = m.n_embd;
+  return std::max(m.vocab_size * C + m.n_positions * C + 2 * C, 12 * C * C + 13 * C);
 }
 
 namespace {
@@ -48,11 +57,34 @@ double activationBytesPerSequence(const RunConfig& config, bool fusedAttention) 
   if (dropout) perBlockToken += 2 * C;                   // residual dropout masks (1 byte each)
 
   const double block = perBlockToken * T;
-  const double blocks = config.strategy.activation_checkpointing ? L * C * a * T + block : L * block;
+  const bool recomputes = config.strategy.activation_checkpointing || config.strategy.kind == StrategyKind::Zero3;
+  const double blocks = recomputes ? L * C * a * T + block : L * block;
   const double embeddings = T * C * a + (dropout ? T * C : 0);
   const double finalNorm = 2 * T * C * a;
   const double logits = T * V * (a + 4 + 4);
   return blocks + embeddings + finalNorm + logits;
+}
+
+// What a rank holds besides its model state and activations. Calibrated against the ranks'
+// measured peaks on a 2-core CPU at 2 and 4 ranks (tests/bench/train/bench_plan_accuracy,
+// docs/scaling.md), first order elsewhere:
+//   runtime: the process with LibTorch loaded, 172 MiB on the CPU (a tiny model's resident
+//     peak), 640 MiB on a GPU (CUDA context and kernels);
+//   a CPU rank's resident peak also keeps one more fp32 copy of the weights, 4P, built before
+//     they move into the rank's flat buffers or shards (a GPU's allocator never sees it);
+//   communication: ddp, zero1 and zero2 one gradient bucket (bucket_mb, at most 4P) in flight;
+//     zero2 also stages each bucket's reduce-scatter, 2P/N measured; zero3 one unit's
+//     gradients, 4U.
+std::int64_t overheadBytes(const RunConfig& config, const DeviceSpec& device, std::int64_t N, std::int64_t P,
+                           std::int64_t unit) {
+  const StrategyKind kind = config.strategy.kind;
+  const std::int64_t runtime = device.isCpu ? 172ll << 20 : 640ll << 20;
+  const std::int64_t constructionCopy = device.isCpu ? 4 * P : 0;
+  if (N <= 1 || kind == StrategyKind::Single) return runtime + constructionCopy;
+  if (kind == StrategyKind::Zero3) return runtime + constructionCopy + 4 * unit;
+  const std::int64_t bucket = std::min(static_cast<std::int64_t>(config.strategy.bucket_mb * (1 << 20)), 4 * P);
+  const std::int64_t staging = kind == StrategyKind::Zero2 ? (2 * P + N - 1) / N : 0;
+  return runtime + constructionCopy + bucket + staging;
 }
 
 }  // namespace
@@ -75,18 +107,19 @@ Plan makePlan(const RunConfig& config, const DeviceSpec& device, const PlanOptio
   plan.activationBytesPerSequence = saturate(perSequence);
 
   MemoryBreakdown& mem = plan.memory;
-  mem.weights = 4 * P;
-  const bool zero2 = s.kind == StrategyKind::Zero2 && plan.worldSize > 1;
-  const bool sharded = (s.kind == StrategyKind::Zero1 || zero2) && plan.worldSize > 1;
-  // zero2 keeps only its shard of the gradients between buckets (the bucket being reduced is in
-  // the overhead below).
-  mem.gradients = zero2 ? (4 * P + plan.worldSize - 1) / plan.worldSize : 4 * P;
-  mem.optimizer = sharded ? (8 * P + plan.worldSize - 1) / plan.worldSize : 8 * P;
-  mem.mixedPrecision = s.precision == Precision::Fp32 ? 0 : 2 * P;
+  const std::int64_t N = plan.worldSize;
+  const bool zero3 = s.kind == StrategyKind::Zero3 && N > 1;
+  const bool zero2 = (s.kind == StrategyKind::Zero2 || zero3) && N > 1;
+  const bool sharded = (s.kind == StrategyKind::Zero1 || zero2) && N > 1;
+  const std::int64_t unit = largestUnitParameters(m);
+  mem.weights = zero3 ? (4 * P + N - 1) / N + 2 * 4 * unit : 4 * P;
+  // zero2 and zero3 keep only their shard of the gradients between buckets (the bucket or unit
+  // being reduced is in the overhead below).
+  mem.gradients = zero2 ? (4 * P + N - 1) / N : 4 * P;
+  mem.optimizer = sharded ? (8 * P + N - 1) / N : 8 * P;
+  mem.mixedPrecision = s.precision == Precision::Fp32 ? 0 : zero3 ? 2 * 2 * unit : 2 * P;
   mem.activations = saturate(perSequence * static_cast<double>(s.micro_batch));
-  const std::int64_t runtime = device.isCpu ? 256ll << 20 : 640ll << 20;
-  const std::int64_t buckets = plan.worldSize > 1 ? static_cast<std::int64_t>(s.bucket_mb * (1 << 20)) : 0;
-  mem.overhead = runtime + buckets;
+  mem.overhead = overheadBytes(config, device, N, P, unit);
 
   plan.memoryAvailable = device.memoryBytes;
   if (device.isCpu) plan.memoryAvailable = device.memoryBytes / std::max<std::int64_t>(1, s.nproc_per_node);
@@ -104,7 +137,7 @@ Plan makePlan(const RunConfig& config, const DeviceSpec& device, const PlanOptio
   const double peak = device.peakFor(s.precision) /
                       (device.isCpu ? static_cast<double>(std::max<std::int64_t>(1, s.nproc_per_node)) : 1.0);
   if (peak > 0 && options.utilization > 0) {
-    const double recompute = s.activation_checkpointing ? 8.0 / 6.0 : 1.0;
+    const double recompute = s.activation_checkpointing || s.kind == StrategyKind::Zero3 ? 8.0 / 6.0 : 1.0;
     const double tokensPerRank =
         static_cast<double>(m.block_size) * static_cast<double>(s.micro_batch) * static_cast<double>(s.grad_accum);
     plan.stepSeconds = tokensPerRank * plan.flopsPerToken * recompute / (peak * options.utilization);

@@ -13,11 +13,14 @@ namespace traindeck {
 
 // GPT-2 with tied embeddings: wte, wpe, per block 12·C² + 13·C, final LayerNorm.
 std::int64_t parameterCount(const ModelConfig& model);
+// zero3's largest unit, gathered whole while it computes: the embeddings with the final
+// LayerNorm (V·C + positions·C + 2·C), or one block (12·C² + 13·C).
+std::int64_t largestUnitParameters(const ModelConfig& model);
 
 struct MemoryBreakdown {
-  std::int64_t weights = 0;         // fp32 master weights
+  std::int64_t weights = 0;         // fp32 master weights (1/N of them and two gathered units under zero3)
   std::int64_t gradients = 0;       // fp32 gradients
-  std::int64_t optimizer = 0;       // AdamW moments (1/N of them under zero1 and zero2)
+  std::int64_t optimizer = 0;       // AdamW moments (1/N of them under zero1, zero2 and zero3)
   std::int64_t mixedPrecision = 0;  // bf16/fp16 copies of the weights made by autocast
   std::int64_t activations = 0;     // saved for backward, for one micro-batch, logits included
   std::int64_t overhead = 0;        // runtime, CUDA context, communication buckets

@@ -9,7 +9,7 @@
 
 namespace traindeck {
 
-enum class StrategyKind { Single, Ddp, Zero1, Zero2 };
+enum class StrategyKind { Single, Ddp, Zero1, Zero2, Zero3 };
 enum class DeviceKind { Auto, Cpu, Cuda };
 enum class Backend { Auto, Gloo, Nccl };
 enum class Precision { Fp32, Bf16, Fp16 };

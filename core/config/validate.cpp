@@ -221,12 +221,14 @@ class Checker {
       error({"strategy.kind", "strategy.nproc_per_node", "strategy.nnodes"},
             "single runs one process, but nproc_per_node x nnodes is " + num(world),
             "use kind: ddp (or zero1) for " + num(world) + " ranks, or set nproc_per_node and nnodes to 1");
-    if ((s.kind == StrategyKind::Zero1 || s.kind == StrategyKind::Zero2) && world < 2)
-      error({"strategy.kind", "strategy.nproc_per_node"},
-            std::string(s.kind == StrategyKind::Zero1 ? "zero1 shards the optimizer state"
-                                                      : "zero2 shards the gradients and optimizer state") +
-                " across ranks and needs at least 2; this job has 1",
-            "set nproc_per_node: 2 or more, or use kind: single");
+    if ((s.kind == StrategyKind::Zero1 || s.kind == StrategyKind::Zero2 || s.kind == StrategyKind::Zero3) && world < 2)
+      error(
+          {"strategy.kind", "strategy.nproc_per_node"},
+          std::string(s.kind == StrategyKind::Zero1   ? "zero1 shards the optimizer state"
+                      : s.kind == StrategyKind::Zero2 ? "zero2 shards the gradients and optimizer state"
+                                                      : "zero3 shards the parameters, gradients and optimizer state") +
+              " across ranks and needs at least 2; this job has 1",
+          "set nproc_per_node: 2 or more, or use kind: single");
     if (s.kind == StrategyKind::Ddp && world < 2)
       warning({"strategy.kind", "strategy.nproc_per_node"}, "ddp with one rank trains like single",
               "raise nproc_per_node to use more devices");

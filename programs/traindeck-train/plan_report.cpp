@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "config/enum_names.h"
+#include "config/kind_fits.h"
 #include "runlog/json_writer.h"
 
 namespace traindeck {
@@ -53,6 +54,23 @@ std::string memoryRow(const std::string& label, std::int64_t bytes, std::int64_t
   return row(label, size + pct + (note.empty() ? "" : "   " + note));
 }
 
+// One row a kind: its per-rank memory at the config's micro_batch, whether that fits, and the
+// largest micro_batch that does; the config's own kind marked.
+std::string kindsFitText(const RunConfig& c, const Plan& p) {
+  std::string text = "Which kinds fit (per rank, at micro_batch " + std::to_string(c.strategy.micro_batch) + ", of " +
+                     formatBytes(p.memoryAvailable) + ")\n";
+  for (const KindFit& fit : planEachKind(c, p.device)) {
+    std::string size = formatBytes(fit.perRankBytes);
+    size.insert(0, size.size() < 11 ? 11 - size.size() : 0, ' ');
+    const std::string largest = fit.largestMicroBatch > 0
+                                    ? "largest micro_batch " + std::to_string(fit.largestMicroBatch)
+                                    : "not even micro_batch 1";
+    text += row(std::string(toString(fit.kind)) + (fit.kind == c.strategy.kind ? " *" : ""),
+                size + (fit.fits ? "   fits          " : "   does not fit  ") + largest);
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string planText(const RunConfig& c, const Plan& p) {
@@ -77,12 +95,16 @@ std::string planText(const RunConfig& c, const Plan& p) {
 
   const MemoryBreakdown& mem = p.memory;
   out << "Memory per rank (of " << formatBytes(p.memoryAvailable) << ")\n";
-  out << memoryRow("weights", mem.weights, p.memoryAvailable, "fp32");
-  const bool sharded = (s.kind == StrategyKind::Zero1 || s.kind == StrategyKind::Zero2) && p.worldSize > 1;
+  const bool sharded =
+      (s.kind == StrategyKind::Zero1 || s.kind == StrategyKind::Zero2 || s.kind == StrategyKind::Zero3) &&
+      p.worldSize > 1;
   const std::string perRank =
       ", 1/" + std::to_string(p.worldSize) + " per rank (" + std::string(toString(s.kind)) + ")";
+  const bool zero3 = s.kind == StrategyKind::Zero3 && sharded;
+  out << memoryRow("weights", mem.weights, p.memoryAvailable,
+                   zero3 ? "fp32" + perRank + " + two gathered units" : "fp32");
   out << memoryRow("gradients", mem.gradients, p.memoryAvailable,
-                   s.kind == StrategyKind::Zero2 && sharded ? "fp32" + perRank : "fp32");
+                   (s.kind == StrategyKind::Zero2 || zero3) && sharded ? "fp32" + perRank : "fp32");
   out << memoryRow("optimizer", mem.optimizer, p.memoryAvailable,
                    sharded ? "AdamW moments" + perRank : "AdamW moments");
   if (mem.mixedPrecision > 0)
@@ -107,6 +129,7 @@ std::string planText(const RunConfig& c, const Plan& p) {
     out << row("step time", "unknown");
   }
   out << row("largest micro_batch", std::to_string(p.largestMicroBatch) + " fits");
+  out << kindsFitText(c, p);
   if (!p.notes.empty()) {
     out << "Notes\n";
     for (const std::string& note : p.notes) out << "  - " << note << "\n";
@@ -140,6 +163,12 @@ std::string planJson(const RunConfig& c, const Plan& p) {
     j.key("step_seconds").null().key("tokens_per_second").null();
   j.field("fits", p.fits);
   j.field("largest_micro_batch", p.largestMicroBatch);
+  j.key("kinds").beginArray();
+  for (const KindFit& fit : planEachKind(c, p.device)) {
+    j.beginObject().field("kind", std::string(toString(fit.kind))).field("memory_per_rank", fit.perRankBytes);
+    j.field("fits", fit.fits).field("largest_micro_batch", fit.largestMicroBatch).endObject();
+  }
+  j.endArray();
   j.key("notes").beginArray();
   for (const std::string& note : p.notes) j.value(note);
   j.endArray();

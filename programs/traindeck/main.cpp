@@ -19,7 +19,7 @@ namespace {
 
 const char* kHelp = R"(traindeck: set up, launch and watch GPT-2 training jobs.
 
-usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open RUN_DIR] [--compare RUN_DIR ...]
+usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open PATH] [--compare RUN_DIR ...]
        traindeck --check-ssh [user@]host[:port] [--identity FILE] [--proxy-command CMD]
                  [--known-hosts FILE] [--ssh-config FILE] [--batch]
        traindeck --launch [user@]host[:port] --config FILE [--identity KEY] [--known-hosts FILE]
@@ -34,7 +34,9 @@ options:
                     (default: demo-cpu)
   --runs-root DIR   where runs are listed and started (default: $TRAINDECK_DATA/runs, that is
                     $XDG_DATA_HOME/traindeck/runs, as traindeck-train uses)
-  --open RUN_DIR    a run to show first (its Monitor page)
+  --open PATH       a run to show first (its Monitor page), or a folder holding runs, TrainDeck's
+                    or other tools' (as --read finds them): listed beside the runs root for the
+                    session, one shown, several on the Compare page; as File > Open folder…
   --compare RUN_DIR a run to show on the Compare page; give it 2 to 20 times
   --screenshot DIR  save each page as DIR/<page>.png after WAIT ms (--screenshot-wait, default
                     1500) and quit: for documentation and checking the look
@@ -103,7 +105,7 @@ int main(int argc, char** argv) {
   QCommandLineParser parser;
   QCommandLineOption configOption("config", "The job to open.", "FILE", "demo-cpu");
   QCommandLineOption runsRootOption("runs-root", "Where runs are listed.", "DIR");
-  QCommandLineOption openOption("open", "A run to show first.", "RUN_DIR");
+  QCommandLineOption openOption("open", "A run or a folder of runs to show first.", "PATH");
   parser.addOption(configOption);
   parser.addOption(runsRootOption);
   parser.addOption(openOption);

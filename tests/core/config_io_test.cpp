@@ -142,7 +142,8 @@ TEST(ConfigIo, HostileInputsNeverThrow) {
 TEST(ConfigIo, EveryBundledPresetLoadsCleanlyAndRoundTrips) {
   const std::vector<std::string> dirs = {std::string(TRAINDECK_SOURCE_DIR) + "/resources/presets"};
   const std::vector<std::string> names = listPresets(dirs);
-  EXPECT_EQ(names, (std::vector<std::string>{"demo-cpu", "gpt2-1.5b-8gpu-zero1", "gpt2-124m-1gpu", "gpt2-124m-8gpu-ddp",
+  EXPECT_EQ(names, (std::vector<std::string>{"demo-cpu", "gpt2-1.5b-8gpu-zero1", "gpt2-1.5b-kaggle-t4x2-zero3",
+                                             "gpt2-124m-1gpu", "gpt2-124m-8gpu-ddp",
                                              "gpt2-124m-colab-a100", "gpt2-124m-colab-t4", "gpt2-350m-8gpu-ddp",
                                              "gpt2-774m-8gpu-zero1"}));
   for (const std::string& name : names) {

@@ -1,8 +1,15 @@
 // The planner against figures computed by hand: GPT-2's published parameter counts, each
-// memory kind for a small job, zero1's 1/N optimizer share, and the largest micro-batch.
+// memory kind for a small job, zero1's 1/N optimizer share, zero3's shards and gathered units,
+// the largest micro-batch, which kinds fit, and the Kaggle T4x2 preset.
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include "config/config_io.h"
+#include "config/enum_names.h"
+#include "config/kind_fits.h"
 #include "config/model_presets.h"
+#include "config/preset_files.h"
 #include "config/planner.h"
 
 namespace traindeck {
@@ -70,6 +77,28 @@ TEST(Planner, Zero1ShardsOptimizerStateAcrossRanks) {
   EXPECT_EQ(makePlan(c, bigDevice()).memory.optimizer, 8 * 2688);
 }
 
+// zero3 keeps 1/N of weights, gradients and moments, plus two gathered units of the largest
+// (here the embeddings with the final norm: V·C + Pos·C + 2C = 800 + 128 + 16 = 944 against a
+// block's 872), and recomputes each block as activation checkpointing does.
+TEST(Planner, Zero3ShardsEverythingAndHoldsTwoGatheredUnits) {
+  RunConfig c = smallJob();
+  c.strategy.kind = StrategyKind::Zero3;
+  c.strategy.nproc_per_node = 4;
+  EXPECT_EQ(largestUnitParameters(c.model), 944);
+  const Plan plan = makePlan(c, bigDevice());
+  EXPECT_EQ(plan.memory.weights, 4 * 2688 / 4 + 2 * 4 * 944);
+  EXPECT_EQ(plan.memory.gradients, 4 * 2688 / 4);
+  EXPECT_EQ(plan.memory.optimizer, 8 * 2688 / 4);
+  c.strategy.kind = StrategyKind::Ddp;
+  c.strategy.activation_checkpointing = true;
+  EXPECT_EQ(plan.activationBytesPerSequence, makePlan(c, bigDevice()).activationBytesPerSequence);
+  c.strategy.kind = StrategyKind::Zero3;
+  c.strategy.precision = Precision::Bf16;
+  DeviceSpec device = bigDevice();
+  device.peakBf16 = 4e12;
+  EXPECT_EQ(makePlan(c, device).memory.mixedPrecision, 2 * 2 * 944);
+}
+
 TEST(Planner, MixedPrecisionAndCheckpointingChangeWhatTheyShould) {
   RunConfig c = smallJob();
   const Plan fp32 = makePlan(c, bigDevice());
@@ -97,6 +126,94 @@ TEST(Planner, LargestMicroBatchIsTheBoundaryOfFitting) {
   const Plan over = makePlan(c, device);
   EXPECT_FALSE(over.fits);
   EXPECT_NE(over.notes.back().find("micro_batch " + std::to_string(plan.largestMicroBatch)), std::string::npos);
+}
+
+// Each kind keeps less per rank than the one before it on a big model at 4 ranks, and the
+// overhead holds what each has in flight: a gradient bucket, zero2's reduce-scatter staging,
+// zero3's one unit of gradients (its two gathered units are in its weights).
+TEST(Planner, KindsShardMoreInTurnAndCountWhatTheyHaveInFlight) {
+  RunConfig c;
+  applyModelPreset(*findModelPreset("gpt2-xl"), c.model);
+  c.strategy.nproc_per_node = 4;
+  c.strategy.micro_batch = 1;
+  const DeviceSpec device = *findDevice("H100");
+  std::map<StrategyKind, Plan> plans;
+  for (const StrategyKind kind : kindsForWorldSize(4)) {
+    c.strategy.kind = kind;
+    plans[kind] = makePlan(c, device);
+  }
+  EXPECT_LT(plans[StrategyKind::Zero3].memory.total(), plans[StrategyKind::Zero2].memory.total());
+  EXPECT_LT(plans[StrategyKind::Zero2].memory.total(), plans[StrategyKind::Zero1].memory.total());
+  EXPECT_LT(plans[StrategyKind::Zero1].memory.total(), plans[StrategyKind::Ddp].memory.total());
+  const std::int64_t P = parameterCount(c.model), unit = largestUnitParameters(c.model);
+  const std::int64_t bucket = static_cast<std::int64_t>(c.strategy.bucket_mb * (1 << 20));
+  const std::int64_t runtime = plans[StrategyKind::Ddp].memory.overhead - bucket;
+  EXPECT_EQ(plans[StrategyKind::Zero1].memory.overhead, runtime + bucket);
+  EXPECT_EQ(plans[StrategyKind::Zero2].memory.overhead, runtime + bucket + 2 * P / 4);
+  EXPECT_EQ(plans[StrategyKind::Zero3].memory.overhead, runtime + 4 * unit);
+  EXPECT_EQ(plans[StrategyKind::Zero3].memory.weights, 4 * P / 4 + 2 * 4 * unit);
+  // A CPU rank's resident peak also holds the weights' first copy: 4P more than on a GPU.
+  c.strategy.kind = StrategyKind::Ddp;
+  DeviceSpec cpu = thisMachineCpu();
+  cpu.memoryBytes = device.memoryBytes;
+  EXPECT_EQ(makePlan(c, cpu).memory.overhead - (172ll << 20) - bucket, 4 * P);
+}
+
+TEST(Planner, KindsForTheWorldSize) {
+  EXPECT_EQ(kindsForWorldSize(1), std::vector<StrategyKind>{StrategyKind::Single});
+  EXPECT_EQ(kindsForWorldSize(2), (std::vector<StrategyKind>{StrategyKind::Ddp, StrategyKind::Zero1,
+                                                             StrategyKind::Zero2, StrategyKind::Zero3}));
+}
+
+// The searched largest micro-batch is the planner's own boundary, for every kind: it fits at
+// m and not at m + 1; and each kind's row is that kind's plan at the config's micro-batch.
+TEST(Planner, LargestFittingMicroBatchIsWhereThePlannerStopsFitting) {
+  RunConfig c;
+  applyModelPreset(*findModelPreset("gpt2-large"), c.model);
+  c.strategy.nproc_per_node = 2;
+  c.strategy.micro_batch = 4;
+  c.strategy.precision = Precision::Fp16;
+  const DeviceSpec t4 = *findDevice("T4");
+  const std::vector<KindFit> fits = planEachKind(c, t4);
+  ASSERT_EQ(fits.size(), 4u);
+  for (const KindFit& fit : fits) {
+    RunConfig probe = c;
+    probe.strategy.kind = fit.kind;
+    const Plan atConfig = makePlan(probe, t4);
+    EXPECT_EQ(fit.perRankBytes, atConfig.memory.total());
+    EXPECT_EQ(fit.fits, atConfig.fits);
+    EXPECT_EQ(fit.largestMicroBatch, largestFittingMicroBatch(probe, t4));
+    EXPECT_EQ(fit.largestMicroBatch, atConfig.largestMicroBatch);  // the closed form agrees
+    if (fit.largestMicroBatch == 0) {
+      probe.strategy.micro_batch = 1;
+      EXPECT_FALSE(makePlan(probe, t4).fits);
+      continue;
+    }
+    probe.strategy.micro_batch = fit.largestMicroBatch;
+    EXPECT_TRUE(makePlan(probe, t4).fits) << toString(fit.kind);
+    probe.strategy.micro_batch = fit.largestMicroBatch + 1;
+    EXPECT_FALSE(makePlan(probe, t4).fits) << toString(fit.kind);
+  }
+  EXPECT_EQ(fits.front().largestMicroBatch, 0);  // ddp: 16 bytes a parameter are too many for a T4
+  EXPECT_GT(fits.back().largestMicroBatch, 0);   // zero3 fits
+}
+
+// The bundled GPT-2 XL job for Kaggle's two T4s fits as zero3 and would not as ddp.
+TEST(Planner, KaggleT4PairPresetFitsUnderZero3AndNotUnderDdp) {
+  const std::vector<std::string> dirs = {std::string(TRAINDECK_SOURCE_DIR) + "/resources/presets"};
+  const LoadedConfig loaded = loadConfigFile(*resolveConfigPath("gpt2-1.5b-kaggle-t4x2-zero3", dirs));
+  ASSERT_TRUE(loaded.problems.empty()) << loaded.problems.front().format("preset");
+  RunConfig c = loaded.config;
+  EXPECT_EQ(c.strategy.kind, StrategyKind::Zero3);
+  EXPECT_EQ(c.strategy.precision, Precision::Fp16);
+  EXPECT_TRUE(c.strategy.activation_checkpointing);
+  EXPECT_EQ(c.strategy.worldSize(), 2);
+  EXPECT_EQ(parameterCount(c.model), 1'557'611'200);
+  const DeviceSpec t4 = *findDevice("T4");
+  EXPECT_GE(t4.memoryBytes, 15ll << 30);  // 16 GB
+  EXPECT_TRUE(makePlan(c, t4).fits);
+  c.strategy.kind = StrategyKind::Ddp;
+  EXPECT_FALSE(makePlan(c, t4).fits);
 }
 
 TEST(Planner, CpuRanksShareTheMachinesMemory) {

@@ -16,6 +16,7 @@
 #include "trainer/safetensors/dtype_convert.h"
 #include "trainer/safetensors/safetensors_error.h"
 #include "trainer/safetensors/safetensors_file.h"
+#include "trainer/safetensors/safetensors_stream_writer.h"
 #include "trainer/safetensors/safetensors_writer.h"
 
 namespace traindeck {
@@ -210,6 +211,54 @@ TEST(SafetensorsWriter, RefusesBadInput) {
 
   const std::string nowhere = dir.file("no/such/folder/x.safetensors");
   EXPECT_EQ(writeError(nowhere, {}), "cannot write safetensors file " + nowhere + ": No such file or directory");
+}
+
+// The stream writer takes tensors one at a time in file order, and an unfinished file is removed.
+TEST(SafetensorsStreamWriter, TakesTensorsInFileOrderAndRemovesAnUnfinishedFile) {
+  TempDir dir;
+  const std::string path = dir.file("streamed.safetensors");
+  const std::vector<TensorLayout> layouts = {{"b", TensorDType::U8, {2}}, {"a", TensorDType::F32, {2}}};
+  const std::vector<float> floats = {1.0f, 2.0f};
+  const std::vector<std::uint8_t> bytes = {7, 8};
+  {
+    SafetensorsStreamWriter writer(path, layouts);
+    EXPECT_EQ(writer.fileOrder(), (std::vector<std::size_t>{1, 0}));  // F32 before U8
+    writer.append(floats.data(), 8);
+    writer.append(bytes.data(), 2);
+    writer.finish();
+  }
+  const SafetensorsFile file = SafetensorsFile::open(path);
+  EXPECT_EQ(valuesOf<float>(*file.find("a")), floats);
+
+  const std::string cut = dir.file("cut.safetensors");
+  {
+    SafetensorsStreamWriter writer(cut, layouts);
+    writer.append(floats.data(), 8);
+    EXPECT_TRUE(std::filesystem::exists(cut));
+    EXPECT_THROW(writer.finish(), SafetensorsError);  // one tensor never came
+  }
+  EXPECT_FALSE(std::filesystem::exists(cut));
+  {
+    SafetensorsStreamWriter writer(cut, layouts);
+    writer.append(floats.data(), 8);
+  }  // dropped unfinished (the caller threw)
+  EXPECT_FALSE(std::filesystem::exists(cut));
+}
+
+// Released pages read back from the file; memory outside the mapping is left alone.
+TEST(SafetensorsFile, ReleasedPagesReadBackFromTheFile) {
+  TempDir dir;
+  const std::string path = dir.file("big.safetensors");
+  std::vector<float> big(3 * 4096);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<float>(i);
+  writeSafetensors(path, {viewOf("big", TensorDType::F32, {3, 4096}, big)});
+  const SafetensorsFile file = SafetensorsFile::open(path);
+  const TensorView& view = *file.find("big");
+  EXPECT_EQ(valuesOf<float>(view), big);
+  file.releasePages(view.data, view.byteSize);
+  EXPECT_EQ(valuesOf<float>(view), big);
+  file.releasePages(big.data(), big.size() * sizeof(float));  // not the file's: untouched
+  EXPECT_EQ(big[4096], 4096.0f);
 }
 
 }  // namespace

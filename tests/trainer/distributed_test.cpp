@@ -84,6 +84,10 @@ TEST_F(Distributed, Zero1MatchesDdpAndShardsTheOptimizerState) {
   const double difference = relativeDifference(finalWeights(m_dir / "zero1"), finalWeights(m_dir / "ddp"));
   std::cout << "zero1 against ddp, 2 ranks, after 10 steps: relative difference " << difference << "\n";
   EXPECT_LT(difference, 1e-5);
+  const auto final = [&](const std::string& run) {
+    return (m_dir / run / "checkpoints" / Checkpointer::folderName(10)).string();
+  };
+  test_support::expectSameCheckpointTensors(final("zero1"), final("ddp"));
 
   const std::int64_t whole = optimizerBytesInLog(m_dir / "ddp" / "logs" / "rank-0.log");
   const std::int64_t shard0 = optimizerBytesInLog(m_dir / "zero1" / "logs" / "rank-0.log");

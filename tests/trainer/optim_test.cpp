@@ -100,6 +100,25 @@ TEST(AdamW, StateRoundTripsByName) {
   EXPECT_THROW(b.loadState(saved), std::runtime_error);
 }
 
+TEST(AdamW, StateStreamsTensorByTensor) {
+  auto w = torch::randn({2, 3}).requires_grad_(true);
+  AdamW a({{.name = "w", .tensor = w, .decay = true, .grad = {}}}, {});
+  w.mutable_grad() = torch::ones({2, 3});
+  a.step(0.1, torch::ones({}));
+  AdamW b({{.name = "w", .tensor = w, .decay = true, .grad = {}}}, {});
+  for (const StreamedTensor& t : a.wholeStateTensors()) {
+    const torch::Tensor produced = t.produce();
+    EXPECT_EQ(produced.sizes().vec(), t.shape) << t.name;
+    b.loadWholeStateTensor(t.name, produced.clone());
+  }
+  const auto expected = a.state();
+  const auto loaded = b.state();
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    EXPECT_TRUE(torch::equal(loaded[i].second, expected[i].second)) << expected[i].first;
+  EXPECT_THROW(b.loadWholeStateTensor("exp_avg/v", torch::zeros({2, 3})), std::runtime_error);
+  EXPECT_THROW(b.loadWholeStateTensor("exp_avg/w", torch::zeros({3, 2})), std::runtime_error);
+}
+
 TEST(LrSchedule, WarmupThenCosineToMinimum) {
   OptimizerConfig optimizer;
   optimizer.lr = 1.0;

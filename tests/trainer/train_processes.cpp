@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -143,6 +144,79 @@ std::vector<int> waitForTraining(const fs::path& runDir, double timeoutSeconds) 
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return {};
+}
+
+std::vector<std::string> shardingJob(const std::string& kind, int ranks, int accum, int microBatch, bool wide) {
+  std::vector<std::string> sets = {"strategy.kind=" + kind, "strategy.nproc_per_node=" + std::to_string(ranks),
+                                   "strategy.micro_batch=" + std::to_string(microBatch),
+                                   "strategy.grad_accum=" + std::to_string(accum), "optimizer.grad_clip=0.05"};
+  if (wide) sets.insert(sets.end(), {"model.n_embd=128", "strategy.bucket_mb=0.25"});
+  return sets;
+}
+
+std::vector<StepFigures> trainSteps(const fs::path& runDir) {
+  std::vector<StepFigures> steps;
+  for (const JsonValue& record : metricsRecords(runDir, "train"))
+    steps.push_back({record.integerOr("step", -1), record.numberOr("loss", NAN), record.numberOr("grad_norm", NAN),
+                     record.numberOr("tokens_per_s", NAN)});
+  return steps;
+}
+
+void expectSameSteps(const std::vector<StepFigures>& a, const std::vector<StepFigures>& b, double tolerance) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].step, b[i].step);
+    EXPECT_NEAR(a[i].loss, b[i].loss, tolerance * b[i].loss) << "step " << b[i].step;
+    EXPECT_NEAR(a[i].gradNorm, b[i].gradNorm, 10 * tolerance * b[i].gradNorm) << "step " << b[i].step;
+  }
+}
+
+namespace {
+
+// A safetensors file's header: its length field and the JSON (names, dtypes, shapes, offsets).
+std::string safetensorsHeader(const fs::path& file) {
+  const std::string bytes = readFile(file);
+  if (bytes.size() < 8) return bytes;
+  std::uint64_t length = 0;
+  std::memcpy(&length, bytes.data(), sizeof length);
+  return bytes.substr(0, 8 + std::min<std::uint64_t>(length, bytes.size() - 8));
+}
+
+}  // namespace
+
+void expectSameCheckpointTensors(const std::string& folder, const std::string& reference) {
+  for (const char* file : {"model.safetensors", "optim.safetensors"})  // the same layout, byte for byte
+    EXPECT_EQ(safetensorsHeader(fs::path(folder) / file), safetensorsHeader(fs::path(reference) / file)) << file;
+  const LoadedCheckpoint checked = Checkpointer::load(folder);
+  const LoadedCheckpoint expected = Checkpointer::load(reference);
+  using Tensors = std::map<std::string, torch::Tensor>;
+  for (Tensors LoadedCheckpoint::*part : {&LoadedCheckpoint::model, &LoadedCheckpoint::optimizer}) {
+    const Tensors& tensors = checked.*part;
+    ASSERT_EQ(tensors.size(), (expected.*part).size()) << folder;
+    for (const auto& [name, tensor] : expected.*part) {
+      const auto it = tensors.find(name);
+      ASSERT_NE(it, tensors.end()) << name << " is missing from " << folder;
+      EXPECT_EQ(it->second.sizes(), tensor.sizes()) << name;
+      if (name.rfind("rng/", 0) == 0) continue;  // random states: the same, but not float
+      const double norm = tensor.to(torch::kDouble).norm().item().toDouble();
+      const double off = (it->second.to(torch::kDouble) - tensor.to(torch::kDouble)).norm().item().toDouble();
+      EXPECT_LE(off, 1e-4 * norm + 1e-9) << name;
+    }
+  }
+}
+
+void expectKilledRankEndsTheJob(const fs::path& dir, const std::vector<std::string>& sets) {
+  std::vector<std::string> args = {"run", "--config", "job.yaml", "--run-dir", "killed"};
+  for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
+  args.insert(args.end(), {"--set", "schedule.max_steps=100000", "--set", "checkpoint.every=0"});
+  const Child run = start(dir, args, "killed.out");
+  const std::vector<int> ranks = waitForTraining(dir / "killed", 30);
+  ASSERT_EQ(ranks.size(), 2u) << readFile(dir / "killed" / "run.json");
+  ::kill(ranks[1], SIGKILL);
+  EXPECT_EQ(finish(run), 1) << readFile(run.output);
+  const std::string reason = runJson(dir / "killed").stringOr("exit_reason", "");
+  EXPECT_NE(reason.find("rank 1 was killed by SIGKILL at step "), std::string::npos) << reason;
+  EXPECT_TRUE(processesMentioning((dir / "killed").string()).empty());
 }
 
 void TinyJobTest::SetUp() {

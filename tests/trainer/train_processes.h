@@ -56,6 +56,28 @@ std::vector<int> processesMentioning(const std::string& text);
 // none after `timeoutSeconds`.
 std::vector<int> waitForTraining(const std::filesystem::path& runDir, double timeoutSeconds);
 
+// `--set`s of a job of `kind` on `ranks` ranks with a clip low enough (0.05) that every step of
+// the tiny job clips; `wide` makes the model 128 wide (about 440,000 parameters) with 0.25 MB
+// buckets, so that zero2 has several buckets and zero3 units that are not tiny.
+std::vector<std::string> shardingJob(const std::string& kind, int ranks, int accum = 2, int microBatch = 4,
+                                     bool wide = true);
+
+// (step, loss, grad_norm, tokens_per_s) of every train record of a run, and two runs' records
+// compared: the same steps, losses within `tolerance` (relative), grad norms within ten times it.
+struct StepFigures {
+  std::int64_t step;
+  double loss, gradNorm, tokensPerSecond;
+};
+std::vector<StepFigures> trainSteps(const std::filesystem::path& runDir);
+void expectSameSteps(const std::vector<StepFigures>& a, const std::vector<StepFigures>& b, double tolerance);
+// Two checkpoint folders hold the same tensors under the same names and shapes, their files'
+// headers (names, dtypes, shapes, offsets) byte-identical and their values within 1e-4 relative
+// (random states only by name and shape).
+void expectSameCheckpointTensors(const std::string& folder, const std::string& reference);
+// Starts a long run of job.yaml with `sets` in `dir`, kills rank 1 once it trains, and expects
+// the job to end (exit 1) with run.json's sentence naming the kill, leaving no process behind.
+void expectKilledRankEndsTheJob(const std::filesystem::path& dir, const std::vector<std::string>& sets);
+
 // Each test in its own folder under /tmp with a tiny job (job.yaml: 10 steps, a checkpoint
 // every 10) and its prepared data; the folder is removed when the test passed, and any process
 // of its runs is killed.

@@ -5,8 +5,6 @@
 // Every rank's system records carry its peak memory, and a killed rank ends the job as ddp's does.
 #include <gtest/gtest.h>
 
-#include <signal.h>
-
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -24,52 +22,20 @@ namespace traindeck {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::expectSameSteps;
 using test_support::metricsRecords;
 using test_support::optimizerBytesInLog;
 using test_support::readFile;
 using test_support::relativeDifference;
 using test_support::runJson;
-
-// The tiny model made wide enough (about 440,000 parameters) for the smallest buckets (0.25 MB)
-// to be several, each padded under zero2, and a clip low enough that every step clips.
-const std::vector<std::string> kZero2Model = {"model.n_embd=128", "strategy.bucket_mb=0.25"};
-
-std::vector<std::string> zero2Job(const std::string& kind, int ranks, int accum = 2, int microBatch = 4,
-                                  bool wide = true) {
-  std::vector<std::string> sets = {"strategy.kind=" + kind, "strategy.nproc_per_node=" + std::to_string(ranks),
-                                   "strategy.micro_batch=" + std::to_string(microBatch),
-                                   "strategy.grad_accum=" + std::to_string(accum), "optimizer.grad_clip=0.05"};
-  if (wide) sets.insert(sets.end(), kZero2Model.begin(), kZero2Model.end());
-  return sets;
-}
-
-// (step, loss, grad_norm) of every train record.
-struct Zero2StepFigures {
-  std::int64_t step;
-  double loss, gradNorm;
-};
-
-std::vector<Zero2StepFigures> zero2Steps(const fs::path& runDir) {
-  std::vector<Zero2StepFigures> steps;
-  for (const JsonValue& record : metricsRecords(runDir, "train"))
-    steps.push_back({record.integerOr("step", -1), record.numberOr("loss", NAN), record.numberOr("grad_norm", NAN)});
-  return steps;
-}
+using test_support::shardingJob;
+using test_support::trainSteps;
 
 int zero2BucketsInLog(const fs::path& log) {
   std::smatch match;
   const std::string text = readFile(log);
   static const std::regex pattern("zero2, ([0-9]+) gradient buckets");
   return std::regex_search(text, match, pattern) ? std::stoi(match[1]) : -1;
-}
-
-void expectSameSteps(const std::vector<Zero2StepFigures>& a, const std::vector<Zero2StepFigures>& b, double tolerance) {
-  ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].step, b[i].step);
-    EXPECT_NEAR(a[i].loss, b[i].loss, tolerance * b[i].loss) << "step " << b[i].step;
-    EXPECT_NEAR(a[i].gradNorm, b[i].gradNorm, 10 * tolerance * b[i].gradNorm) << "step " << b[i].step;
-  }
 }
 
 class Zero2 : public test_support::TinyJobTest {
@@ -81,12 +47,12 @@ class Zero2 : public test_support::TinyJobTest {
 };
 
 TEST_F(Zero2, MatchesDdpWithAccumulationAndClippingAndShardsItsState) {
-  ASSERT_EQ(train("ddp", zero2Job("ddp", 2)), 0);
-  ASSERT_EQ(train("zero2", zero2Job("zero2", 2)), 0);
-  const auto ddp = zero2Steps(m_dir / "ddp");
+  ASSERT_EQ(train("ddp", shardingJob("ddp", 2)), 0);
+  ASSERT_EQ(train("zero2", shardingJob("zero2", 2)), 0);
+  const auto ddp = trainSteps(m_dir / "ddp");
   ASSERT_EQ(ddp.size(), 10u);
-  for (const Zero2StepFigures& s : ddp) EXPECT_GT(s.gradNorm, 0.05) << "step " << s.step << " did not clip";
-  expectSameSteps(zero2Steps(m_dir / "zero2"), ddp, 1e-5);
+  for (const test_support::StepFigures& s : ddp) EXPECT_GT(s.gradNorm, 0.05) << "step " << s.step << " did not clip";
+  expectSameSteps(trainSteps(m_dir / "zero2"), ddp, 1e-5);
   const double difference =
       relativeDifference(test_support::finalWeights(m_dir / "zero2"), test_support::finalWeights(m_dir / "ddp"));
   std::cout << "zero2 against ddp, 2 ranks x 2 micro-steps, after 10 steps: relative difference " << difference << "\n";
@@ -124,13 +90,13 @@ TEST_F(Zero2, MatchesDdpWithAccumulationAndClippingAndShardsItsState) {
 // With activation checkpointing: the recomputed blocks' gradients reach the buckets as well.
 TEST_F(Zero2, ThreeRanksMatchDdpThoughNothingDividesEvenly) {
   const auto job = [](const std::string& kind) {
-    std::vector<std::string> sets = zero2Job(kind, 3, 1);
+    std::vector<std::string> sets = shardingJob(kind, 3, 1);
     sets.push_back("strategy.activation_checkpointing=true");
     return sets;
   };
   ASSERT_EQ(train("ddp", job("ddp")), 0);
   ASSERT_EQ(train("zero2", job("zero2")), 0);
-  expectSameSteps(zero2Steps(m_dir / "zero2"), zero2Steps(m_dir / "ddp"), 1e-5);
+  expectSameSteps(trainSteps(m_dir / "zero2"), trainSteps(m_dir / "ddp"), 1e-5);
   EXPECT_LT(relativeDifference(test_support::finalWeights(m_dir / "zero2"), test_support::finalWeights(m_dir / "ddp")),
             1e-5);
   std::int64_t shards = 0;
@@ -142,7 +108,7 @@ TEST_F(Zero2, ThreeRanksMatchDdpThoughNothingDividesEvenly) {
 // The tiny model as it is (one bucket) keeps the four runs short.
 TEST_F(Zero2, CheckpointHoldsDdpsTensorsAndResumesAsDdpOnOneRank) {
   const auto job = [](const std::string& kind, int ranks, int microBatch) {
-    return zero2Job(kind, ranks, 2, microBatch, /*wide=*/false);
+    return shardingJob(kind, ranks, 2, microBatch, /*wide=*/false);
   };
   ASSERT_EQ(train("straight", job("zero2", 2, 4)), 0);
   ASSERT_EQ(train("ddp", job("ddp", 2, 4), {"--stop-at", "4"}), 0);
@@ -150,31 +116,15 @@ TEST_F(Zero2, CheckpointHoldsDdpsTensorsAndResumesAsDdpOnOneRank) {
   const auto folder = [&](const std::string& run) {
     return (m_dir / run / "checkpoints" / Checkpointer::folderName(4)).string();
   };
-  const LoadedCheckpoint fromDdp = Checkpointer::load(folder("ddp"));
-  const LoadedCheckpoint fromZero2 = Checkpointer::load(folder("zero2"));
-  using Tensors = std::map<std::string, torch::Tensor>;
-  for (Tensors LoadedCheckpoint::*part : {&LoadedCheckpoint::model, &LoadedCheckpoint::optimizer}) {
-    const Tensors& ddpTensors = fromDdp.*part;
-    const Tensors& zero2Tensors = fromZero2.*part;
-    ASSERT_EQ(zero2Tensors.size(), ddpTensors.size());
-    for (const auto& [name, tensor] : ddpTensors) {
-      const auto it = zero2Tensors.find(name);
-      ASSERT_NE(it, zero2Tensors.end()) << name << " is missing from zero2's checkpoint";
-      EXPECT_EQ(it->second.sizes(), tensor.sizes()) << name;
-      if (name.rfind("rng/", 0) == 0) continue;  // random states: the same, but not float
-      const double norm = tensor.to(torch::kDouble).norm().item().toDouble();
-      const double off = (it->second.to(torch::kDouble) - tensor.to(torch::kDouble)).norm().item().toDouble();
-      EXPECT_LE(off, 1e-4 * norm + 1e-9) << name;
-    }
-  }
+  test_support::expectSameCheckpointTensors(folder("zero2"), folder("ddp"));
 
   // The same global batch (1 rank x 8 instead of 2 x 4) carries on where zero2 stopped.
   ASSERT_EQ(train("zero2", job("ddp", 1, 8), {"--resume"}), 0);
   EXPECT_EQ(runJson(m_dir / "zero2").stringOr("status", ""), "finished");
   EXPECT_NE(readFile(m_dir / "zero2" / "logs" / "rank-0.log").find("resumed with 1 ranks from a checkpoint of 2"),
             std::string::npos);
-  const auto straight = zero2Steps(m_dir / "straight");
-  const auto resumed = zero2Steps(m_dir / "zero2");  // steps 1-4 from zero2, 5-10 from the resumed run
+  const auto straight = trainSteps(m_dir / "straight");
+  const auto resumed = trainSteps(m_dir / "zero2");  // steps 1-4 from zero2, 5-10 from the resumed run
   expectSameSteps(resumed, straight, 1e-5);
   EXPECT_LT(
       relativeDifference(test_support::finalWeights(m_dir / "zero2"), test_support::finalWeights(m_dir / "straight")),
@@ -182,17 +132,7 @@ TEST_F(Zero2, CheckpointHoldsDdpsTensorsAndResumesAsDdpOnOneRank) {
 }
 
 TEST_F(Zero2, KilledRankTakesTheJobDownAndLeavesNoProcess) {
-  std::vector<std::string> args = {"run", "--config", "job.yaml", "--run-dir", "killed"};
-  for (const std::string& s : zero2Job("zero2", 2)) args.insert(args.end(), {"--set", s});
-  args.insert(args.end(), {"--set", "schedule.max_steps=100000", "--set", "checkpoint.every=0"});
-  const test_support::Child run = test_support::start(m_dir, args, "killed.out");
-  const std::vector<int> ranks = test_support::waitForTraining(m_dir / "killed", 30);
-  ASSERT_EQ(ranks.size(), 2u) << readFile(m_dir / "killed" / "run.json");
-  ::kill(ranks[1], SIGKILL);
-  EXPECT_EQ(test_support::finish(run), 1) << readFile(run.output);
-  const std::string reason = runJson(m_dir / "killed").stringOr("exit_reason", "");
-  EXPECT_NE(reason.find("rank 1 was killed by SIGKILL at step "), std::string::npos) << reason;
-  EXPECT_TRUE(test_support::processesMentioning((m_dir / "killed").string()).empty());
+  test_support::expectKilledRankEndsTheJob(m_dir, shardingJob("zero2", 2));
 }
 
 }  // namespace

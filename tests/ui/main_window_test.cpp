@@ -409,6 +409,43 @@ class MainWindowTest : public QObject {
     QTRY_COMPARE(second.comparePage()->overlayCharts().front()->lines().size(), 1);
   }
 
+  void openFolderListsAFolderOfRunsAndComparesThem() {
+    // --open FOLDER (and File > Open folder…): a TrainDeck run, a Lightning CSV and an llm.c log
+    // in a folder outside the runs root are listed beside its runs and shown on Compare.
+    QTemporaryDir runs, folder, empty;
+    makeRecordedRun(runs, "20261130-090000-in-root");
+    makeRecordedRun(folder, "20261130-100000-elsewhere");
+    QVERIFY(QDir(folder.path()).mkpath("lightning_logs/version_0"));
+    QFile csv(folder.path() + "/lightning_logs/version_0/metrics.csv");
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    csv.write("epoch,step,train_loss\n0,9,2.5\n0,19,2.0\n1,29,1.5\n");
+    csv.close();
+    QVERIFY(QDir(folder.path()).mkpath("llmc"));
+    QFile log(folder.path() + "/llmc/main.log");
+    QVERIFY(log.open(QIODevice::WriteOnly));
+    for (int s = 1; s <= 20; ++s) log.write(QString("s:%1 trl:%2 lr:0.0006 norm:1.0\n").arg(s).arg(4.0 / s).toUtf8());
+    log.close();
+    MainWindowOptions opened = options(runs);
+    opened.openRun = folder.path();
+    MainWindow window(opened);
+    QCOMPARE(window.runList()->rowCount(), 4);
+    QVERIFY(window.runList()->rowOfPath(folder.path() + "/20261130-100000-elsewhere") >= 0);
+    QVERIFY(window.runList()->isImported(folder.path() + "/llmc/main.log"));
+    QVERIFY(window.runList()->isImported(folder.path() + "/lightning_logs/version_0"));
+    QCOMPARE(window.findChild<QTabWidget*>("pages")->currentWidget(), window.comparePage());
+    QTRY_COMPARE(window.comparePage()->overlayCharts().front()->lines().size(), 3);
+    // In the File menu; a folder with nothing readable is named in a message.
+    QAction* openFolder = window.findChild<QAction*>("openFolderAction");
+    QVERIFY(openFolder != nullptr);
+    QVERIFY(window.menuBar()->actions().front()->menu()->actions().contains(openFolder));
+    window.openFolder(empty.path());
+    auto* message = window.findChild<QMessageBox*>("problemMessage");
+    QVERIFY(message != nullptr);
+    QVERIFY2(message->text().contains(empty.path()) && message->text().contains("trainer_state.json"),
+             qPrintable(message->text()));
+    QCOMPARE(window.runList()->rowCount(), 4);
+  }
+
   // The demo preset's data, made in `data` from a tiny corpus.
   static bool makeDemoData(const QTemporaryDir& data) {
     useDataDir(data);

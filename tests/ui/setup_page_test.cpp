@@ -22,9 +22,11 @@
 
 #include "config/config_fields.h"
 #include "config/config_io.h"
+#include "config/devices.h"
 #include "config_form.h"
 #include "host_probe.h"
 #include "host_store.h"
+#include "kind_fits_table.h"
 #include "plan_panel.h"
 #include "setup_page.h"
 #include "setup_test_job.h"
@@ -301,7 +303,7 @@ class SetupPageTest : public QObject {
   void planFollowsPresetsAndDevices() {
     SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
     auto* presets = page.findChild<QComboBox*>("presetChooser");
-    QCOMPARE(presets->count(), 8);
+    QCOMPARE(presets->count(), 9);
     page.choosePreset("gpt2-124m-1gpu");
     QCOMPARE(presets->currentText(), QString("gpt2-124m-1gpu"));
     auto* plan = page.findChild<PlanPanel*>("plan");
@@ -514,6 +516,41 @@ class SetupPageTest : public QObject {
     QVERIFY(page.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("setup-plan-does-not-fit.png")));
     plan->setDeviceName("H200");
     QCOMPARE(fitProblems(), QStringList());
+  }
+
+  // Issue 26: the plan shows per-rank memory under each kind side by side, the job's own kind in
+  // bold; the Kaggle T4x2 preset fits as zero3 and not as ddp; the strategy combo says what each
+  // kind shards.
+  void planShowsEachKindSideBySide() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.resize(1500, 950);
+    page.choosePreset("gpt2-1.5b-kaggle-t4x2-zero3");
+    auto* plan = page.findChild<PlanPanel*>("plan");
+    plan->setDeviceName("T4");
+    auto* table = page.findChild<KindFitsTable*>("plan.kinds");
+    QVERIFY(table);
+    RunConfig config = page.config();
+    const DeviceSpec t4 = *findDevice("T4");
+    const std::vector<KindFit> fits = planEachKind(config, t4);
+    const QStringList rows = table->rowTexts();
+    QCOMPARE(rows.size(), 4);
+    QCOMPARE(rows[0], "ddp | " + QString::fromStdString(formatBytes(fits[0].perRankBytes)) + " | does not fit | none");
+    QVERIFY2(rows[3].startsWith("zero3 | ") && rows[3].contains(" | fits | "), qPrintable(rows[3]));
+    QCOMPARE(rows[3].section(" | ", 3), QString::number(fits[3].largestMicroBatch));
+    for (int row = 0; row < 4; ++row) QCOMPARE(table->item(row, 0)->font().bold(), row == 3);  // zero3 is the job's
+    QVERIFY(plan->summaryText().contains("By kind: ddp | "));
+    auto* kind = page.findChild<QComboBox*>("field:strategy.kind");
+    QVERIFY(kind);
+    const QStringList choices = {"single", "ddp", "zero1", "zero2", "zero3"};
+    for (const QString& choice : choices) QVERIFY(kind->findText(choice) >= 0);
+    const QString zero2 = kind->itemData(kind->findText("zero2"), Qt::ToolTipRole).toString();
+    const QString zero3 = kind->itemData(kind->findText("zero3"), Qt::ToolTipRole).toString();
+    QVERIFY2(zero2.startsWith("zero2: the gradients sharded too") && zero2.endsWith("."), qPrintable(zero2));
+    QVERIFY2(zero3.startsWith("zero3: the parameters sharded too") && zero3.contains("; recomputes"), qPrintable(zero3));
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QDir().mkpath(TRAINDECK_SCREENSHOT_DIR);
+    QVERIFY(page.grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("setup-plan-by-kind.png")));
   }
 
   void aLongStepTimeReadsAsPeopleSayIt() {

@@ -149,6 +149,10 @@ void Communicator::allgatherInPlace(const torch::Tensor& flat) {
   wait(compat::startAllGatherInPlace(*m_group, flat, m_rank, m_worldSize), "all-gather");
 }
 
+c10::intrusive_ptr<c10d::Work> Communicator::allgatherInPlaceAsync(const torch::Tensor& flat) {
+  return compat::startAllGatherInPlace(*m_group, flat, m_rank, m_worldSize);
+}
+
 void Communicator::broadcastText(std::string& text, int root) {
   auto length = torch::tensor({static_cast<std::int64_t>(text.size())}, torch::kLong);
   broadcast(length, root);

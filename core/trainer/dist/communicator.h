@@ -49,6 +49,8 @@ class Communicator {
   void allgather(std::vector<torch::Tensor>& outputs, torch::Tensor& input);
   // `flat` ((W·n,), contiguous) ends with chunk r as rank r had it, on every rank.
   void allgatherInPlace(const torch::Tensor& flat);
+  // The same, started: `flat` holds every chunk once the work is waited for (zero3's prefetch).
+  c10::intrusive_ptr<c10d::Work> allgatherInPlaceAsync(const torch::Tensor& flat);
   void barrier();
   // Waits for `work`, turning a timeout into a sentence about which collective hung.
   void wait(const c10::intrusive_ptr<c10d::Work>& work, const char* what);

@@ -15,6 +15,7 @@
 
 #include "communicator.h"
 #include "flat_layout.h"
+#include "gradient_exchange.h"
 
 namespace traindeck {
 
@@ -27,7 +28,7 @@ enum class GradientReduction {
   ReduceScatter,  // zero2: each rank gets its chunk of every bucket (needs layout.buckets)
 };
 
-class GradientSync {
+class GradientSync : public GradientExchange {
  public:
   GradientSync(Communicator& communicator, FlatLayout layout, double bucketMb, const torch::Device& device,
                GradientReduction reduction = GradientReduction::AllReduce);
@@ -35,32 +36,33 @@ class GradientSync {
   GradientSync& operator=(const GradientSync&) = delete;
 
   // Before a step's first backward: zero2's shard starts again from zero.
-  void beginStep();
+  void beginStep() override;
   // Whether every micro-step's backward is armed (zero2), or only the last one's.
-  bool armsEveryMicroStep() const { return m_reduction == GradientReduction::ReduceScatter; }
+  bool armsEveryMicroStep() const override { return m_reduction == GradientReduction::ReduceScatter; }
   // The next backward averages gradients across ranks (call before the last micro-step's
   // backward, or before every one's where armsEveryMicroStep()).
-  void arm();
+  void arm() override;
   // After that backward: starts what is left and waits for every bucket. All-reduce: points each
   // parameter's .grad at its averaged slice of the flat buffer. Reduce-scatter: adds this rank's
   // chunks into shardGradients() and drops every parameter's .grad.
-  void finish();
+  void finish() override;
 
   const FlatLayout& layout() const { return m_layout; }
-  torch::Tensor flatGradients() const { return m_flat; }    // (padded,) fp32, averaged after finish(); all-reduce only
-  torch::Tensor shardGradients() const { return m_shard; }  // (padded/W,) fp32: zero2's chunks, bucket by bucket
+  torch::Tensor flatGradients() const { return m_flat; }  // (padded,) fp32, averaged after finish(); all-reduce only
+  // (padded/W,) fp32: zero2's chunks, bucket by bucket
+  torch::Tensor shardGradients() const override { return m_shard; }
   // What this rank owns of the flat buffer, with its gradients: for zero1 its 1/W of the whole
   // buffer, for zero2 its chunk of each bucket.
   std::vector<ShardSpan> shardSpans() const;
   int bucketCount() const { return static_cast<int>(m_buckets.size()); }
   // Time finish() spent waiting for communication that backward did not hide.
-  double lastExposedSeconds() const { return m_exposedSeconds; }
+  double lastExposedSeconds() const override { return m_exposedSeconds; }
   // Communication hidden behind backward: the time during which at least one bucket's
   // all-reduce was running (launched and not yet complete) before backward ended. With
   // lastExposedSeconds, this shows the overlap. Completion times come from the work's future,
   // which the CPU backend (Gloo) completes when the data has arrived; NCCL completes it when
   // the work is queued, so on CUDA this figure is not meaningful.
-  double lastOverlapSeconds() const { return m_overlapSeconds; }
+  double lastOverlapSeconds() const override { return m_overlapSeconds; }
   std::int64_t allReducesLaunched() const { return m_launched; }  // since construction
 
  private:

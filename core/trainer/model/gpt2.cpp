@@ -73,18 +73,31 @@ Gpt2Impl::Gpt2Impl(const ModelConfig& config, bool initialise) : m_config(config
   if (initialise) initWeights();
 }
 
-torch::Tensor Gpt2Impl::hidden(const torch::Tensor& idx) {
+torch::Tensor Gpt2Impl::embed(const torch::Tensor& idx) {
   const int64_t T = idx.size(1);
   TORCH_CHECK(T <= m_config.n_positions, "sequence of ", T, " tokens is longer than the model's ", m_config.n_positions,
               " positions");
   const auto positions = torch::arange(T, torch::TensorOptions().dtype(torch::kLong).device(idx.device()));
-  auto x = transformer->wte(idx) + transformer->wpe(positions);  // (B, T, C)
-  x = torch::dropout(x, m_config.dropout, is_training());
+  const auto x = transformer->wte(idx) + transformer->wpe(positions);  // (B, T, C)
+  return torch::dropout(x, m_config.dropout, is_training());
+}
+
+torch::Tensor Gpt2Impl::runBlocks(torch::Tensor x) {
   for (const auto& block : *transformer->h) {
     BlockImpl* b = block->as<Block>();
     x = m_checkpointing && is_training() && torch::GradMode::is_enabled() ? checkpointedForward(*b, x) : b->forward(x);
   }
-  return transformer->ln_f(x);
+  return x;
+}
+
+torch::Tensor Gpt2Impl::hidden(const torch::Tensor& idx) {
+  return transformer->ln_f(runBlocks(embed(idx)));
+}
+
+torch::Tensor Gpt2Impl::headLoss(const torch::Tensor& x, const torch::Tensor& targets) {
+  const auto normed = transformer->ln_f(x);  // (B, T, C)
+  return lmHeadLoss(normed.view({-1, normed.size(-1)}), transformer->wte->weight, targets.reshape({-1}),
+                    &m_logitsScratch);
 }
 
 torch::Tensor Gpt2Impl::forward(const torch::Tensor& idx) {
@@ -92,8 +105,7 @@ torch::Tensor Gpt2Impl::forward(const torch::Tensor& idx) {
 }
 
 torch::Tensor Gpt2Impl::loss(const torch::Tensor& idx, const torch::Tensor& targets) {
-  const auto x = hidden(idx);  // (B, T, C)
-  return lmHeadLoss(x.view({-1, x.size(-1)}), transformer->wte->weight, targets.reshape({-1}), &m_logitsScratch);
+  return headLoss(runBlocks(embed(idx)), targets);
 }
 
 void Gpt2Impl::initWeights() {

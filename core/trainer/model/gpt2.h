@@ -72,6 +72,11 @@ class Gpt2Impl : public torch::nn::Module {
   torch::Tensor forward(const torch::Tensor& idx);
   // Mean next-token cross-entropy of targets (B, T) given idx (B, T), as a 0-dim tensor.
   torch::Tensor loss(const torch::Tensor& idx, const torch::Tensor& targets);
+  // The stages of loss(), for zero3, which runs them one by one: token and position embeddings
+  // with dropout, (B, T) -> (B, T, C); then each transformer->h block; then the final LayerNorm
+  // and the tied output layer's mean loss, (B, T, C) and targets (B, T) -> 0-dim.
+  torch::Tensor embed(const torch::Tensor& idx);
+  torch::Tensor headLoss(const torch::Tensor& x, const torch::Tensor& targets);
 
   // Recompute each block's activations in the backward pass instead of keeping them (training
   // only): memory for one block's activations instead of all, for a second forward pass.
@@ -88,6 +93,7 @@ class Gpt2Impl : public torch::nn::Module {
   Transformer transformer{nullptr};
 
  private:
+  torch::Tensor runBlocks(torch::Tensor x);  // (B, T, C) through every block
   ModelConfig m_config;
   bool m_checkpointing = false;
   torch::Tensor m_logitsScratch;  // the output layer's logits block, reused each step (lm_head_loss.h)

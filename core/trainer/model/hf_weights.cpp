@@ -25,21 +25,33 @@ void loadHuggingFaceWeights(Gpt2& model, const std::string& path) {
   copyWeights(model, stored, file);
 }
 
+namespace {
+
+// `stored`'s tensor for the model's weight `name` of `sizes`, or a sentence saying why there is none.
+const torch::Tensor& storedWeight(const std::map<std::string, torch::Tensor>& stored, const std::string& name,
+                                  c10::IntArrayRef sizes, const std::string& source) {
+  auto it = stored.find(name);
+  if (it == stored.end()) it = stored.find(name.substr(std::string("transformer.").size()));
+  if (it == stored.end()) throw std::runtime_error(source + " has no weight " + name + ": is it a GPT-2 model?");
+  if (it->second.sizes() != sizes) {
+    std::ostringstream why;
+    why << source << ": " << name << " is " << it->second.sizes() << " there but " << sizes
+        << " in this model; set the model sizes (or model.preset) to the checkpoint's";
+    throw std::runtime_error(why.str());
+  }
+  return it->second;
+}
+
+}  // namespace
+
+void checkWeights(Gpt2& model, const std::map<std::string, torch::Tensor>& stored, const std::string& source) {
+  for (auto& [name, tensor] : model->namedWeights()) storedWeight(stored, name, tensor.sizes(), source);
+}
+
 void copyWeights(Gpt2& model, const std::map<std::string, torch::Tensor>& stored, const std::string& source) {
   torch::NoGradGuard noGrad;
-  for (auto& [name, tensor] : model->namedWeights()) {
-    auto it = stored.find(name);
-    if (it == stored.end()) it = stored.find(name.substr(std::string("transformer.").size()));
-    if (it == stored.end())
-      throw std::runtime_error(source + " has no weight " + name + ": is it a GPT-2 model?");
-    if (it->second.sizes() != tensor.sizes()) {
-      std::ostringstream why;
-      why << source << ": " << name << " is " << it->second.sizes() << " there but " << tensor.sizes()
-          << " in this model; set the model sizes (or model.preset) to the checkpoint's";
-      throw std::runtime_error(why.str());
-    }
-    tensor.copy_(it->second.to(tensor.scalar_type()));
-  }
+  for (auto& [name, tensor] : model->namedWeights())
+    tensor.copy_(storedWeight(stored, name, tensor.sizes(), source).to(tensor.scalar_type()));
 }
 
 ModelConfig readHuggingFaceConfig(const std::string& configJsonPath) {

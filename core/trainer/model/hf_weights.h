@@ -16,6 +16,8 @@ void loadHuggingFaceWeights(Gpt2& model, const std::string& path);
 // Copies every weight of `model` from `stored` (read from `source`, named in messages); a
 // missing or misshapen weight throws std::runtime_error saying which.
 void copyWeights(Gpt2& model, const std::map<std::string, torch::Tensor>& stored, const std::string& source);
+// Throws as copyWeights would, copying nothing (zero3's model holds no weights to copy into).
+void checkWeights(Gpt2& model, const std::map<std::string, torch::Tensor>& stored, const std::string& source);
 
 // The sizes in a Hugging Face config.json (n_layer, n_head, n_embd, n_positions, vocab_size).
 ModelConfig readHuggingFaceConfig(const std::string& configJsonPath);

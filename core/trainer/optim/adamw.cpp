@@ -117,6 +117,19 @@ void AdamW::loadState(const std::map<std::string, torch::Tensor>& tensors) {
   take("step", m_step);
 }
 
+void AdamW::loadWholeStateTensor(const std::string& name, const torch::Tensor& whole) {
+  torch::NoGradGuard noGrad;
+  torch::Tensor into = name == "step" ? m_step : torch::Tensor();
+  for (std::size_t i = 0; i < m_params.size() && !into.defined(); ++i) {
+    if (name == "exp_avg/" + m_params[i].name) into = m_expAvg[i];
+    if (name == "exp_avg_sq/" + m_params[i].name) into = m_expAvgSq[i];
+  }
+  if (!into.defined()) throw std::runtime_error("this model's optimizer state has no tensor " + name);
+  if (whole.sizes() != into.sizes())
+    throw std::runtime_error("optimizer state tensor " + name + " has the wrong shape for this model");
+  into.copy_(whole);
+}
+
 std::int64_t AdamW::stateBytes() const {
   std::int64_t bytes = 0;
   for (std::size_t i = 0; i < m_params.size(); ++i) bytes += m_expAvg[i].nbytes() + m_expAvgSq[i].nbytes();

@@ -39,8 +39,9 @@ class AdamW : public Optimizer {
   void loadState(const std::map<std::string, torch::Tensor>& tensors);
   std::int64_t stateBytes() const override;
 
-  std::vector<std::pair<std::string, torch::Tensor>> wholeState() override { return state(); }
+  StreamedTensors wholeStateTensors() override { return streamedAtHand(state()); }
   void loadWholeState(const std::map<std::string, torch::Tensor>& tensors) override { loadState(tensors); }
+  void loadWholeStateTensor(const std::string& name, const torch::Tensor& whole) override;
 
   // Parameters with decay=true: tensors of two or more dimensions (weights and embeddings),
   // not biases or LayerNorm gains.

@@ -218,6 +218,16 @@ SafetensorsFile::~SafetensorsFile() {
   unmap();
 }
 
+void SafetensorsFile::releasePages(const void* data, std::size_t bytes) const {
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const auto mapped = reinterpret_cast<std::uintptr_t>(m_mapping);
+  if (m_mapping == nullptr || begin < mapped || begin + bytes > mapped + m_size) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const std::uintptr_t first = (begin + page - 1) / page * page;
+  const std::uintptr_t last = (begin + bytes) / page * page;
+  if (first < last) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);  // clean: dropped
+}
+
 void SafetensorsFile::unmap() {
   if (m_mapping != nullptr) ::munmap(m_mapping, m_size);
   m_mapping = nullptr;

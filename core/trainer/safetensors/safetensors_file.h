@@ -37,6 +37,10 @@ class SafetensorsFile {
   // The "__metadata__" object of the header; empty when there is none.
   const std::map<std::string, std::string>& metadata() const { return m_metadata; }
   std::size_t fileSize() const { return m_size; }
+  // Gives the mapped pages lying wholly inside [data, data + bytes) back to the file: the process
+  // stops counting them as resident, and reading them again reads the file. Memory outside this
+  // file's mapping is left alone. For a reader that uses each tensor once (a resume, streamed).
+  void releasePages(const void* data, std::size_t bytes) const;
 
  private:
   SafetensorsFile() = default;

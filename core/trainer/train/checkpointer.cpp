@@ -15,51 +15,12 @@
 #include "runlog/atomic_file.h"
 #include "runlog/checkpoint_names.h"
 #include "runlog/run_paths.h"
-#include "trainer/safetensors/safetensors_file.h"
-#include "trainer/safetensors/safetensors_writer.h"
 
 namespace traindeck {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-TensorDType dtypeOf(const torch::Tensor& t) {
-  switch (t.scalar_type()) {
-    case torch::kFloat:
-      return TensorDType::F32;
-    case torch::kBFloat16:
-      return TensorDType::BF16;
-    case torch::kHalf:
-      return TensorDType::F16;
-    case torch::kLong:
-      return TensorDType::I64;
-    case torch::kInt:
-      return TensorDType::I32;
-    case torch::kByte:
-      return TensorDType::U8;
-    default:
-      throw CheckpointError(std::string("cannot store tensors of type ") + c10::toString(t.scalar_type()));
-  }
-}
-
-torch::ScalarType scalarTypeOf(TensorDType dtype) {
-  switch (dtype) {
-    case TensorDType::F32:
-      return torch::kFloat;
-    case TensorDType::BF16:
-      return torch::kBFloat16;
-    case TensorDType::F16:
-      return torch::kHalf;
-    case TensorDType::I64:
-      return torch::kLong;
-    case TensorDType::I32:
-      return torch::kInt;
-    case TensorDType::U8:
-      return torch::kByte;
-  }
-  return torch::kFloat;
-}
 
 void syncFolder(const fs::path& folder) {
   const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -70,25 +31,13 @@ void syncFolder(const fs::path& folder) {
 
 }  // namespace
 
-void writeTensorFile(const std::string& path, const NamedTensors& tensors) {
-  std::vector<torch::Tensor> host;  // keeps the bytes alive while writing
-  std::vector<TensorView> views;
-  for (const auto& [name, tensor] : tensors) {
-    host.push_back(tensor.detach().to(torch::kCPU).contiguous());
-    const torch::Tensor& t = host.back();
-    views.push_back({name, dtypeOf(t), t.sizes().vec(), t.data_ptr(), static_cast<std::size_t>(t.nbytes())});
-  }
-  writeSafetensors(path, views, {{"format", "pt"}});
+void LoadedCheckpoint::releasePages(const torch::Tensor& tensor) const {
+  for (const auto& file : files) file->releasePages(tensor.data_ptr(), static_cast<std::size_t>(tensor.nbytes()));
 }
 
-std::map<std::string, torch::Tensor> readTensorFile(const std::string& path) {
-  const SafetensorsFile file = SafetensorsFile::open(path);
-  std::map<std::string, torch::Tensor> out;
-  for (const TensorView& view : file.tensors()) {
-    const auto options = torch::TensorOptions().dtype(scalarTypeOf(view.dtype));
-    out[view.name] = torch::from_blob(const_cast<void*>(view.data), view.shape, options).clone();
-  }
-  return out;
+void LoadedCheckpoint::releasePages() const {
+  for (const auto* tensors : {&model, &optimizer})
+    for (const auto& [name, tensor] : *tensors) releasePages(tensor);
 }
 
 Checkpointer::Checkpointer(std::string checkpointsDir, int keep) : m_dir(std::move(checkpointsDir)), m_keep(keep) {}
@@ -106,10 +55,21 @@ std::string Checkpointer::save(std::int64_t step, const CheckpointContents& cont
   for (const auto& entry : fs::directory_iterator(root, ec))  // left by a writer that was killed
     if (entry.path().filename().string().find(".tmp-") != std::string::npos) fs::remove_all(entry.path(), ec);
   fs::create_directories(temp, ec);
-  if (ec) throw CheckpointError("cannot create " + temp.string() + ": " + ec.message());
-
-  writeTensorFile((temp / "model.safetensors").string(), contents.model);
-  writeTensorFile((temp / "optim.safetensors").string(), contents.optimizer);
+  // A failure is thrown only once every tensor is produced: producing may be a collective.
+  std::string failure = ec ? "cannot create " + temp.string() + ": " + ec.message() : "";
+  for (const auto& [file, tensors] :
+       {std::pair{"model.safetensors", &contents.model}, std::pair{"optim.safetensors", &contents.optimizer}}) {
+    if (!failure.empty()) {
+      produceInFileOrder(*tensors);
+      continue;
+    }
+    try {
+      writeStreamedTensorFile((temp / file).string(), *tensors);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  if (!failure.empty()) throw CheckpointError(failure);
   for (const auto& [file, text] :
        {std::pair{"state.json", contents.stateJson + "\n"}, std::pair{run_file::kCheckpointComplete, std::string()}})
     if (const std::string why = writeFileAtomically((temp / file).string(), text); !why.empty())
@@ -133,6 +93,11 @@ std::string Checkpointer::save(std::int64_t step, const CheckpointContents& cont
   return final.string();
 }
 
+void Checkpointer::produceWithoutWriting(const CheckpointContents& contents) {
+  produceInFileOrder(contents.model);
+  produceInFileOrder(contents.optimizer);
+}
+
 std::vector<std::string> Checkpointer::completeFolders() const {
   return completeCheckpoints(m_dir);  // the rule every reader of checkpoints/ shares
 }
@@ -150,8 +115,12 @@ LoadedCheckpoint Checkpointer::load(const std::string& dir) {
   LoadedCheckpoint loaded;
   loaded.dir = dir;
   try {
-    loaded.model = readTensorFile(dir + "/model.safetensors");
-    loaded.optimizer = readTensorFile(dir + "/optim.safetensors");
+    for (const auto& [file, tensors] :
+         {std::pair{"/model.safetensors", &loaded.model}, std::pair{"/optim.safetensors", &loaded.optimizer}}) {
+      MappedTensorFile mapped = mapTensorFile(dir + file);
+      *tensors = std::move(mapped.tensors);
+      loaded.files.push_back(std::move(mapped.file));
+    }
   } catch (const std::exception& e) {
     throw CheckpointError("checkpoint " + dir + " cannot be read: " + e.what());
   }

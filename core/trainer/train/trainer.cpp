@@ -85,6 +85,10 @@ void Trainer::start() {
     throw std::runtime_error(
         "activation checkpointing with dropout on CUDA is not implemented yet: its recomputed "
         "dropout masks would differ; set model.dropout: 0 or activation_checkpointing: false");
+  if (m_config.strategy.kind == StrategyKind::Zero3 && m_device.is_cuda() && m_config.model.dropout > 0)
+    throw std::runtime_error(
+        "zero3 with dropout on CUDA is not implemented yet: zero3 recomputes every block in backward and "
+        "the recomputed dropout masks would differ; set model.dropout: 0 or use zero2");
   if (m_options.dist.worldSize > 1) setUpDistributed();
   setUpModelAndOptimizer();
   m_data = openBatchSources(m_config, m_options.dist.rank, m_options.dist.worldSize);
@@ -112,6 +116,12 @@ torch::Tensor Trainer::batchTensor(BatchSource& source) {
   return m_device.is_cpu() ? host : host.to(m_device, /*non_blocking=*/true);
 }
 
+torch::Tensor Trainer::batchLoss(const torch::Tensor& batch) {
+  const auto T = m_config.model.block_size;
+  const auto idx = batch.narrow(1, 0, T), targets = batch.narrow(1, 1, T);  // (B, T) each
+  return m_shardedModel ? m_shardedModel->loss(idx, targets) : m_model->loss(idx, targets);
+}
+
 void Trainer::trainStep() {
   const bool syncChecked = m_device.is_cuda() && m_step + 1 == m_options.syncCheckStep;
   const compat::SyncCheckScope syncCheck(syncChecked);
@@ -119,16 +129,15 @@ void Trainer::trainStep() {
   for (auto& p : m_model->parameters()) p.mutable_grad() = torch::Tensor();
   if (distributed()) m_sync->beginStep();
   const auto accum = m_config.strategy.grad_accum;
-  const auto T = m_config.model.block_size;
   auto lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat).device(m_device));
   double exposed = 0, overlap = 0;
   for (std::int64_t micro = 0; micro < accum; ++micro) {
     const auto batch = batchTensor(*m_data.train);  // (B, T+1)
-    // ddp and zero1 communicate on the last micro-step only; zero2 on every one (its shard sums them).
+    // ddp and zero1 communicate on the last micro-step only; zero2 and zero3 on every one (their shard sums them).
     const bool communicates = distributed() && (m_sync->armsEveryMicroStep() || micro == accum - 1);
     if (communicates) m_sync->arm();
     const compat::AutocastGuard autocast(m_device, m_config.strategy.precision);
-    const auto loss = m_model->loss(batch.narrow(1, 0, T), batch.narrow(1, 1, T));
+    const auto loss = batchLoss(batch);
     const auto share = loss / static_cast<double>(accum);
     (m_scaler ? m_scaler->scaled(share) : share).backward();
     lossSum += loss.detach().to(torch::kFloat) / static_cast<double>(accum);
@@ -157,7 +166,7 @@ void Trainer::trainStep() {
 }
 
 // The gradients the optimizer steps with, unscaled (fp16) and clipped to grad_clip by their
-// global norm, which it returns (0-dim, on the device). Under zero2 each rank holds a shard of
+// global norm, which it returns (0-dim, on the device). Under zero2 and zero3 each rank holds a shard of
 // them: the squares are summed over the ranks, so every rank clips by the same norm.
 torch::Tensor Trainer::unscaleAndClipGradients(const torch::TensorOptions& floats) {
   std::vector<torch::Tensor> grads;
@@ -207,12 +216,11 @@ void Trainer::evaluate() {
   torch::NoGradGuard noGrad;
   m_model->eval();
   m_data.val->rewind();
-  const auto T = m_config.model.block_size;
   auto sum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat).device(m_device));
   for (std::int64_t i = 0; i < m_config.eval.batches; ++i) {
     const auto batch = batchTensor(*m_data.val);
     const compat::AutocastGuard autocast(m_device, m_config.strategy.precision);
-    sum += m_model->loss(batch.narrow(1, 0, T), batch.narrow(1, 1, T)).to(torch::kFloat);
+    sum += batchLoss(batch).to(torch::kFloat);
   }
   if (distributed()) {
     m_comm->allreduce(sum);  // every rank read its own part of the validation windows

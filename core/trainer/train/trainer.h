@@ -11,6 +11,7 @@
 #include <torch/torch.h>
 
 #include "config/run_config.h"
+#include "optim/adamw.h"
 #include "optim/loss_scaler.h"
 #include "optim/lr_schedule.h"
 #include "optim/optimizer.h"
@@ -19,7 +20,8 @@
 #include "train_job.h"
 #include "train_reporter.h"
 #include "trainer/dist/communicator.h"
-#include "trainer/dist/gradient_sync.h"
+#include "trainer/dist/gradient_exchange.h"
+#include "trainer/dist/sharded_gpt2.h"
 #include "trainer/model/gpt2.h"
 #include "training_checkpoints.h"
 
@@ -34,16 +36,18 @@ class Trainer {
   void start();  // everything before the first step
   void setUpDistributed();
   void setUpModelAndOptimizer();
+  void setUpZero3(const AdamWSettings& settings);
   double jobPeakFlops() const;
   bool shouldStop(bool last);
   std::string resumeCause() const;  // why this run resumes, when it is not the user's --resume
   void trainStep();
   torch::Tensor unscaleAndClipGradients(const torch::TensorOptions& floats);
-  torch::Tensor batchTensor(BatchSource& source);  // (B, T+1) on the device
+  torch::Tensor batchTensor(BatchSource& source);       // (B, T+1) on the device
+  torch::Tensor batchLoss(const torch::Tensor& batch);  // the model's mean loss on (B, T+1)
   void flush() { m_reporter.flush(m_schedule.at(std::max<std::int64_t>(0, m_step - 1))); }
   void evaluate();
   void saveCheckpoint();
-  TrainingParts parts() { return {m_model, *m_optimizer, m_scaler.get(), *m_data.train}; }
+  TrainingParts parts() { return {m_model, *m_optimizer, m_scaler.get(), *m_data.train, m_units}; }
   void setStatus(RunStatus status, const std::string& reason);
   bool distributed() const { return m_comm != nullptr; }
   bool isRank0() const { return m_options.dist.rank == 0; }
@@ -53,11 +57,13 @@ class Trainer {
   torch::Device m_device;
   RankLog m_log;
   TrainReporter m_reporter;
-  std::unique_ptr<Communicator> m_comm;  // null with one rank
-  std::unique_ptr<GradientSync> m_sync;
+  std::unique_ptr<Communicator> m_comm;      // null with one rank
+  std::unique_ptr<GradientExchange> m_sync;  // GradientSync (ddp, zero1, zero2) or ShardedUnits (zero3)
   Gpt2 m_model{nullptr};
-  std::unique_ptr<Optimizer> m_optimizer;  // AdamW (one rank, ddp) or ShardedAdamW (zero1, zero2)
-  std::unique_ptr<LossScaler> m_scaler;    // fp16 only
+  ShardedUnits* m_units = nullptr;              // zero3: m_sync, where the parameters live
+  std::unique_ptr<ShardedGpt2> m_shardedModel;  // zero3: runs m_model unit by unit
+  std::unique_ptr<Optimizer> m_optimizer;       // AdamW (one rank, ddp) or ShardedAdamW (zero1, zero2, zero3)
+  std::unique_ptr<LossScaler> m_scaler;         // fp16 only
   LrSchedule m_schedule;
   BatchSources m_data;
   std::unique_ptr<TrainingCheckpoints> m_checkpoints;

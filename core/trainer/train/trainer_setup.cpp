@@ -1,12 +1,13 @@
 // The trainer's parts, built once before the first step: the model and the one optimizer the
 // strategy calls for (and, with several ranks, the communicator, the gradient sync and the
-// shards of zero1 and zero2), and the peak the job's devices could reach, for MFU.
+// shards of zero1, zero2 and zero3), and the peak the job's devices could reach, for MFU.
 #include "trainer.h"
 
 #include "config/devices.h"
 #include "config/enum_names.h"
 #include "config/planner.h"
 #include "optim/adamw.h"
+#include "trainer/dist/gradient_sync.h"
 #include "trainer/dist/sharded_adamw.h"
 #include "trainer/model/hf_weights.h"
 
@@ -69,24 +70,45 @@ void Trainer::setUpModelAndOptimizer() {
   m_comm->broadcastInPlace(m_model->parameters());
   const StrategyKind kind = m_config.strategy.kind;
   const double bucketMb = m_config.strategy.bucket_mb;
-  if (kind == StrategyKind::Zero2)
-    m_sync = std::make_unique<GradientSync>(
-        *m_comm, makeBucketedShardLayout(m_model->namedWeights(), m_comm->worldSize(), bucketMb), bucketMb, m_device,
-        GradientReduction::ReduceScatter);
-  else
-    m_sync = std::make_unique<GradientSync>(*m_comm, makeFlatLayout(m_model->namedWeights(), m_comm->worldSize()),
-                                            bucketMb, m_device);
-  if (kind == StrategyKind::Zero1 || kind == StrategyKind::Zero2)
-    m_optimizer = std::make_unique<ShardedAdamW>(*m_comm, m_sync->layout(), m_sync->shardSpans(), settings);
-  else
-    m_optimizer = std::make_unique<AdamW>(AdamW::withDecayOn2dWeights(m_model->namedWeights()), settings);
-  m_log.info("optimizer state on this rank: " + std::to_string(m_optimizer->stateBytes()) + " bytes (" +
-             std::string(toString(m_config.strategy.kind)) + ", " + std::to_string(m_sync->bucketCount()) +
-             " gradient buckets)");
+  if (kind == StrategyKind::Zero3) {
+    setUpZero3(settings);
+  } else {
+    auto sync = kind == StrategyKind::Zero2
+                    ? std::make_unique<GradientSync>(
+                          *m_comm, makeBucketedShardLayout(m_model->namedWeights(), m_comm->worldSize(), bucketMb),
+                          bucketMb, m_device, GradientReduction::ReduceScatter)
+                    : std::make_unique<GradientSync>(
+                          *m_comm, makeFlatLayout(m_model->namedWeights(), m_comm->worldSize()), bucketMb, m_device);
+    if (kind == StrategyKind::Zero1 || kind == StrategyKind::Zero2)
+      m_optimizer = std::make_unique<ShardedAdamW>(*m_comm, sync->layout(), sync->shardSpans(), settings);
+    else
+      m_optimizer = std::make_unique<AdamW>(AdamW::withDecayOn2dWeights(m_model->namedWeights()), settings);
+    m_log.info("optimizer state on this rank: " + std::to_string(m_optimizer->stateBytes()) + " bytes (" +
+               std::string(toString(m_config.strategy.kind)) + ", " + std::to_string(sync->bucketCount()) +
+               " gradient buckets)");
+    m_sync = std::move(sync);
+  }
   // Rank 0 keeps the seed's stream (a one-rank run's dropout masks); the others draw their own.
   if (!isRank0())
     torch::manual_seed(static_cast<std::uint64_t>(m_config.seed) +
                        1000003ull * static_cast<std::uint64_t>(m_options.dist.rank));
+}
+
+// zero3: the weights (the same on every rank after the broadcast) move into this rank's shard of
+// each unit and the model keeps placeholders; the optimizer updates the shard in place.
+void Trainer::setUpZero3(const AdamWSettings& settings) {
+  auto units = std::make_unique<ShardedUnits>(*m_comm, ShardedGpt2::units(m_model), m_device);
+  m_units = units.get();
+  m_shardedModel = std::make_unique<ShardedGpt2>(m_model, *m_units, m_device, m_config.strategy.precision);
+  m_optimizer = std::make_unique<ShardedAdamW>(*m_comm, m_units->layout(), m_units->shardSpans(),
+                                               m_units->parameterShard(), settings);
+  m_log.info("optimizer state on this rank: " + std::to_string(m_optimizer->stateBytes()) + " bytes (zero3, " +
+             std::to_string(m_units->unitCount()) + " units; parameters on this rank: " +
+             std::to_string(m_units->parameterShard().numel()) + " of " + std::to_string(m_units->layout().total) +
+             ", the largest unit gathered " + std::to_string(m_units->largestUnitElements()) + ")");
+  m_log.info("zero3 gathers each unit again in backward and recomputes it there, as activation checkpointing does" +
+             std::string(m_config.strategy.activation_checkpointing ? ": activation_checkpointing adds nothing" : ""));
+  m_sync = std::move(units);
 }
 
 }  // namespace traindeck

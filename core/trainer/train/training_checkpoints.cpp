@@ -1,5 +1,7 @@
-// Every rank's part in a checkpoint. The optimizer state travels whole, named as AdamW names it;
-// each rank keeps what its optimizer holds of it (all of it under ddp, its shard under zero1).
+// Every rank's part in a checkpoint. The optimizer state travels named as AdamW names it; each
+// rank keeps what its optimizer holds of it (all of it under ddp, its shard under zero1). Saving
+// streams: each tensor is summed into rank 0 (zero1/2/3's moments, zero3's weights) when its turn
+// in the file comes, written and dropped, so rank 0 never holds the whole state at once.
 #include "training_checkpoints.h"
 
 #include <map>
@@ -32,9 +34,9 @@ TrainingCheckpoints::TrainingCheckpoints(Checkpointer files, Communicator* comm,
 
 void TrainingCheckpoints::save(const TrainingParts& parts, std::int64_t step, std::int64_t tokens) {
   CheckpointContents contents;
-  contents.optimizer = parts.optimizer.wholeState();  // a collective under zero1 and zero2: whole on rank 0
+  contents.optimizer = parts.optimizer.wholeStateTensors();  // under zero1/2/3, summed into rank 0 as written
   if (parts.scaler)
-    for (auto& named : parts.scaler->state()) contents.optimizer.push_back(std::move(named));
+    for (auto& named : parts.scaler->state()) contents.optimizer.push_back(streamedAtHand(named.first, named.second));
   const torch::Tensor rng = at::detail::getDefaultCPUGenerator().get_state();
   if (m_comm) {
     std::vector<torch::Tensor> states;
@@ -42,12 +44,12 @@ void TrainingCheckpoints::save(const TrainingParts& parts, std::int64_t step, st
     auto mine = rng.clone();
     m_comm->allgather(states, mine);
     for (int r = 0; r < m_worldSize; ++r)
-      contents.optimizer.emplace_back(rngKey(r), states[static_cast<std::size_t>(r)]);
+      contents.optimizer.push_back(streamedAtHand(rngKey(r), states[static_cast<std::size_t>(r)]));
   } else {
-    contents.optimizer.emplace_back(rngKey(0), rng);
+    contents.optimizer.push_back(streamedAtHand(rngKey(0), rng));
   }
-  if (!isRank0()) return;
-  contents.model = parts.model->namedWeights();
+  contents.model = parts.units ? parts.units->weightTensors() : streamedAtHand(parts.model->namedWeights());
+  if (!isRank0()) return Checkpointer::produceWithoutWriting(contents);  // the collectives rank 0 writes from
   JsonWriter state;
   state.beginObject().field("schema", 1).field("step", step).field("tokens", tokens);
   state.field("world_size", m_worldSize);
@@ -67,9 +69,16 @@ std::optional<ResumePoint> TrainingCheckpoints::resume(const TrainingParts& part
     try {
       if (const auto latest = m_files.latestComplete()) {
         loaded = Checkpointer::load(*latest);
-        copyWeights(parts.model, loaded->model, "checkpoint " + *latest);
+        if (parts.units)  // zero3: share() scatters them
+          checkWeights(parts.model, loaded->model, "checkpoint " + *latest);
+        else
+          copyWeights(parts.model, loaded->model, "checkpoint " + *latest);
         parts.optimizer.loadWholeState(loaded->optimizer);
+        for (const StreamedTensor& t : parts.optimizer.wholeStateTensors())  // all of it, for share()
+          if (!loaded->optimizer.count(t.name))
+            throw CheckpointError("checkpoint " + *latest + " has no optimizer state tensor " + t.name);
         if (parts.scaler) parts.scaler->loadState(loaded->optimizer);
+        loaded->releasePages();  // read again, one tensor at a time, as share() sends them
         verdict = "ok";
       } else {
         m_log.info(lead + "no complete checkpoint in " + m_files.dir() + ": starting from step 0");
@@ -107,7 +116,9 @@ std::optional<ResumePoint> TrainingCheckpoints::resume(const TrainingParts& part
 }
 
 // Rank 0 has applied the checkpoint; the others take weights, optimizer state, loss scale and
-// their random state from it. Every rank knows the whole state's names and shapes from the model.
+// their random state from it, tensor by tensor. Every rank knows the whole state's names and
+// shapes from its optimizer. Rank 0's tensors are views into the files' mappings (read-only):
+// what is broadcast is a copy of one.
 void TrainingCheckpoints::share(const TrainingParts& parts, LoadedCheckpoint& loaded, const torch::Device& device) {
   torch::NoGradGuard noGrad;
   m_comm->broadcastText(loaded.dir);
@@ -117,22 +128,22 @@ void TrainingCheckpoints::share(const TrainingParts& parts, LoadedCheckpoint& lo
     if (!state.ok()) throw std::runtime_error("rank 0 sent an unreadable state.json: " + state.error);
     loaded.state = state.value;
   }
-  m_comm->broadcastInPlace(parts.model->parameters());
+  if (parts.units)
+    parts.units->scatterWeights(loaded.model, [&](const torch::Tensor& sent) { loaded.releasePages(sent); });
+  else
+    m_comm->broadcastInPlace(parts.model->parameters());
 
-  std::map<std::string, torch::Tensor> whole;
-  std::vector<torch::Tensor> order;
-  const auto take = [&](const std::string& key, torch::Tensor like) {
-    auto tensor = isRank0() ? loaded.optimizer.at(key).to(device, torch::kFloat).contiguous() : like;
-    whole[key] = tensor;
-    order.push_back(tensor);
-  };
+  // The optimizer state tensor by tensor: each rank takes its part of one and drops it.
   const auto floats = torch::TensorOptions().dtype(torch::kFloat).device(device);
-  for (const auto& [name, parameter] : parts.model->namedWeights())
-    for (const std::string moment : {"exp_avg/", "exp_avg_sq/"})
-      take(moment + name, torch::empty(parameter.sizes(), floats));
-  take("step", torch::zeros({}, floats));
-  m_comm->broadcastInPlace(order);
-  if (!isRank0()) parts.optimizer.loadWholeState(whole);
+  for (const StreamedTensor& t : parts.optimizer.wholeStateTensors()) {
+    auto tensor = isRank0() ? loaded.optimizer.at(t.name).to(device, torch::kFloat, false, /*copy=*/true)
+                            : torch::empty(t.shape, floats);
+    m_comm->broadcast(tensor);
+    if (isRank0())
+      loaded.releasePages(loaded.optimizer.at(t.name));
+    else
+      parts.optimizer.loadWholeStateTensor(t.name, tensor);
+  }
 
   if (parts.scaler)  // the same on every rank: its updates follow the all-reduced gradients
     for (torch::Tensor& live : parts.scaler->liveTensors()) m_comm->broadcast(live);
@@ -142,7 +153,7 @@ void TrainingCheckpoints::share(const TrainingParts& parts, LoadedCheckpoint& lo
     std::string present = isRank0() && loaded.optimizer.count(rngKey(r)) ? "1" : "";
     m_comm->broadcastText(present);
     if (present.empty()) continue;
-    auto rng = isRank0() ? loaded.optimizer.at(rngKey(r)).contiguous() : torch::empty_like(ownRng);
+    auto rng = isRank0() ? loaded.optimizer.at(rngKey(r)).clone() : torch::empty_like(ownRng);
     m_comm->broadcast(rng);
     if (m_rank == r) loaded.optimizer[rngKey(r)] = rng;
   }

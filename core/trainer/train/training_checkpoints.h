@@ -1,7 +1,8 @@
 // The whole training state of every rank, saved and restored: weights, the optimizer's whole
-// state (gathered under zero1), the fp16 loss scale, each rank's random state, and the step,
-// tokens and data cursor. Rank 0 alone reads and writes the files (Checkpointer); the others
-// give and take theirs through collectives, so nodes need no shared file system.
+// state (both summed into rank 0 tensor by tensor as the file is written, under zero1/2/3), the
+// fp16 loss scale, each rank's random state, and the step, tokens and data cursor. Rank 0 alone
+// reads and writes the files (Checkpointer); the others give and take theirs through
+// collectives, so nodes need no shared file system.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "train/batch_source.h"
 #include "train_reporter.h"
 #include "trainer/dist/communicator.h"
+#include "trainer/dist/sharded_units.h"
 #include "trainer/model/gpt2.h"
 
 namespace traindeck {
@@ -26,6 +28,7 @@ struct TrainingParts {  // what a checkpoint holds, as the trainer has it
   Optimizer& optimizer;
   LossScaler* scaler;  // fp16 only
   BatchSource& trainData;
+  ShardedUnits* units = nullptr;  // zero3: where the weights are; the model holds placeholders
 };
 
 struct ResumePoint {
