@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "metric_series.h"
+#include "metric_summary.h"
 #include "run_registry.h"
 #include "run_session.h"
 #include "runlog/run_paths.h"
@@ -195,11 +196,9 @@ void Comparison::refreshColourMetric(int index) {
   entry.colourMetric = NAN;
   if (m_colourBy.kind != ColourBy::Kind::Metric) return;
   const MetricSeries series = metricSeriesByName(store(index), scalars(index), m_colourBy.key, CompareX::Step);
-  for (double v : series.y) {
-    if (!std::isfinite(v)) continue;
-    const bool min = m_colourBy.statistic == ColourBy::Statistic::Min;
-    entry.colourMetric = min && std::isfinite(entry.colourMetric) ? std::min(entry.colourMetric, v) : v;
-  }
+  MetricSummary summary;  // the run list's last and min, over the same points
+  for (qsizetype i = 0; i < series.y.size(); ++i) summary.add(static_cast<qint64>(series.x[i]), series.y[i]);
+  entry.colourMetric = m_colourBy.statistic == ColourBy::Statistic::Min ? summary.min : summary.last;
 }
 
 bool Comparison::refreshColours() {
