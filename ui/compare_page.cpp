@@ -180,7 +180,11 @@ ComparePage::ComparePage(Comparison* comparison, ComparisonSets* sets, QWidget* 
     m_dirtyRuns.insert(run);
     scheduleRedraw();
   });
-  connect(m_comparison, &Comparison::summaryChanged, this, &ComparePage::refreshLegend);
+  connect(m_comparison, &Comparison::summaryChanged, this, [this] {
+    refreshLegend();
+    // Another tool's run read again may bring a metric no run had.
+    if (metricChoices() != m_metricPickerChoices) refreshMetricPicker();
+  });
   connect(m_tables, &CompareTables::runActivated, this, &ComparePage::runActivated);
   connect(m_groupBar, &CompareGroupBar::groupingChanged, this, &ComparePage::setGrouping);
   connect(m_colourBar, &CompareColourBar::colourByChanged, this, &ComparePage::setColourBy);
@@ -451,7 +455,8 @@ QStringList ComparePage::metricChoices() const {
 void ComparePage::refreshMetricPicker() {
   const QSignalBlocker block(m_metricPicker);
   m_metricPicker->clear();
-  for (const QString& name : metricChoices()) {
+  m_metricPickerChoices = metricChoices();
+  for (const QString& name : std::as_const(m_metricPickerChoices)) {
     const QString title = metricTitle(name);
     auto* item =
         new QListWidgetItem(title == name ? name : QStringLiteral("%1  (%2)").arg(title, name), m_metricPicker);
@@ -461,7 +466,7 @@ void ComparePage::refreshMetricPicker() {
   }
   const QSignalBlocker blockGrid(m_gridMetricChooser);
   m_gridMetricChooser->clear();
-  for (const QString& name : metricChoices()) m_gridMetricChooser->addItem(metricTitle(name), name);
+  for (const QString& name : std::as_const(m_metricPickerChoices)) m_gridMetricChooser->addItem(metricTitle(name), name);
   m_gridMetricChooser->setCurrentIndex(std::max(0, m_gridMetricChooser->findData(m_gridMetric)));
 }
 

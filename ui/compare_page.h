@@ -115,6 +115,7 @@ class ComparePage : public QWidget {
   QGridLayout* m_gridLayout;
   CompareLegend* m_legend;
   QListWidget* m_metricPicker;
+  QStringList m_metricPickerChoices;  // what the picker lists now
   CompareTables* m_tables;
   QComboBox* m_modeChooser;
   QComboBox* m_gridMetricChooser;

@@ -41,7 +41,6 @@
 #include "runlog/run_directory.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
-#include "runs/imported_runs.h"
 #include "runs/run_list_model.h"
 #include "runs/run_registry.h"
 #include "runs/run_session.h"
@@ -93,6 +92,11 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   });
   thisMachine->start(options.trainBinary);
   m_monitor = new MonitorPage(m_pages);
+  // The Monitor's charts by name, as chosen last time.
+  if (const QStringList charts = QSettings().value(kMonitorChartsKey).toStringList(); !charts.isEmpty())
+    m_monitor->setChartNames(charts);
+  connect(m_monitor, &MonitorPage::chartNamesChanged, this,
+          [](const QStringList& names) { QSettings().setValue(kMonitorChartsKey, names); });
   m_logs = new LogsPage(m_pages);
   m_pages->addTab(m_setup, tr("&Setup"));
   m_pages->addTab(m_monitor, tr("&Monitor"));
@@ -172,7 +176,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   if (!options.compareRuns.isEmpty()) compareRuns(options.compareRuns);
 
   QSettings settings;
-  WindowState({.window = this, .splitter = m_splitter, .pages = m_pages, .runList = m_runList}).restoreLayout(settings);
+  const WindowState state({.window = this, .splitter = m_splitter, .pages = m_pages, .runList = m_runList});
+  state.restoreLayout(settings);
+  state.reopenFolders(settings);
   if (options.openRun.isEmpty() && options.compareRuns.isEmpty()) restoreShown(settings);
   updateActions();
 }
@@ -294,6 +300,14 @@ void MainWindow::buildActions() {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open a folder of runs"));
     if (!folder.isEmpty()) openFolder(folder);
   });
+  // Opened folders are listed again at each start until closed here.
+  auto* closeFolders = new QAction(tr("Close opened folders"), this);
+  closeFolders->setObjectName("closeOpenedFoldersAction");
+  closeFolders->setStatusTip(tr("List the runs root's runs only, now and at the next start"));
+  closeFolders->setEnabled(false);
+  connect(closeFolders, &QAction::triggered, m_runs, &RunListModel::closeOpenedFolders);
+  connect(m_runs, &RunListModel::openedFoldersChanged, closeFolders,
+          [this, closeFolders] { closeFolders->setEnabled(!m_runs->openedFolders().isEmpty()); });
   QAction* save = add(tr("Save…"), QKeySequence::Save, tr("Save the job as YAML"),
                       [this] { m_setup->saveFile(m_setup->filePath()); });
   bar->addSeparator();
@@ -334,7 +348,7 @@ void MainWindow::buildActions() {
   newJob->setObjectName("newAction");
   open->setObjectName("openAction");
   save->setObjectName("saveAction");
-  buildMenus({newJob, open, openFolderAction, save, hosts, quit});
+  buildMenus({newJob, open, openFolderAction, closeFolders, save, hosts, quit});
 }
 
 void MainWindow::buildMenus(const QList<QAction*>& file) {
@@ -445,12 +459,6 @@ void MainWindow::openFolder(const QString& folder) {
 
 void MainWindow::showRun(const QString& runDir) {
   const QString dir = QFileInfo(runDir).absoluteFilePath();
-  // Another tool's run (listed, or given to --open) has no metrics.jsonl to follow: its charts are Compare's.
-  if (m_runs->isImported(runDir) || (!isTrainDeckRunFolder(runDir) && importedRunSource(runDir))) {
-    compareRuns({runDir});
-    statusBar()->showMessage(tr("Another tool's run: shown on Compare, read-only"), 4000);
-    return;
-  }
   if (m_session && m_session->runDir() == dir) return;
   // The pages let go of the old run's stores (and their hold on its session) first.
   m_monitor->clear();
@@ -473,6 +481,10 @@ void MainWindow::showRun(const QString& runDir) {
   if (m_pages->currentWidget() == m_setup) m_pages->setCurrentWidget(m_monitor);
   showFailureIfAny();
   updateActions();
+  if (m_session->isImported())
+    statusBar()->showMessage(tr("%1's run: TrainDeck reads it, and reads it again as it grows")
+                                 .arg(m_session->sourceBadge()),
+                             6000);
 }
 
 RunSummary MainWindow::shownSummary() const {
@@ -518,6 +530,7 @@ void MainWindow::showShownRunStatus() {
 
 void MainWindow::showSessionMetrics() {
   MetricsView view = metricsViewOf(m_session->metrics(), m_shownStatus, m_session);
+  view.imported = m_session->isImported();
   const Job* job = shownJob();
   view.linkLost = job && job->linkLost() && job->isActive();
   m_monitor->showMetrics(view);

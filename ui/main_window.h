@@ -110,6 +110,7 @@ class MainWindow : public QMainWindow {
   // How many newest checkpoints of each remote run are copied here (kept in QSettings).
   void setCheckpointsKeptHere(int keep);
   static constexpr const char* kCheckpointsKeptHereKey = "remote/checkpointsKeptHere";
+  static constexpr const char* kMonitorChartsKey = "monitor/charts";
   static constexpr int kOpenedFolderCompared = 20;  // runs of an opened folder put on Compare
 
  private:

@@ -94,6 +94,10 @@ void SeriesBounds::extend(const SeriesBounds& other) {
   values.expand(other.values);
 }
 
+QString MetricChart::title() const {
+  return m_heading->text();
+}
+
 MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidget* parent) : QCustomPlot(parent) {
   setObjectName("chart:" + title);
   yAxis->setLabel(valueLabel);

@@ -37,6 +37,7 @@ class MetricChart : public QCustomPlot {
   Q_OBJECT
  public:
   MetricChart(const QString& title, const QString& valueLabel, QWidget* parent = nullptr);
+  QString title() const;
 
   // The main series: raw points faint, and the same smoothed bold (when smoothed is not empty).
   void setSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed);

@@ -20,6 +20,7 @@
 
 #include "chart_style.h"
 #include "metric_chart.h"
+#include "named_metric_chart.h"
 #include "progress_text.h"
 #include "smoothing.h"
 
@@ -54,6 +55,23 @@ QString formatNumber(double value, int decimals) {
   return std::isfinite(value) ? QLocale().toString(value, 'f', decimals) : QStringLiteral("–");
 }
 
+// The fixed charts' names, in the order of MonitorPage::charts().
+const char* const kFixedCharts[] = {"loss", "lr", "tokens_per_s", "grad_norm", "device_util", "device_memory"};
+
+int fixedChartIndex(const QString& name) {
+  for (int i = 0; i < int(std::size(kFixedCharts)); ++i)
+    if (name == QLatin1String(kFixedCharts[i])) return i;
+  return -1;
+}
+
+// A file name for a chart's metric: letters, digits, '-', '_' and '.' kept, the rest '-'.
+QString chartFileName(const QString& name) {
+  QString file = name;
+  for (QChar& c : file)
+    if (!c.isLetterOrNumber() && c != '-' && c != '_' && c != '.') c = '-';
+  return file.startsWith('.') ? "metric" + file : file;
+}
+
 }  // namespace
 
 MetricsView metricsViewOf(const MetricsStore& store, const QString& status, std::shared_ptr<const void> owner) {
@@ -62,6 +80,7 @@ MetricsView metricsViewOf(const MetricsStore& store, const QString& status, std:
   view.eval = &store.eval();
   view.system = &store.system();
   view.events = &store.events();
+  view.store = &store;
   view.header = store.header();
   view.status = status;
   view.owner = std::move(owner);
@@ -121,9 +140,16 @@ MonitorPage::MonitorPage(QWidget* parent) : QWidget(parent) {
   outliers->setToolTip(tr("Scale each chart's y axis without the top and bottom 1% of its points."));
   controls->addWidget(outliers);
   connect(outliers, &QCheckBox::toggled, this, [this](bool on) {
+    m_ignoreOutliers = on;
     for (MetricChart* chart : m_charts) chart->setIgnoreOutliers(on);
   });
   controls->addStretch(1);
+  m_chartsButton = new QToolButton(this);
+  m_chartsButton->setObjectName("chartsButton");
+  m_chartsButton->setText(tr("Charts…"));
+  m_chartsButton->setToolTip(tr("Choose the charts: the fixed ones, and any other metric the run has, by name."));
+  connect(m_chartsButton, &QToolButton::clicked, this, &MonitorPage::showChartsMenu);
+  controls->addWidget(m_chartsButton);
   auto* exportButton = new QToolButton(this);
   exportButton->setObjectName("export");
   exportButton->setText(tr("Export…"));
@@ -132,7 +158,7 @@ MonitorPage::MonitorPage(QWidget* parent) : QWidget(parent) {
   controls->addWidget(exportButton);
   layout->addLayout(controls);
 
-  auto* grid = new QGridLayout;
+  m_grid = new QGridLayout;
   m_loss = new MetricChart(tr("Loss"), tr("nats"), this);
   m_lr = new MetricChart(tr("Learning rate"), tr("lr"), this);
   m_throughput = new MetricChart(tr("Throughput"), tr("tokens/s"), this);
@@ -140,8 +166,9 @@ MonitorPage::MonitorPage(QWidget* parent) : QWidget(parent) {
   m_deviceUtil = new MetricChart(tr("Device utilization"), tr("%"), this);
   m_deviceMemory = new MetricChart(tr("Device memory"), tr("GiB"), this);
   m_charts = {m_loss, m_lr, m_throughput, m_gradNorm, m_deviceUtil, m_deviceMemory};
-  for (int i = 0; i < m_charts.size(); ++i) grid->addWidget(m_charts[i], i / 2, i % 2);
-  layout->addLayout(grid, 1);
+  layout->addLayout(m_grid, 1);
+  m_chosen = defaultChartNames();
+  updateShownCharts();
 
   m_redrawTimer.setSingleShot(true);
   m_redrawTimer.setInterval(40);
@@ -153,6 +180,134 @@ MonitorPage::MonitorPage(QWidget* parent) : QWidget(parent) {
     m_loss->setLogScale(on);
     m_redrawTimer.start();
   });
+}
+
+MonitorPage::~MonitorPage() = default;
+
+QStringList MonitorPage::defaultChartNames() {
+  QStringList names;
+  for (const char* name : kFixedCharts) names << QString::fromLatin1(name);
+  return names;
+}
+
+void MonitorPage::setChartNames(const QStringList& names) {
+  QStringList chosen;
+  for (const QString& name : names)
+    if (!name.isEmpty() && !chosen.contains(name)) chosen << name;
+  if (chosen == m_chosen) return;
+  m_chosen = chosen;
+  // Charts by name come and go with the choice; the fixed ones stay, hidden when not chosen.
+  std::vector<std::unique_ptr<NamedMetricChart>> named;
+  for (const QString& name : std::as_const(m_chosen)) {
+    if (fixedChartIndex(name) >= 0) continue;
+    auto kept = std::find_if(m_named.begin(), m_named.end(), [&](const auto& c) { return c && c->name() == name; });
+    if (kept != m_named.end()) {
+      named.push_back(std::move(*kept));
+    } else {
+      auto* chart = new MetricChart(metricTitle(name), name, this);
+      chart->setObjectName("chart:" + name);
+      chart->setIgnoreOutliers(m_ignoreOutliers);
+      named.push_back(std::make_unique<NamedMetricChart>(name, chart));
+    }
+  }
+  for (auto& gone : m_named)
+    if (gone) {
+      m_grid->removeWidget(gone->chart());
+      gone->chart()->hide();
+      gone->chart()->deleteLater();
+    }
+  m_named = std::move(named);
+  m_charts = m_charts.mid(0, int(std::size(kFixedCharts)));
+  for (const auto& c : m_named) m_charts << c->chart();
+  updateShownCharts();
+  m_redrawTimer.start(0);
+  emit chartNamesChanged(m_chosen);
+}
+
+QStringList MonitorPage::offeredChartNames() const {
+  QStringList offered = defaultChartNames();
+  for (const QString& name : m_present)
+    if (name != QLatin1String("val_loss") && !offered.contains(name)) offered << name;
+  for (const QString& name : m_chosen)
+    if (!offered.contains(name)) offered << name;
+  return offered;
+}
+
+MetricChart* MonitorPage::chart(const QString& name) const {
+  if (const int fixed = fixedChartIndex(name); fixed >= 0) return m_charts[fixed];
+  for (const auto& c : m_named)
+    if (c->name() == name) return c->chart();
+  return nullptr;
+}
+
+bool MonitorPage::isChartShown(const QString& name) const {
+  MetricChart* c = chart(name);
+  return c && m_shown.contains(c);
+}
+
+bool MonitorPage::shouldShow(const QString& name) const {
+  const int fixed = fixedChartIndex(name);
+  // A run of ours that has not logged a value yet shows its fixed charts empty ("No data yet").
+  if (fixed >= 0 && (!m_view.imported || !m_view.store)) return true;
+  if (!m_view.store) return false;
+  if (name == QLatin1String("loss")) return m_present.contains(name) || m_present.contains("val_loss");
+  if (name == QLatin1String("device_util") || name == QLatin1String("device_memory"))
+    return !m_view.store->system().empty();
+  return m_present.contains(name);
+}
+
+void MonitorPage::updateShownCharts() {
+  if (m_view.store != m_presentStore || (m_view.store && m_view.store->train().size() + m_view.store->eval().size() +
+                                                                 m_view.store->scalars().size() !=
+                                                             m_presentPoints)) {
+    // Taken again only when the store changed: a column's scan stops at its first value.
+    m_presentStore = m_view.store;
+    m_present = m_view.store ? metricNamesOf(*m_view.store, m_view.store->scalars()) : QStringList();
+    m_presentPoints = m_view.store ? m_view.store->train().size() + m_view.store->eval().size() +
+                                         m_view.store->scalars().size()
+                                   : 0;
+  }
+  QList<MetricChart*> shown;
+  for (const QString& name : std::as_const(m_chosen))
+    if (MetricChart* c = chart(name); c && shouldShow(name)) shown << c;
+  if (shown == m_shown) return;
+  m_shown = shown;
+  for (MetricChart* c : std::as_const(m_charts)) {
+    m_grid->removeWidget(c);
+    c->setVisible(false);
+  }
+  for (int i = 0; i < m_shown.size(); ++i) {
+    m_grid->addWidget(m_shown[i], i / 2, i % 2);
+    m_shown[i]->setVisible(true);
+  }
+}
+
+void MonitorPage::showChartsMenu() {
+  QMenu menu(this);
+  menu.setObjectName("chartsMenu");
+  for (const QString& name : offeredChartNames()) {
+    const int fixed = fixedChartIndex(name);
+    QString text = fixed >= 0 ? m_charts[fixed]->title() : metricTitle(name);
+    if (text != name) text += QStringLiteral("  (%1)").arg(name);
+    if (!m_present.contains(name) && fixed < 0) text += tr(" — not in this run");
+    QAction* action = menu.addAction(text);
+    action->setObjectName("chart:" + name);
+    action->setCheckable(true);
+    action->setChecked(m_chosen.contains(name));
+    connect(action, &QAction::toggled, this, [this, name](bool on) {
+      QStringList names = m_chosen;
+      if (on)
+        names << name;
+      else
+        names.removeAll(name);
+      setChartNames(names);
+    });
+  }
+  menu.addSeparator();
+  QAction* reset = menu.addAction(tr("The usual charts"));
+  reset->setObjectName("chartsDefault");
+  connect(reset, &QAction::triggered, this, [this] { setChartNames(defaultChartNames()); });
+  menu.exec(m_chartsButton->mapToGlobal(QPoint(0, m_chartsButton->height())));
 }
 
 void MonitorPage::showMetrics(const MetricsView& view) {
@@ -274,8 +429,10 @@ void MonitorPage::redraw() {
   static const EvalColumns kNoEval;
   static const std::map<int, std::vector<SystemPoint>> kNoSystem;
   static const std::vector<EventPoint> kNoEvents;
-  const TrainColumns& train = m_view.train ? *m_view.train : kNoTrain;
-  const EvalColumns& eval = m_view.eval ? *m_view.eval : kNoEval;
+  // A run that does not count tokens (another tool's) has no place on a tokens axis.
+  const bool noTokens = m_xAxis == XAxis::Tokens && m_view.imported;
+  const TrainColumns& train = m_view.train && !noTokens ? *m_view.train : kNoTrain;
+  const EvalColumns& eval = m_view.eval && !noTokens ? *m_view.eval : kNoEval;
   const std::map<int, std::vector<SystemPoint>>& system = m_view.system ? *m_view.system : kNoSystem;
   const std::vector<EventPoint>& events = m_view.events ? *m_view.events : kNoEvents;
 
@@ -337,7 +494,10 @@ void MonitorPage::redraw() {
   }
   m_loss->setMarkers(markers);
 
-  for (MetricChart* chart : m_charts) {
+  updateShownCharts();
+  for (const auto& named : m_named)
+    if (m_shown.contains(named->chart())) named->draw(m_view.store, m_xAxis, m_smoothingWeight);
+  for (MetricChart* chart : m_shown) {
     chart->setXAxisLabel(chart == m_deviceUtil || chart == m_deviceMemory ? tr("Elapsed time (s)") : xLabel);
     chart->fitIfFollowing();
     chart->replot(QCustomPlot::rpQueuedReplot);
@@ -356,14 +516,17 @@ void MonitorPage::redraw() {
   m_progress->setFormat(total > 0 ? QStringLiteral("%p%") : tr("total not known"));
   m_eta->setText(progressText(train, total, m_view.status, m_view.linkLost));
 
-  m_redrawTimer.setInterval(nextRedrawIntervalMs(clock, m_charts));
+  m_redrawTimer.setInterval(nextRedrawIntervalMs(clock, m_shown));
 }
 
 bool MonitorPage::exportCharts(const QString& folder, const QString& extension) {
   bool ok = true;
-  const QStringList names = {"loss", "learning-rate", "throughput", "grad-norm", "device-util", "device-memory"};
-  for (int i = 0; i < m_charts.size(); ++i)
-    ok = m_charts[i]->exportTo(QDir(folder).filePath(names[i] + "." + extension)) && ok;
+  const QStringList fixed = {"loss", "learning-rate", "throughput", "grad-norm", "device-util", "device-memory"};
+  for (int i = 0; i < m_charts.size(); ++i) {
+    if (!m_shown.contains(m_charts[i])) continue;
+    const QString name = i < fixed.size() ? fixed[i] : chartFileName(m_named[std::size_t(i - fixed.size())]->name());
+    ok = m_charts[i]->exportTo(QDir(folder).filePath(name + "." + extension)) && ok;
+  }
   return ok;
 }
 

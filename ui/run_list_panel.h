@@ -28,6 +28,7 @@ class RunListPanel : public QWidget {
   RunListPanel(RunListModel* runs, const QString& runsRoot, QWidget* parent = nullptr);
 
   QTableView* table() const { return m_table; }
+  RunListModel* runs() const { return m_runs; }
   QStringList selectedRunDirs() const;
   // Highlights this run's row; with none (empty, or not listed yet) no other row stays highlighted.
   void selectRun(const QString& runDir);

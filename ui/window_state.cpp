@@ -10,9 +10,10 @@
 #include <QTabWidget>
 #include <QTableView>
 
-#include "runs/imported_runs.h"
 #include "run_list_panel.h"
 #include "runlog/run_paths.h"
+#include "runs/imported_runs.h"
+#include "runs/run_list_model.h"
 
 namespace traindeck {
 
@@ -58,6 +59,10 @@ void WindowState::restoreLayout(QSettings& settings) const {
                                         : Qt::DescendingOrder);
 }
 
+void WindowState::reopenFolders(QSettings& settings) const {
+  m_parts.runList->runs()->reopenFolders(settings.value("runList/openedFolders").toStringList());
+}
+
 WindowState::Shown WindowState::lastShown(QSettings& settings) {
   Shown shown;
   if (const QString run = settings.value("window/shownRun").toString(); windowStateHasRun(run)) shown.run = run;
@@ -83,6 +88,7 @@ void WindowState::save(QSettings& settings, const QString& shownRun, const QStri
   const QHeaderView* header = table->horizontalHeader();
   settings.setValue("runList/sortColumn", windowStateTitleOf(table, header->sortIndicatorSection()));
   settings.setValue("runList/sortOrder", static_cast<int>(header->sortIndicatorOrder()));
+  settings.setValue("runList/openedFolders", m_parts.runList->runs()->openedFolders());
 }
 
 }  // namespace traindeck

@@ -1,7 +1,8 @@
 // What the main window looks like from one session to the next, in QSettings: its geometry and
-// toolbars, the splitter, the run list's hidden columns and sort, the page, the run shown and the
-// runs compared. Column widths are not kept: the list fits them to their contents. A small value
-// over the window's parts; the window decides what to do with a run or page that is gone.
+// toolbars, the splitter, the run list's hidden columns and sort and the folders it lists beside
+// the runs root (Open folder…), the page, the run shown and the runs compared. Column widths are
+// not kept: the list fits them to their contents. A small value over the window's parts; the
+// window decides what to do with a run or page that is gone.
 #pragma once
 
 #include <QString>
@@ -35,6 +36,8 @@ class WindowState {
 
   // Geometry, toolbars, splitter (else the list narrow beside the pages), the list's columns and sort.
   void restoreLayout(QSettings& settings) const;
+  // The folders opened (Open folder…, --open) listed again, each that still exists.
+  void reopenFolders(QSettings& settings) const;
   static Shown lastShown(QSettings& settings);
   void save(QSettings& settings, const QString& shownRun, const QStringList& comparedRuns) const;
 

@@ -4,7 +4,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <algorithm>
-#include <optional>
 
 #include "metric_series.h"
 #include "metric_summary.h"
@@ -60,22 +59,18 @@ QString Comparison::setRuns(const QStringList& runDirs) {
   QStringList leftOut;
   std::vector<Entry> next;
   QStringList wanted;
-  std::vector<std::optional<RunSource>> sources;  // other tools' runs, found once here
   for (const QString& dir : runDirs) {
     const QString path = QFileInfo(dir).absoluteFilePath();
     if (wanted.contains(path)) continue;
-    std::optional<RunSource> source;
-    if (!QFileInfo::exists(QDir(path).filePath(run_file::kRunJson)) && !(source = importedRunSource(path))) {
+    if (!QFileInfo::exists(QDir(path).filePath(run_file::kRunJson)) && !importedRunSource(path)) {
       leftOut << tr("%1 (no run.json, and no run of another tool there: not a run folder)").arg(dir);
       continue;
     }
     wanted << path;
-    sources.push_back(std::move(source));
   }
   std::vector<bool> slotTaken(static_cast<std::size_t>(wanted.size()) + 1, false);
   // Keep what is already here, with its colour.
-  for (qsizetype w = 0; w < wanted.size(); ++w) {
-    const QString& path = wanted[w];
+  for (const QString& path : std::as_const(wanted)) {
     auto it = std::find_if(m_entries.begin(), m_entries.end(), [&](const Entry& e) { return e.run.runDir == path; });
     if (it != m_entries.end()) {
       if (static_cast<std::size_t>(it->run.colorSlot) < slotTaken.size())
@@ -85,9 +80,6 @@ QString Comparison::setRuns(const QStringList& runDirs) {
     } else {
       Entry fresh;
       fresh.run.runDir = path;
-      fresh.run.colorSlot = -1;
-      if (auto& source = sources[static_cast<std::size_t>(w)])
-        fresh.imported = std::make_unique<Imported>(Imported{std::move(*source), {}, {}, {}});
       next.push_back(std::move(fresh));
     }
   }
@@ -96,30 +88,34 @@ QString Comparison::setRuns(const QStringList& runDirs) {
     *it = true;  // slotTaken has one slot more than there are runs: one is always free
     return static_cast<int>(it - slotTaken.begin());
   };
-  for (auto entry = next.begin(); entry != next.end();) {
-    if (entry->session || (entry->imported && entry->run.colorSlot >= 0)) {
-      ++entry;
-      continue;
+  for (Entry& entry : next) {
+    if (entry.session) continue;
+    const QString runDir = entry.run.runDir;
+    entry.session = m_registry.session(runDir, RunRegistry::Follow::MetricsOnly);
+    if (entry.session->isImported()) {
+      entry.run.colorSlot = freeSlot();
+      takeImported(entry.run, *entry.session);  // a session the Monitor holds has read it already
+    } else {
+      entry.run = readComparedRun(runDir, freeSlot());
     }
-    if (entry->imported) {
-      QString error;
-      const int slot = freeSlot();
-      if (!readImported(*entry, slot, error)) {
-        slotTaken[static_cast<std::size_t>(slot)] = false;
-        leftOut << error;
-        entry = next.erase(entry);
-        continue;
+    connect(entry.session.get(), &RunSession::metricsChanged, this, [this, runDir] {
+      const int index = indexOf(runDir);
+      if (index < 0) return;
+      Entry& changed = m_entries[static_cast<std::size_t>(index)];
+      if (changed.session->isImported()) {  // read again whole: its name, step and config may have changed
+        const QString label = changed.run.label;
+        const FlatConfig config = changed.run.config;
+        takeImported(changed.run, *changed.session);
+        // Its first read (or a new name or config): the pages take the runs anew, as when it came.
+        if (changed.run.label != label || changed.run.config.entries != config.entries) {
+          refreshColours();
+          emit runsChanged();
+          return;
+        }
+        emit summaryChanged(index);
       }
-      ++entry;
-      continue;
-    }
-    entry->run = readComparedRun(entry->run.runDir, freeSlot());
-    entry->session = m_registry.session(entry->run.runDir, RunRegistry::Follow::MetricsOnly);
-    const QString runDir = entry->run.runDir;
-    connect(entry->session.get(), &RunSession::metricsChanged, this, [this, runDir] {
-      if (const int index = indexOf(runDir); index >= 0) emit metricsChanged(index);
+      emit metricsChanged(index);
     });
-    ++entry;
   }
   // Runs no longer wanted are let go here (their followers stop unless another page shows them).
   for (Entry& gone : m_entries)
@@ -138,14 +134,7 @@ QStringList Comparison::runDirs() const {
 }
 
 const MetricsStore& Comparison::store(int index) const {
-  const Entry& entry = m_entries.at(static_cast<std::size_t>(index));
-  return entry.imported ? entry.imported->store : entry.session->metrics();
-}
-
-const std::vector<ScalarSeries>& Comparison::scalars(int index) const {
-  static const std::vector<ScalarSeries> none;
-  const Entry& entry = m_entries.at(static_cast<std::size_t>(index));
-  return entry.imported ? entry.imported->scalars : none;
+  return m_entries.at(static_cast<std::size_t>(index)).session->metrics();
 }
 
 QStringList Comparison::metricNames() const {
@@ -154,26 +143,11 @@ QStringList Comparison::metricNames() const {
   return unionOfMetricNames(perRun);
 }
 
-bool Comparison::readImported(Entry& entry, int colorSlot, QString& error) {
-  Imported& imported = *entry.imported;
-  const ImportSignature signature = importSignature(QString::fromStdString(imported.source.path.string()));
-  try {
-    ImportedRun run = traindeck::readRun(imported.source);
-    imported.store.clear();
-    imported.store.append(run.metrics);
-    imported.scalars = std::move(run.scalars);
-    imported.signature = signature;
-    const QString name = QString::fromStdString(imported.source.name);
-    entry.run.summary = importedRunSummary(run, entry.run.runDir, name);
-    entry.run.label = entry.run.summary.name.isEmpty() ? name : entry.run.summary.name;
-    entry.run.config = importedRunConfig(run);
-    entry.run.source = sourceBadge(imported.source.kind);
-    entry.run.colorSlot = colorSlot;
-    return true;
-  } catch (const std::exception& e) {
-    error = tr("%1 (cannot be read: %2)").arg(entry.run.runDir, QString::fromUtf8(e.what()));
-    return false;
-  }
+void Comparison::takeImported(ComparedRun& run, const RunSession& session) {
+  run.summary = session.summary();
+  run.label = run.summary.name.isEmpty() ? run.summary.id : run.summary.name;
+  run.config = session.importedConfig();
+  run.source = session.sourceBadge();
 }
 
 void Comparison::setColourBy(const ColourBy& by) {
@@ -225,24 +199,19 @@ int Comparison::indexOf(const QString& runDir) const {
 
 RunFigures Comparison::figures(int index) const {
   const ComparedRun& r = run(index);
-  // Another tool's run has no status of ours: the table says where it comes from.
-  const QString status = r.source.isEmpty() ? r.summary.statusName() : tr("%1 (read-only)").arg(r.source);
+  // Another tool's run has no status of ours: the table says where it comes from, or why it
+  // cannot be read.
+  const QString importError = m_entries.at(static_cast<std::size_t>(index)).session->importError();
+  const QString status = r.source.isEmpty()      ? r.summary.statusName()
+                         : importError.isEmpty() ? tr("%1 (read-only)").arg(r.source)
+                                                 : tr("%1 (cannot be read: %2)").arg(r.source, importError);
   return summarizeRun(store(index), status, r.config);
 }
 
 void Comparison::refreshLiveSummaries() {
   for (std::size_t i = 0; i < m_entries.size(); ++i) {
     ComparedRun& run = m_entries[i].run;
-    if (Imported* imported = m_entries[i].imported.get()) {  // another tool's run: re-read as it grows
-      if (importSignature(QString::fromStdString(imported->source.path.string())) == imported->signature) continue;
-      QString error;
-      if (readImported(m_entries[i], run.colorSlot, error)) {
-        emit summaryChanged(static_cast<int>(i));
-        emit metricsChanged(static_cast<int>(i));
-      }
-      continue;
-    }
-    if (!run.summary.isLive()) continue;
+    if (!run.summary.isLive()) continue;  // another tool's run: its session says when it changed
     RunSummary fresh = readRunSummary(run.runDir);
     if (fresh.sameContent(run.summary)) continue;
     run.summary = std::move(fresh);

@@ -1,9 +1,9 @@
 // A comparison: any number of runs watched together, TrainDeck's own and other tools' (by their
 // address, imported_runs.h). Each run keeps its colour slot while it stays in the comparison; the
 // colouring (by run, config key, metric or by hand, run_colours.h) gives each run the one colour
-// that every chart and table shows it in. Each TrainDeck run's shared RunSession (from
-// the RunRegistry: the Monitor's, when it shows the same run) keeps live runs updating; another
-// tool's run is read here and read again when its files change. Lives in the GUI thread.
+// that every chart and table shows it in. Each run's shared RunSession (from the RunRegistry: the
+// Monitor's, when it shows the same run) keeps live runs updating; another tool's run is read by
+// its session in the follower thread, again whenever its files change. Lives in the GUI thread.
 #pragma once
 
 #include <QColor>
@@ -52,7 +52,7 @@ class Comparison : public QObject {
   const ComparedRun& run(int index) const { return m_entries.at(static_cast<std::size_t>(index)).run; }
   const MetricsStore& store(int index) const;
   // Another tool's scalars kept under their own names; empty for TrainDeck's runs.
-  const std::vector<ScalarSeries>& scalars(int index) const;
+  const std::vector<ScalarSeries>& scalars(int index) const { return store(index).scalars(); }
   RunFigures figures(int index) const;
   // The names of every metric any compared run has, the mapped ones first (metric_series.h).
   QStringList metricNames() const;
@@ -77,22 +77,14 @@ class Comparison : public QObject {
   void coloursChanged();           // some run's colour or note changed
 
  private:
-  // Another tool's run as last read, and what its files were then.
-  struct Imported {
-    RunSource source;
-    ImportSignature signature;
-    MetricsStore store;
-    std::vector<ScalarSeries> scalars;
-  };
   struct Entry {
     ComparedRun run;
-    std::shared_ptr<const RunSession> session;  // TrainDeck's runs
-    std::unique_ptr<Imported> imported;         // other tools' runs
-    double colourMetric = NAN;                  // colouring by a metric: its value for this run
+    std::shared_ptr<const RunSession> session;
+    double colourMetric = NAN;  // colouring by a metric: its value for this run
   };
   void refreshLiveSummaries();
-  // Reads another tool's run into the entry; false (and why in `error`) when it cannot be read.
-  static bool readImported(Entry& entry, int colorSlot, QString& error);
+  // Another tool's run as its session last read it: label, summary, config and badge.
+  static void takeImported(ComparedRun& run, const RunSession& session);
   int indexOf(const QString& runDir) const;
   void refreshColourMetric(int index);
   bool refreshColours();  // true when a colour or note changed

@@ -33,13 +33,16 @@ QString importedRunAddress(const RunSource& source) {
   return source.key.empty() ? path : path + '#' + QString::fromStdString(source.key);
 }
 
+QString importedRunPath(const QString& address) {
+  const QString path = QFileInfo(address).absoluteFilePath();
+  const qsizetype hash = path.lastIndexOf('#');
+  return hash > 0 && !QFileInfo::exists(path) ? path.left(hash) : path;
+}
+
 std::optional<RunSource> importedRunSource(const QString& address) {
-  QString path = QFileInfo(address).absoluteFilePath();
-  std::string key;
-  if (const qsizetype hash = path.lastIndexOf('#'); hash > 0 && !QFileInfo::exists(path)) {
-    key = path.mid(hash + 1).toStdString();
-    path.truncate(hash);
-  }
+  const QString path = importedRunPath(address);
+  const QString whole = QFileInfo(address).absoluteFilePath();
+  const std::string key = whole.size() > path.size() ? whole.mid(path.size() + 1).toStdString() : std::string();
   if (!QFileInfo::exists(path) || isTrainDeckRunFolder(path)) return std::nullopt;
   try {
     for (RunSource& source : findRuns(path.toStdString()))

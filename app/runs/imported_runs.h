@@ -15,6 +15,9 @@
 namespace traindeck {
 
 QString importedRunAddress(const RunSource& source);
+// The file or folder an address names: the address itself, or for a run of a store that holds
+// several, the store's file (the address without "#" and the run's key).
+QString importedRunPath(const QString& address);
 // The run at an address, if one of another tool is there now (TrainDeck's own runs are not).
 std::optional<RunSource> importedRunSource(const QString& address);
 // "TensorBoard", "HF Trainer", "MLflow", "W&B", "CSV", "llm.c"; empty for TrainDeck's own runs.

@@ -1,11 +1,13 @@
-// Thread ownership: m_entries, m_notCached and m_pending are the GUI thread's. A job posted to
-// the worker carries a copy of the entry it starts from and posts the new entry back by value;
-// it writes the entry's cache file itself, so no disk write happens in the GUI thread.
+// Thread ownership: m_entries, m_notCached, m_pending and m_unreadable are the GUI thread's. A
+// job posted to the worker carries a copy of what it starts from (the entry, another tool's
+// RunSource) and posts the new entry back by value; it writes the entry's cache file itself, so
+// no run is read and no disk write happens in the GUI thread.
 #include "run_index.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <optional>
 
 #include "metric_series.h"
 #include "run_indexer.h"
@@ -56,22 +58,52 @@ void RunIndex::refreshTrainDeckRun(const QString& dir) {
   });
 }
 
-void RunIndex::store(RunIndexEntry entry) {
-  m_notCached.remove(entry.path);
-  if (!m_cacheDir.isEmpty()) {
-    ++m_savesQueued;
-    QMetaObject::invokeMethod(m_worker, [this, saved = entry] {
-      saveRunIndexEntry(m_cacheDir, saved);
-      --m_savesQueued;
-    });
-  }
-  m_entries.insert(entry.path, std::move(entry));
+void RunIndex::refreshImportedRun(const QString& address, const RunSource& source, const ImportSignature& signature) {
+  if (m_pending.contains(address) || unreadable(address, signature)) return;
+  m_pending.insert(address);
+  QMetaObject::invokeMethod(m_worker, [this, address, source, signature] {
+    if (m_stopping) return;
+    std::optional<RunIndexEntry> built;
+    QString why;
+    try {
+      built = importedRunEntry(readRun(source), address, sourceBadge(source.kind), signature);
+    } catch (const std::exception& e) {  // ImportError: a file gone, a trainer_state.json not JSON
+      why = QString::fromLocal8Bit(e.what());
+    }
+    ++m_importsRead;
+    if (m_stopping) return;
+    if (!built) {
+      QMetaObject::invokeMethod(this, [this, address, signature, why] {
+        m_pending.remove(address);
+        m_unreadable.insert(address, signature);
+        emit importUnreadable(address, why);
+      });
+      return;
+    }
+    if (!m_cacheDir.isEmpty()) saveRunIndexEntry(m_cacheDir, *built);
+    QMetaObject::invokeMethod(this, [this, entry = std::move(*built)]() mutable { take(std::move(entry)); });
+  });
+}
+
+bool RunIndex::unreadable(const QString& address, const ImportSignature& signature) const {
+  const auto failed = m_unreadable.constFind(address);
+  return failed != m_unreadable.cend() && *failed == signature;
+}
+
+void RunIndex::removeGoneEntries() {
+  if (m_cacheDir.isEmpty()) return;
+  QMetaObject::invokeMethod(m_worker, [this] {
+    if (m_stopping) return;
+    const int removed = removeGoneRunIndexEntries(m_cacheDir, &m_stopping);
+    QMetaObject::invokeMethod(this, [this, removed] { emit goneEntriesRemoved(removed); });
+  });
 }
 
 void RunIndex::take(RunIndexEntry entry) {
   const QString path = entry.path;
   m_pending.remove(path);
   m_notCached.remove(path);
+  m_unreadable.remove(path);
   m_entries.insert(path, std::move(entry));
   emit entryAvailable(path);
 }

@@ -118,11 +118,15 @@ QString runIndexCacheFile(const QString& cacheDir, const QString& path) {
 }
 
 std::optional<RunIndexEntry> loadRunIndexEntry(const QString& cacheDir, const QString& path) {
-  QFile file(runIndexCacheFile(cacheDir, path));
-  if (!file.open(QIODevice::ReadOnly)) return std::nullopt;
-  std::optional<RunIndexEntry> entry = decodeRunIndexEntry(file.read(16 << 20));
+  std::optional<RunIndexEntry> entry = readRunIndexEntryFile(runIndexCacheFile(cacheDir, path));
   if (entry && entry->path != path) return std::nullopt;  // another run's (a hash collision)
   return entry;
+}
+
+std::optional<RunIndexEntry> readRunIndexEntryFile(const QString& fileName) {
+  QFile file(fileName);
+  if (!file.open(QIODevice::ReadOnly)) return std::nullopt;
+  return decodeRunIndexEntry(file.read(16 << 20));
 }
 
 bool saveRunIndexEntry(const QString& cacheDir, const RunIndexEntry& entry) {

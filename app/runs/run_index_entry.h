@@ -59,6 +59,8 @@ std::optional<RunIndexEntry> decodeRunIndexEntry(const QByteArray& json);
 QString runIndexCacheFile(const QString& cacheDir, const QString& path);
 // nullopt when there is none, or it cannot be read as an entry for `path`.
 std::optional<RunIndexEntry> loadRunIndexEntry(const QString& cacheDir, const QString& path);
+// The entry in one cache file, whichever run's it is; nullopt when it is not one.
+std::optional<RunIndexEntry> readRunIndexEntryFile(const QString& file);
 // Written to a temporary file and renamed over the old one: a reader never sees half an entry.
 // Not synced to disk: a crash may lose the newest entry, which is then built again. False when
 // it could not be written (the index goes on in memory).

@@ -124,4 +124,16 @@ RunSummary indexedImportedRunSummary(const RunIndexEntry& entry, const QString& 
   return s;
 }
 
+int removeGoneRunIndexEntries(const QString& cacheDir, const std::atomic<bool>* stop) {
+  int removed = 0;
+  for (const QFileInfo& file : QDir(cacheDir).entryInfoList({QStringLiteral("*.json")}, QDir::Files)) {
+    if (stop != nullptr && stop->load()) break;
+    const std::optional<RunIndexEntry> entry = readRunIndexEntryFile(file.filePath());
+    if (!entry) continue;
+    const QString runPath = entry->kind == RunIndexEntry::Kind::Imported ? importedRunPath(entry->path) : entry->path;
+    if (!QFileInfo::exists(runPath) && QFile::remove(file.filePath())) ++removed;
+  }
+  return removed;
+}
+
 }  // namespace traindeck

@@ -2,7 +2,7 @@
 // index's worker thread in the app; tests call it directly). A TrainDeck run's metrics.jsonl is
 // read on from where the entry left it; a file that shrank or whose first bytes changed (it was
 // replaced) is read again from its start. Another tool's run is summarized from what its reader
-// read whole.
+// read whole. The cache files of runs that are gone are removed here too.
 #pragma once
 
 #include <QString>
@@ -28,5 +28,11 @@ RunIndexEntry importedRunEntry(const ImportedRun& run, const QString& address, c
                                const ImportSignature& signature);
 // The run list's row of an imported run from its entry (`id` is `listName`).
 RunSummary indexedImportedRunSummary(const RunIndexEntry& entry, const QString& listName);
+
+// Removes the cache files in `cacheDir` of runs that are gone: a TrainDeck run whose folder is
+// not there, another tool's run whose file or folder (importedRunPath) is not. A file that is not
+// an entry of this version is left alone (another version's app may share the folder). Returns
+// how many were removed; stops early when `stop` becomes true.
+int removeGoneRunIndexEntries(const QString& cacheDir, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace traindeck

@@ -30,10 +30,12 @@ RunListModel::RunListModel(QObject* parent, const QString& indexCacheDir)
   m_indexRedraw = new QTimer(this);
   m_indexRedraw->setSingleShot(true);
   m_indexRedraw->setInterval(100);
-  connect(m_index, &RunIndex::entryAvailable, this, [this](const QString& path) {
+  const auto arrived = [this](const QString& path) {
     m_indexArrived.insert(path);
     if (!m_indexRedraw->isActive()) m_indexRedraw->start();
-  });
+  };
+  connect(m_index, &RunIndex::entryAvailable, this, arrived);
+  connect(m_index, &RunIndex::importUnreadable, this, arrived);  // a run never read is listed no more
   connect(m_indexRedraw, &QTimer::timeout, this, &RunListModel::takeIndexEntries);
 }
 
@@ -105,6 +107,12 @@ void RunListModel::rescan() {
   // After the rows are drawn: the index's thread does not compete with the first draw.
   for (const QString& runDir : std::as_const(m_toIndex)) m_index->refreshTrainDeckRun(runDir);
   m_toIndex.clear();
+  for (const ImportToRead& run : m_importsToRead) m_index->refreshImportedRun(run.address, run.source, run.signature);
+  m_importsToRead.clear();
+  if (!m_goneEntriesAsked) {  // behind the entries just asked for, in the index's thread
+    m_goneEntriesAsked = true;
+    m_index->removeGoneEntries();
+  }
 }
 
 void RunListModel::merge(std::vector<RunSummary> fresh) {
@@ -175,6 +183,11 @@ void RunListModel::setMetricColumns(const QList<MetricColumn>& columns) {
 }
 
 void RunListModel::takeIndexEntries() {
+  // Another tool's row is drawn whole from its entry (its step, loss, time and so its place in
+  // the list): a rescan draws it and moves it where it sorts.
+  if (std::any_of(m_indexArrived.cbegin(), m_indexArrived.cend(),
+                  [this](const QString& path) { return m_imported.contains(path); }))
+    rescan();
   // One signal over the rows whose entries arrived, for the columns drawn from the index: a view
   // fits its columns once per burst, not once per run.
   int first = static_cast<int>(m_rows.size()), last = -1;

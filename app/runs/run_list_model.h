@@ -9,7 +9,9 @@
 // files change. Their path is their address (imported_runs.h). Metrics by name are columns too
 // ("val_loss min"), and with config keys drawn from the summary index (run_index.h): a run whose
 // entry is current is listed without opening its metrics.jsonl, and a row whose entry arrives
-// later is drawn again. Folders opened with openFolder are listed beside the root for the session.
+// later is drawn again. Another tool's run is never read here: the index's worker reads it, and
+// until its entry arrives its row is the one it had (a run never read: its name and badge only).
+// Folders opened with openFolder are listed beside the root until closeOpenedFolders.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -116,6 +118,11 @@ class RunListModel : public QAbstractTableModel {
   };
   FolderRuns openFolder(const QString& folder);
   QStringList openedFolders() const { return m_openedFolders; }
+  // Lists these folders too (those opened in an earlier session): each that still exists, once,
+  // without looking for runs first or a message for one that has none now.
+  void reopenFolders(const QStringList& folders);
+  // Lists the root's runs only again.
+  void closeOpenedFolders();
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -126,6 +133,9 @@ class RunListModel : public QAbstractTableModel {
  public slots:
   void rescan();
 
+ signals:
+  void openedFoldersChanged();
+
  private:
   // One rescan's rows as they are found, and the import searches and reads it keeps.
   struct Scan;
@@ -134,7 +144,8 @@ class RunListModel : public QAbstractTableModel {
   // Other tools' runs in one entry of the root or an opened folder; with `withTrainDeck`, the
   // TrainDeck runs found deeper down are rows too (an opened folder's, not the root's).
   void scanEntry(Scan& scan, const QFileInfo& entry, bool withTrainDeck);
-  void takeIndexEntries();  // redraws the rows whose index entries arrived
+  void takeIndexEntries();  // redraws the rows whose index entries arrived (or could not be built)
+  void setOpenedFolders(const QStringList& folders);
   void merge(std::vector<RunSummary> fresh);
   void updateWatches();
   QVariant field(const RunSummary& run, int column, bool forDisplay) const;
@@ -152,7 +163,16 @@ class RunListModel : public QAbstractTableModel {
   QSet<QString> m_indexArrived;     // rows to draw again when m_indexRedraw fires
   QTimer* m_indexRedraw = nullptr;  // one redraw for a burst of entries
   qint64 m_metricsBytesRead = 0;
-  QStringList m_toIndex;  // runs the last scan found behind their index entries: asked after the merge
+  bool m_goneEntriesAsked = false;  // the index's cache files of runs that are gone: once, after the first scan
+  // Runs the last scan found behind their index entries: asked after the merge, so that the
+  // index's thread does not compete with the rows' first draw.
+  struct ImportToRead {
+    QString address;
+    RunSource source;
+    ImportSignature signature;
+  };
+  QStringList m_toIndex;
+  std::vector<ImportToRead> m_importsToRead;
   mutable QHash<QString, QHash<QString, QString>> m_configValues;  // by run directory, then key
   // Other tools' runs: what each folder or file at the root holds (searched again when its time
   // changes or kImportSearchMs passed), and each run read, by address, until its files change.
@@ -163,7 +183,11 @@ class RunListModel : public QAbstractTableModel {
     std::vector<RunSource> sources;
   };
   struct ImportedRow {
-    ImportSignature signature;
+    bool fromEntry = false;     // summary and config are an index entry's; else a name and badge only
+    ImportSignature signature;  // the entry's: of the files when they were read
+    // When its read was last asked for: a run being written is read again by the periodic rescan
+    // (about once per kRescanMs), not by the rescan each arrival of its entry makes.
+    qint64 askedMs = 0;
     QString badge;
     RunSummary summary;
     QMap<QString, QString> config;

@@ -1,7 +1,9 @@
 // RunListModel's rescan (the rest of the class is in run_list_model.cpp): the rows of the root's
-// TrainDeck runs, of other tools' runs in its entries, and of the folders opened this session,
-// each listed once. A row is read again only when its files' sizes or times changed, and then
-// from the summary index when its entry describes them (no metrics file opened).
+// TrainDeck runs, of other tools' runs in its entries, and of the folders opened (kept from one
+// session to the next by the window), each listed once. A row is read again only when its files'
+// sizes or times changed, and then from the summary index when its entry describes them (no
+// metrics file opened). Another tool's run is never read here: the index's worker reads it, and
+// its row waits for the entry.
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -21,14 +23,27 @@ struct RunListModel::Scan {
   QHash<QString, ImportSearch> searches;
   QHash<QString, ImportedRow> imported;
   QStringList toIndex;  // runs whose index entry is behind their files
+  std::vector<ImportToRead> importsToRead;
   qint64 now = 0;
 };
 
 namespace {
 
-bool describesImport(const RunIndexEntry* entry, const ImportSignature& signature) {
-  return entry != nullptr && entry->kind == RunIndexEntry::Kind::Imported && entry->size == signature.bytes &&
-         entry->timeMs == signature.newestMs && entry->files == signature.files;
+bool isImportEntry(const RunIndexEntry* entry) {
+  return entry != nullptr && entry->kind == RunIndexEntry::Kind::Imported;
+}
+
+ImportSignature stampOf(const RunIndexEntry& entry) {
+  return {.bytes = entry.size, .newestMs = entry.timeMs, .files = entry.files};
+}
+
+// The folders as openedFolders keeps them: absolute and clean, each once.
+QStringList cleanFolders(const QStringList& folders) {
+  QStringList clean;
+  for (const QString& folder : folders)
+    if (const QString path = QDir::cleanPath(QFileInfo(folder).absoluteFilePath()); !clean.contains(path))
+      clean << path;
+  return clean;
 }
 
 }  // namespace
@@ -72,22 +87,28 @@ void RunListModel::scanEntry(Scan& scan, const QFileInfo& entry, bool withTrainD
     if (scan.listed.contains(address)) continue;
     const ImportSignature signature = importSignature(sourcePath);
     ImportedRow row = m_imported.value(address);
-    if (row.badge.isEmpty() || !(row.signature == signature)) {
+    if (!row.fromEntry || !(row.signature == signature)) {
       const RunIndexEntry* indexed = m_index->entry(address);
-      if (!describesImport(indexed, signature)) {
-        try {
-          m_index->store(importedRunEntry(readRun(source), address, sourceBadge(source.kind), signature));
-        } catch (const std::exception&) {
-          continue;  // not readable now (ImportError: a file gone, not JSON); tried again next scan
-        }
-        indexed = m_index->entry(address);
-      }
+      const bool current = isImportEntry(indexed) && stampOf(*indexed) == signature;
       QString listName = QString::fromStdString(source.name);
       if (entry.isDir() && sourcePath != path) listName = entry.fileName() + '/' + listName;
-      row.summary = indexedImportedRunSummary(*indexed, listName);
-      row.config = indexed->config;
-      row.badge = indexed->badge;
-      row.signature = signature;
+      if (isImportEntry(indexed) && (current || !row.fromEntry)) {  // an older entry: better than none
+        row.fromEntry = true;
+        row.signature = stampOf(*indexed);
+        row.badge = indexed->badge;
+        row.summary = indexedImportedRunSummary(*indexed, listName);
+        row.config = indexed->config;
+      } else if (!row.fromEntry) {
+        if (m_index->unreadable(address, signature)) continue;  // not listed until its files change
+        row.badge = sourceBadge(source.kind);
+        row.summary = RunSummary{};
+        row.summary.id = row.summary.name = listName;
+        row.summary.path = address;
+      }
+      if (!current && scan.now - row.askedMs >= kRescanMs / 2) {  // half: a timer may fire early
+        scan.importsToRead.push_back({.address = address, .source = source, .signature = signature});
+        row.askedMs = scan.now;
+      }
     }
     scan.listed.insert(address);
     scan.rows.push_back(row.summary);
@@ -103,6 +124,7 @@ std::vector<RunSummary> RunListModel::scan() {
             .searches = {},
             .imported = {},
             .toIndex = {},
+            .importsToRead = {},
             .now = QDateTime::currentMSecsSinceEpoch()};
   for (const RunSummary& r : m_rows) scan.known.emplace(r.path, &r);
   if (!m_root.isEmpty()) {
@@ -128,6 +150,7 @@ std::vector<RunSummary> RunListModel::scan() {
   m_importSearches = std::move(scan.searches);
   m_imported = std::move(scan.imported);
   m_toIndex = std::move(scan.toIndex);
+  m_importsToRead = std::move(scan.importsToRead);
   // Newest first: runs with a "created" before those without, then by folder name.
   std::sort(scan.rows.begin(), scan.rows.end(), [](const RunSummary& a, const RunSummary& b) {
     if (a.created.isEmpty() != b.created.isEmpty()) return b.created.isEmpty();
@@ -138,7 +161,7 @@ std::vector<RunSummary> RunListModel::scan() {
 }
 
 RunListModel::FolderRuns RunListModel::openFolder(const QString& folder) {
-  const QString path = QFileInfo(folder).absoluteFilePath();
+  const QString path = cleanFolders({folder}).front();
   FolderRuns found;
   if (isTrainDeckRunFolder(path)) {
     found.runs << path;
@@ -161,9 +184,27 @@ RunListModel::FolderRuns RunListModel::openFolder(const QString& folder) {
                         .arg(path);
     return found;
   }
-  if (!m_openedFolders.contains(path)) m_openedFolders << path;
-  rescan();
+  setOpenedFolders(m_openedFolders + QStringList{path});
   return found;
+}
+
+void RunListModel::reopenFolders(const QStringList& folders) {
+  QStringList existing;
+  for (const QString& folder : folders)
+    if (QFileInfo::exists(folder)) existing << folder;
+  setOpenedFolders(m_openedFolders + existing);
+}
+
+void RunListModel::closeOpenedFolders() {
+  setOpenedFolders({});
+}
+
+void RunListModel::setOpenedFolders(const QStringList& folders) {
+  const QStringList clean = cleanFolders(folders);
+  if (clean == m_openedFolders) return;
+  m_openedFolders = clean;
+  rescan();
+  emit openedFoldersChanged();
 }
 
 }  // namespace traindeck

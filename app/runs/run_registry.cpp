@@ -2,6 +2,8 @@
 
 #include <QFileInfo>
 
+#include "imported_runs.h"
+
 namespace traindeck {
 
 RunRegistry::RunRegistry(QObject* parent) : QObject(parent) {
@@ -21,7 +23,10 @@ std::shared_ptr<const RunSession> RunRegistry::session(const QString& runDir, Fo
   std::erase_if(m_sessions, [](const auto& entry) { return entry.second.expired(); });
   std::shared_ptr<RunSession> shared = m_sessions[key].lock();
   if (!shared) {
-    shared = std::make_shared<RunSession>(key, &m_thread);
+    // A run of TrainDeck's (or one being started: no other tool's run in its folder) or of another tool.
+    std::optional<RunSource> imported;
+    if (!isTrainDeckRunFolder(key)) imported = importedRunSource(key);
+    shared = std::make_shared<RunSession>(key, &m_thread, std::move(imported));
     m_sessions[key] = shared;
   }
   if (follow == Follow::MetricsAndLogs) shared->followLogs();

@@ -23,7 +23,8 @@ class RunRegistry : public QObject {
   ~RunRegistry() override;  // ends the follower thread
 
   // The run's session, made when no page holds one; with MetricsAndLogs its logs are followed
-  // too from now on (a session first made for Compare gains them when Logs asks).
+  // too from now on (a session first made for Compare gains them when Logs asks). `runDir` may
+  // be the address of another tool's run (imported_runs.h): its session reads that run.
   std::shared_ptr<const RunSession> session(const QString& runDir, Follow follow = Follow::MetricsAndLogs);
   // Sessions some page still holds.
   int liveSessions() const;

@@ -3,14 +3,28 @@
 #include <QMetaObject>
 
 #include "app_metatypes.h"
+#include "import_follower.h"
+#include "imported_runs.h"
 #include "log_follower.h"
 #include "metrics_follower.h"
 
 namespace traindeck {
 
-RunSession::RunSession(const QString& runDir, QThread* followerThread)
-    : m_runDir(runDir), m_thread(followerThread), m_metricsFollower(new MetricsFollower(runDir)) {
+RunSession::RunSession(const QString& runDir, QThread* followerThread, std::optional<RunSource> imported)
+    : m_runDir(runDir), m_thread(followerThread) {
   registerAppMetaTypes();
+  if (imported) {
+    m_badge = traindeck::sourceBadge(imported->kind);
+    m_listName = QString::fromStdString(imported->name);
+    m_importedSummary.id = m_listName;
+    m_importedSummary.path = m_runDir;
+    m_importFollower = new ImportFollower(std::move(*imported));
+    m_importFollower->moveToThread(m_thread);
+    connect(m_importFollower, &ImportFollower::runRead, this, &RunSession::takeImport);
+    QMetaObject::invokeMethod(m_importFollower, &ImportFollower::start, Qt::QueuedConnection);
+    return;
+  }
+  m_metricsFollower = new MetricsFollower(runDir);
   m_metricsFollower->moveToThread(m_thread);
   connect(m_metricsFollower, &MetricsFollower::metricsAvailable, this, [this](const MetricsBatch& batch) {
     m_metrics.append(batch);
@@ -19,8 +33,25 @@ RunSession::RunSession(const QString& runDir, QThread* followerThread)
   QMetaObject::invokeMethod(m_metricsFollower, &MetricsFollower::start, Qt::QueuedConnection);
 }
 
+void RunSession::takeImport(const ImportedRead& read) {
+  m_importError = read.error;
+  if (read.run) {
+    ImportedRun& run = *read.run;  // this session's alone: the follower made it for this signal
+    m_importedSummary = importedRunSummary(run, m_runDir, m_listName);
+    m_importedConfig = importedRunConfig(run);
+    m_metrics.clear();
+    m_metrics.append(run.metrics);
+    m_metrics.setScalars(std::move(run.scalars));
+  }
+  emit metricsChanged();
+}
+
+RunSummary RunSession::summary() const {
+  return isImported() ? m_importedSummary : readRunSummary(m_runDir);
+}
+
 void RunSession::followLogs() {
-  if (m_logFollower) return;
+  if (m_logFollower || isImported()) return;
   m_logFollower = new LogFollower(m_runDir);
   m_logFollower->moveToThread(m_thread);
   // Both signals come through one queue, so a restart is handled before the lines that follow it.
@@ -36,10 +67,11 @@ void RunSession::followLogs() {
 }
 
 RunSession::~RunSession() {
-  // Queued, so each is deleted in the follower thread after whatever it is doing; batches it
-  // already sent to this session are dropped with the session's connections.
-  QMetaObject::invokeMethod(m_metricsFollower, &QObject::deleteLater, Qt::QueuedConnection);
-  if (m_logFollower) QMetaObject::invokeMethod(m_logFollower, &QObject::deleteLater, Qt::QueuedConnection);
+  // Queued, so each is deleted in the follower thread after whatever it is doing; what it already
+  // sent to this session is dropped with the session's connections.
+  for (QObject* follower : {static_cast<QObject*>(m_metricsFollower), static_cast<QObject*>(m_logFollower),
+                            static_cast<QObject*>(m_importFollower)})
+    if (follower) QMetaObject::invokeMethod(follower, &QObject::deleteLater, Qt::QueuedConnection);
 }
 
 }  // namespace traindeck

@@ -1,41 +1,27 @@
 // Other tools' runs in the app's run services, on files written here in the tools' own formats
 // (llm.c's main.log, Lightning's metrics.csv, MLflow's mlruns/): the run list shows them beside
-// TrainDeck's runs with their source's badge, reads them again as they grow and never trashes
-// them; Compare takes them by address and offers the union of their metrics by name.
+// TrainDeck's runs with their source's badge, has the index's thread read them (again as they
+// grow; an unreadable one once per change of its files) and never trashes them; Compare takes
+// them by address and offers the union of their metrics by name.
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
+#include "import_fixtures.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
 #include "runs/imported_runs.h"
 #include "runs/metric_series.h"
 #include "runs/run_folders.h"
+#include "runs/run_index.h"
 #include "runs/run_list_model.h"
 #include "runs/run_registry.h"
 
 using namespace traindeck;
 
 namespace {
-
-void writeText(const QString& path, const QByteArray& text, QIODevice::OpenMode mode = QIODevice::WriteOnly) {
-  QDir().mkpath(QFileInfo(path).absolutePath());
-  QFile file(path);
-  QVERIFY2(file.open(mode), qPrintable(path));
-  file.write(text);
-}
-
-// llm.c: a train line per step (loss 4/step), a val loss every 5 steps.
-QByteArray llmcLines(int from, int to) {
-  QByteArray text;
-  for (int s = from; s <= to; ++s) {
-    text += QString("s:%1 trl:%2 lr:0.0006 norm:%3\n").arg(s).arg(4.0 / s).arg(1.0 + s / 100.0).toUtf8();
-    if (s % 5 == 0) text += QString("s:%1 tel:%2\n").arg(s).arg(4.5 / s).toUtf8();
-  }
-  return text;
-}
 
 int rowNamed(const RunListModel& model, const QString& id) {
   for (int r = 0; r < model.rowCount(); ++r)
@@ -77,10 +63,29 @@ class ImportedRunsTest : public QObject {
   }
 
   void theRunListShowsThemWithTheirSourceBadge() {
-    RunListModel model;
+    QTemporaryDir cache;
+    RunListModel model(nullptr, cache.path());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setRunsRoot(m_root.path());
     QCOMPARE(model.rowCount(), 4);
+    // The scan reads none of them: until the index's thread has, each is its list name and badge.
+    const int unread = rowNamed(model, "mlruns/0/abc123");
+    QVERIFY(unread >= 0);
+    QCOMPARE(model.runAt(unread).name, QString("mlruns/0/abc123"));
+    QCOMPARE(model.runAt(unread).step, qint64(0));
+    QCOMPARE(model.runAt(unread).created, QString());
+    QCOMPARE(model.data(model.index(unread, RunListModel::SourceColumn)).toString(), QString("MLflow"));
+    QVERIFY(model.isImported(m_mlflow));
+    QVERIFY(unread > 1);  // without a time: after the TrainDeck run
+    // Once read there, the rows are brought up to date, and sorted by the time now known.
+    QTRY_COMPARE(model.runAt(rowNamed(model, "gpt2-llmc/main.log")).step, qint64(20));
+    QTRY_COMPARE(model.runAt(rowNamed(model, "lightning_logs/version_0")).step, qint64(29));
+    QTRY_COMPARE(rowNamed(model, "mlruns/0/abc123"), 1);
+    QTRY_VERIFY(model.runIndex()->idle());
+    QCOMPARE(model.runIndex()->importsRead(), 3);
+    model.rescan();  // nothing changed: nothing read again
+    QVERIFY(model.runIndex()->idle());
+    QCOMPARE(model.runIndex()->importsRead(), 3);
     const int native = model.rowOfPath(m_native);
     const int llmc = rowNamed(model, "gpt2-llmc/main.log");
     const int lightning = rowNamed(model, "lightning_logs/version_0");
@@ -115,11 +120,12 @@ class ImportedRunsTest : public QObject {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setRunsRoot(root.path());
     QCOMPARE(model.rowCount(), 1);
-    QCOMPARE(model.runAt(0).step, qint64(5));
+    QTRY_COMPARE(model.runAt(0).step, qint64(5));
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     writeText(root.path() + "/run/main.log", llmcLines(6, 9), QIODevice::Append);
     model.rescan();
-    QCOMPARE(model.runAt(0).step, qint64(9));
+    QCOMPARE(model.runAt(0).step, qint64(5));  // its old row until the index's thread has read it again
+    QTRY_COMPARE(model.runAt(0).step, qint64(9));
     QVERIFY(!changed.isEmpty());
     QCOMPARE(model.rowCount(), 1);
     // A run of another tool that arrives is a new row.
@@ -128,6 +134,32 @@ class ImportedRunsTest : public QObject {
     model.rescan();
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(inserted.size(), 1);
+  }
+
+  void anUnreadableRunIsReadAgainOnlyWhenItsFilesChange() {
+    QTemporaryDir root, cache;
+    const QString state = root.path() + "/hf/trainer_state.json";
+    writeText(state, R"({"global_step": 2, "log_history": [{"step": 1,)");  // cut: not JSON
+    RunListModel model(nullptr, cache.path());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy unreadable(model.runIndex(), &RunIndex::importUnreadable);
+    model.setRunsRoot(root.path());
+    QCOMPARE(model.rowCount(), 1);  // by its name, until its read fails
+    QVERIFY(unreadable.wait());
+    QVERIFY2(unreadable.front().at(1).toString().contains("trainer_state.json"),
+             qPrintable(unreadable.front().at(1).toString()));
+    QTRY_COMPARE(model.rowCount(), 0);
+    for (int i = 0; i < 3; ++i) model.rescan();
+    QVERIFY(model.runIndex()->idle());
+    QCOMPARE(model.runIndex()->importsRead(), 1);
+    QCOMPARE(model.rowCount(), 0);
+    // Written whole, it is read and listed.
+    writeText(state, R"({"global_step": 2, "log_history": [{"step": 1, "loss": 2.5}, {"step": 2, "loss": 2.0}]})");
+    model.rescan();
+    QCOMPARE(model.rowCount(), 1);
+    QTRY_COMPARE(model.runAt(0).step, qint64(2));
+    QCOMPARE(model.runIndex()->importsRead(), 2);
+    QCOMPARE(unreadable.size(), 1);
   }
 
   void theirFilesAreNeverTrashed() {
@@ -146,9 +178,11 @@ class ImportedRunsTest : public QObject {
     QCOMPARE(comparison.run(0).source, QString());
     QCOMPARE(comparison.run(1).source, QString("llm.c"));
     QCOMPARE(comparison.run(2).source, QString("CSV"));
-    QCOMPARE(comparison.run(3).label, QString("calm-owl-7"));
-    QCOMPARE(comparison.store(1).train().size(), std::size_t(20));
+    // Read in the follower thread: the name and the records arrive with the first read.
+    QTRY_COMPARE(comparison.run(3).label, QString("calm-owl-7"));
+    QTRY_COMPARE(comparison.store(1).train().size(), std::size_t(20));
     QCOMPARE(comparison.store(1).eval().size(), std::size_t(4));
+    QTRY_VERIFY(comparison.store(2).train().size() > 0);
     QTRY_COMPARE(comparison.store(0).train().size(), std::size_t(2));
     // The union of every run's metrics, the mapped names first, then the others as first met.
     const QStringList names = comparison.metricNames();
@@ -197,7 +231,7 @@ class ImportedRunsTest : public QObject {
     RunRegistry registry;
     Comparison comparison(registry);
     QCOMPARE(comparison.setRuns({log}), QString());
-    QCOMPARE(comparison.store(0).train().size(), std::size_t(5));
+    QTRY_COMPARE(comparison.store(0).train().size(), std::size_t(5));
     QSignalSpy grew(&comparison, &Comparison::metricsChanged);
     writeText(log, llmcLines(6, 8), QIODevice::Append);
     QTRY_COMPARE(comparison.store(0).train().size(), std::size_t(8));

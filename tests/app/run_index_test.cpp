@@ -1,10 +1,12 @@
 // The run list's summary index on metrics.jsonl files written here: each metric's last, min, max
 // and best step against figures worked out by hand; a grown file read on from where it stopped
 // equals a full build; a replaced file read again; a restart drawn from the cache with no metrics
-// parsed; a corrupt cache file built again; metric columns by name; Open folder.
+// parsed or imported run read; a corrupt cache file built again; the cache files of runs that are
+// gone removed; metric columns by name; Open folder.
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -285,6 +287,63 @@ class RunIndexTest : public QObject {
              QStringList({"val_acc last", "val_acc max", "val_acc best step"}));
   }
 
+  void aRestartListsAnImportedRunFromTheCacheWithoutReadingIt() {
+    QTemporaryDir root, cache;
+    writeFile(root.filePath("llmc/main.log"), "s:1 trl:3.5\ns:2 trl:3.0\ns:2 tel:3.25\n");
+    {
+      RunListModel cold(nullptr, cache.path());
+      cold.setRunsRoot(root.path());
+      QCOMPARE(cold.rowCount(), 1);
+      QCOMPARE(cold.runAt(0).step, qint64(0));  // not read by the scan
+      QTRY_COMPARE(cold.runAt(0).step, qint64(2));
+      QCOMPARE(cold.runIndex()->importsRead(), 1);
+    }
+    RunListModel warm(nullptr, cache.path());
+    warm.setMetricColumns({{.metric = "val_loss", .stat = MetricStat::Min}});
+    warm.setRunsRoot(root.path());
+    QCOMPARE(warm.rowCount(), 1);
+    QCOMPARE(warm.runAt(0).step, qint64(2));
+    QVERIFY(near(warm.runAt(0).lastLoss, 3.0));
+    QVERIFY(near(warm.index(0, warm.firstMetricColumn()).data(Qt::EditRole).toDouble(), 3.25));
+    QVERIFY(warm.runIndex()->idle());
+    QCOMPARE(warm.runIndex()->importsRead(), 0);
+  }
+
+  void theCacheFilesOfRunsThatAreGoneAreRemoved() {
+    QTemporaryDir root, cache;
+    const QString kept = root.filePath("20261201-100000-kept"), gone = root.filePath("20261201-100001-gone");
+    makeRun(kept, "kept", handMetrics());
+    makeRun(gone, "gone", handMetrics());
+    const QString keptLog = root.filePath("kept/main.log"), goneLog = root.filePath("gone/main.log");
+    writeFile(keptLog, "s:1 trl:3.5\n");
+    writeFile(goneLog, "s:1 trl:3.5\n");
+    writeFile(cache.filePath("notes.json"), "not an entry");  // not the index's to judge
+    {
+      RunListModel first(nullptr, cache.path());
+      QSignalSpy removed(first.runIndex(), &RunIndex::goneEntriesRemoved);
+      first.setRunsRoot(root.path());
+      QVERIFY(removed.wait());
+      QCOMPARE(removed.front().at(0).toInt(), 0);  // asked once, after the first scan: nothing gone
+      QTRY_VERIFY(first.runIndex()->idle());
+      QCOMPARE(QDir(cache.path()).entryList({"*.json"}, QDir::Files).size(), 5);
+    }
+    QVERIFY(QDir(gone).removeRecursively());
+    QVERIFY(QDir(root.filePath("gone")).removeRecursively());
+    RunListModel next(nullptr, cache.path());
+    QSignalSpy removed(next.runIndex(), &RunIndex::goneEntriesRemoved);
+    next.setRunsRoot(root.path());
+    QCOMPARE(next.rowCount(), 2);
+    QVERIFY(removed.wait());
+    QCOMPARE(removed.front().at(0).toInt(), 2);
+    for (const QString& path : {kept, keptLog})
+      QVERIFY2(QFileInfo::exists(runIndexCacheFile(cache.path(), path)), qPrintable(path));
+    for (const QString& path : {gone, goneLog})
+      QVERIFY2(!QFileInfo::exists(runIndexCacheFile(cache.path(), path)), qPrintable(path));
+    QVERIFY(QFileInfo::exists(cache.filePath("notes.json")));
+    // A run of a store that holds several is there while its store is.
+    QCOMPARE(importedRunPath(root.filePath("mlflow.db#4f2a")), root.filePath("mlflow.db"));
+  }
+
   void openFolderListsTrainDeckAndOtherToolsRuns() {
     QTemporaryDir root, folder, empty, cache;
     makeRun(folder.filePath("20261201-100000-mine"), "mine", handMetrics());
@@ -306,7 +365,7 @@ class RunIndexTest : public QObject {
     const int lightning = 1 - mine;
     QVERIFY(model.isImported(model.runAt(lightning).path));
     QCOMPARE(model.runAt(lightning).id, QFileInfo(folder.path()).fileName() + "/lightning_logs/version_0");
-    QCOMPARE(model.runAt(lightning).step, qint64(29));
+    QTRY_COMPARE(model.runAt(lightning).step, qint64(29));  // read in the index's thread
     QCOMPARE(model.index(lightning, RunListModel::SourceColumn).data().toString(), QString("CSV"));
     // Its scalars are in the index under their own names, best where higher is better.
     model.setMetricColumns({{.metric = "val_acc", .stat = MetricStat::BestStep}});

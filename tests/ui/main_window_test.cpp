@@ -378,8 +378,9 @@ class MainWindowTest : public QObject {
     QTRY_VERIFY(window.comparePage()->overlayCharts().front()->lines().front().x.size() > 10);
   }
 
-  void anotherToolsRunIsShownOnCompareAndOnlyRead() {
-    // An llm.c log beside a run of ours: listed, compared, never renamed, trashed or continued.
+  void anotherToolsRunIsShownOnTheMonitorAndOnlyRead() {
+    // An llm.c log beside a run of ours: listed, shown on the Monitor with the charts of what it
+    // has, compared, never renamed, trashed or continued.
     QTemporaryDir runs;
     makeRecordedRun(runs, "20261130-090000-tiny-a");
     QVERIFY(QDir(runs.path()).mkpath("llmc"));
@@ -390,23 +391,36 @@ class MainWindowTest : public QObject {
     MainWindow window(options(runs));
     QTRY_COMPARE(window.runList()->rowCount(), 2);
     const QString address = runs.path() + "/llmc/main.log";
-    QVERIFY(window.runList()->isImported(address));
+    QTRY_VERIFY(window.runList()->isImported(address));
     QMenu* menu = window.runMenu({address});
     menu->deleteLater();
     for (const char* name : {"continueRun", "renameRun", "deleteRuns"})
       QVERIFY2(!menu->findChild<QAction*>(name)->isEnabled(), name);
     window.showRun(address);
-    QCOMPARE(window.findChild<QTabWidget*>("pages")->currentWidget(), window.comparePage());
-    QTRY_COMPARE(window.comparePage()->overlayCharts().front()->lines().size(), 1);
+    MonitorPage* monitor = window.monitorPage();
+    QCOMPARE(window.findChild<QTabWidget*>("pages")->currentWidget(), monitor);
+    QTRY_COMPARE(monitor->chart("loss")->graph(0)->dataCount(), 20);
+    QTRY_COMPARE(monitor->chart("grad_norm")->graph(0)->dataCount(), 20);
+    // What llm.c does not log has no chart: no throughput, no devices.
+    QVERIFY(monitor->isChartShown("loss") && monitor->isChartShown("lr"));
+    QVERIFY(!monitor->isChartShown("tokens_per_s"));
+    QVERIFY(!monitor->isChartShown("device_util") && !monitor->isChartShown("device_memory"));
     QVERIFY(QFileInfo::exists(address));
+    // The charts chosen by name are kept for the next start.
+    monitor->setChartNames(MonitorPage::defaultChartNames() << "step_ms");
     // Given to --open from outside the runs root, the same.
     QTemporaryDir elsewhere;
     QVERIFY(QFile::copy(address, elsewhere.path() + "/main.log"));
     MainWindowOptions opened = options(runs);
     opened.openRun = elsewhere.path() + "/main.log";
     MainWindow second(opened);
-    QCOMPARE(second.findChild<QTabWidget*>("pages")->currentWidget(), second.comparePage());
-    QTRY_COMPARE(second.comparePage()->overlayCharts().front()->lines().size(), 1);
+    QCOMPARE(second.findChild<QTabWidget*>("pages")->currentWidget(), second.monitorPage());
+    QTRY_COMPARE(second.monitorPage()->chart("loss")->graph(0)->dataCount(), 20);
+    QCOMPARE(second.monitorPage()->chartNames(), MonitorPage::defaultChartNames() << "step_ms");
+    // A run of ours has step time: its chart by name is shown there.
+    second.showRun(runs.path() + "/20261130-090000-tiny-a");
+    QTRY_VERIFY(second.monitorPage()->isChartShown("step_ms"));
+    QVERIFY(second.monitorPage()->isChartShown("tokens_per_s"));
   }
 
   void openFolderListsAFolderOfRunsAndComparesThem() {

@@ -1,12 +1,15 @@
 // The run list's metric columns as the user meets them, offscreen: a metric picked by name in the
 // header's "Metric columns" menu gives its last, best and best-step columns, which sort as numbers
 // with the runs that never logged it last in either order, and which a restart brings back with
-// the sort (QSettings, WindowState).
+// the sort (QSettings, WindowState). The folders opened in the main window are listed again after
+// a restart until File > Close opened folders.
 #include <QDir>
 #include <QFile>
 #include <QHeaderView>
 #include <QMainWindow>
 #include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
@@ -14,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "main_window.h"
 #include "run_list_panel.h"
 #include "runs/run_list_model.h"
 #include "window_state.h"
@@ -130,6 +134,46 @@ class RunListColumnsTest : public QObject {
     delete menu;
     QVERIFY(modelAgain.metricColumns().isEmpty());
     QVERIFY(QSettings().value(RunListPanel::kMetricColumnsKey).toStringList().isEmpty());
+  }
+
+  void openedFoldersAreListedAgainAfterARestartUntilClosed() {
+    QTemporaryDir root, folder, goneFolder;
+    makeRun(folder.path(), "20261201-100000-opened", "opened", lossLines(3, 2));
+    makeRun(goneFolder.path(), "20261201-100001-gone", "gone", lossLines(3, 2));
+    QSettings().clear();
+    MainWindowOptions options;
+    options.presetDirs = {TRAINDECK_PRESETS_SOURCE_DIR};
+    options.runsRoot = root.path();
+    options.openRun = folder.path();  // --open
+    {
+      MainWindow window(options);
+      window.openFolder(goneFolder.path());    // Open folder…
+      window.openFolder(folder.path() + "/");  // again: listed once
+      QCOMPARE(window.runList()->openedFolders(), QStringList({folder.path(), goneFolder.path()}));
+      QCOMPARE(window.runList()->rowCount(), 2);
+      window.close();
+    }
+    // A folder gone since is skipped without a word.
+    QVERIFY(QDir(goneFolder.path()).removeRecursively());
+    options.openRun.clear();
+    {
+      MainWindow again(options);
+      QCOMPARE(again.runList()->openedFolders(), QStringList({folder.path()}));
+      QCOMPARE(again.runList()->rowCount(), 1);
+      QVERIFY(again.runList()->rowOfPath(folder.filePath("20261201-100000-opened")) >= 0);
+      QVERIFY(again.findChild<QMessageBox*>() == nullptr);
+      auto* close = again.findChild<QAction*>("closeOpenedFoldersAction");
+      QVERIFY(close != nullptr && close->isEnabled());
+      QVERIFY(again.menuBar()->actions().front()->menu()->actions().contains(close));  // in the File menu
+      close->trigger();
+      QCOMPARE(again.runList()->rowCount(), 0);
+      QVERIFY(!close->isEnabled());
+      again.close();
+    }
+    MainWindow closed(options);
+    QVERIFY(closed.runList()->openedFolders().isEmpty());
+    QCOMPARE(closed.runList()->rowCount(), 0);
+    QVERIFY(!closed.findChild<QAction*>("closeOpenedFoldersAction")->isEnabled());
   }
 };
 

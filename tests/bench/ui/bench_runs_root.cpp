@@ -5,7 +5,8 @@
 //   cache (no metrics parsed), and a rescan with nothing changed (what each second costs)
 //   filter and sort: the run list's proxy filtering by name, sorting by last loss and by a
 //   metric column ("val_loss min", from the index)
-//   other tools' runs: the same root with R/10 llm.c logs beside, first scan and rescan
+//   other tools' runs: the same root with R/10 llm.c logs beside, first scan and rescan (the
+//   logs listed by name, unread), their entries read in the index's thread, and the warm start
 //   Compare: C runs (default 200) until every store is loaded, then grouped into G groups
 //   (default 10, by every config key but the seed): the grouped redraw (median of 5)
 // Usage: bench_runs_root [runs] [records] [compared] [groups]
@@ -144,7 +145,8 @@ int main(int argc, char** argv) {
   std::printf("filter by name: %d rows in %.1f ms; sort by last loss: %.1f ms; by val_loss min: %.1f ms\n", shown,
               filterMs, sortMs, msSince(clock));
 
-  // Other tools' runs beside them: llm.c logs, read whole (they have no index of their own).
+  // Other tools' runs beside them: llm.c logs, read whole in the index's thread (they have no index
+  // of their own).
   const int imported = std::max(1, runs / 10);
   for (int i = 0; i < imported; ++i) {
     QDir().mkpath(root.filePath(QString("llmc/run%1").arg(i)));
@@ -155,6 +157,8 @@ int main(int argc, char** argv) {
   }
   RunListModel withImports(nullptr, indexCache.path());
   clock.restart();
+  QElapsedTimer sinceImportStart;
+  sinceImportStart.start();
   withImports.setRunsRoot(root.path());
   const double importScan = msSince(clock);
   clock.restart();
@@ -162,6 +166,8 @@ int main(int argc, char** argv) {
   std::printf("the same root with %d llm.c logs of %ld steps: ready in %.0f ms (%d rows); a rescan %.1f ms\n", imported,
               records, importScan, withImports.rowCount(), msSince(clock));
   while (!withImports.runIndex()->idle()) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  std::printf("their entries built in the index's thread in %.0f ms from the start (%d logs read)\n",
+              msSince(sinceImportStart), withImports.runIndex()->importsRead());
   RunListModel importsWarm(nullptr, indexCache.path());
   clock.restart();
   importsWarm.setRunsRoot(root.path());

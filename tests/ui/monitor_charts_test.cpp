@@ -1,0 +1,190 @@
+// The Monitor's charts by name: it offers every metric the shown run has (TrainDeck's other
+// columns, another tool's scalars), draws a chosen one from the run's store, hides a chart whose
+// metric the run lacks (and for another tool's run the fixed ones it lacks), keeps the choice
+// across runs, and exports the charts it shows under their metrics' names.
+#include <QApplication>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QToolButton>
+#include <QtTest>
+#include <cmath>
+
+#include "metric_chart.h"
+#include "monitor_page.h"
+#include "runs/metrics_store.h"
+
+using namespace traindeck;
+
+namespace {
+
+// A run of ours: 50 train records with step time and MFU, a val loss every 10, two ranks' system.
+MetricsStore oursStore() {
+  MetricsBatch batch;
+  batch.hasHeader = true;
+  batch.header.totalSteps = 100;
+  batch.header.tokensPerStep = 512;
+  for (int s = 1; s <= 50; ++s) {
+    TrainColumns& t = batch.train;
+    t.step.push_back(s);
+    t.tokens.push_back(512 * s);
+    t.time.push_back(2000.0 + s);
+    t.loss.push_back(static_cast<float>(4.0 / std::sqrt(s)));
+    t.lr.push_back(1e-3f);
+    t.gradNorm.push_back(1.0f);
+    t.tokensPerSecond.push_back(900.0f);
+    t.stepMs.push_back(static_cast<float>(100 + s));
+    t.mfu.push_back(0.3f);
+    if (s % 10 == 0) {
+      batch.eval.step.push_back(s);
+      batch.eval.tokens.push_back(512 * s);
+      batch.eval.time.push_back(2000.0 + s);
+      batch.eval.valLoss.push_back(static_cast<float>(4.2 / std::sqrt(s)));
+    }
+  }
+  for (int rank = 0; rank < 2; ++rank)
+    batch.system.push_back({.rank = rank, .device = "cpu", .time = 2010.0, .util = 0.5f, .memUsed = 1 << 30,
+                            .memTotal = 8ll << 30, .powerW = -1, .tempC = -1});
+  MetricsStore store;
+  store.append(batch);
+  return store;
+}
+
+// Another tool's run: loss and lr mapped, no throughput, no devices, and two scalars of its own.
+MetricsStore theirsStore() {
+  MetricsBatch batch;
+  for (int s = 1; s <= 30; ++s) {
+    batch.train.step.push_back(s);
+    batch.train.tokens.push_back(0);
+    batch.train.time.push_back(std::nan(""));
+    batch.train.loss.push_back(static_cast<float>(3.0 / s));
+    batch.train.lr.push_back(2e-4f);
+    for (auto* column : {&batch.train.gradNorm, &batch.train.tokensPerSecond, &batch.train.stepMs, &batch.train.mfu})
+      column->push_back(std::nanf(""));
+  }
+  MetricsStore store;
+  store.append(batch);
+  ScalarSeries accuracy{.name = "val_acc", .step = {10, 20, 30}, .time = {NAN, NAN, NAN}, .value = {0.5, 0.6, 0.7}};
+  ScalarSeries perplexity{.name = "eval/perplexity", .step = {10, 20}, .time = {NAN, NAN}, .value = {20, 15}};
+  store.setScalars({accuracy, perplexity});
+  return store;
+}
+
+}  // namespace
+
+class MonitorChartsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void offersAndDrawsAnyMetricOfTheRunByName() {
+    const MetricsStore ours = oursStore();
+    MonitorPage page;
+    page.resize(1200, 900);
+    page.show();
+    page.showMetrics(metricsViewOf(ours));
+    QTRY_COMPARE(page.chart("loss")->graph(0)->dataCount(), 50);
+    const QStringList offered = page.offeredChartNames();
+    QCOMPARE(offered.mid(0, 6), MonitorPage::defaultChartNames());
+    QVERIFY2(offered.contains("step_ms") && offered.contains("mfu"), qPrintable(offered.join(',')));
+    QVERIFY(!offered.contains("val_loss"));  // drawn on the loss chart
+    QVERIFY(page.chart("step_ms") == nullptr);
+    QSignalSpy chosen(&page, &MonitorPage::chartNamesChanged);
+    page.setChartNames(MonitorPage::defaultChartNames() << "step_ms");
+    QCOMPARE(chosen.size(), 1);
+    MetricChart* stepTime = page.chart("step_ms");
+    QVERIFY(stepTime != nullptr);
+    QCOMPARE(page.charts().size(), 7);
+    QTRY_COMPARE(stepTime->graph(0)->dataCount(), 50);
+    QCOMPARE(stepTime->graph(0)->data()->at(49)->value, 150.0);
+    QCOMPARE(stepTime->graph(0)->data()->at(49)->key, 50.0);
+    QVERIFY(page.isChartShown("step_ms") && stepTime->isVisible());
+    // On another axis it is drawn again.
+    page.setXAxis(MonitorPage::XAxis::Tokens);
+    QTRY_COMPARE(stepTime->graph(0)->data()->at(49)->key, 512.0 * 50);
+    // A fixed chart can go too; the usual charts come back.
+    page.setChartNames(QStringList{"loss", "step_ms"});
+    QTRY_VERIFY(!page.isChartShown("lr"));
+    QVERIFY(!page.chart("lr")->isVisible());
+    page.setChartNames(MonitorPage::defaultChartNames());
+    QVERIFY(page.chart("step_ms") == nullptr);
+    QCOMPARE(page.charts().size(), 6);
+  }
+
+  void anotherToolsRunShowsTheChartsOfWhatItHas() {
+    const MetricsStore ours = oursStore();
+    const MetricsStore theirs = theirsStore();
+    MonitorPage page;
+    page.resize(1200, 900);
+    page.setChartNames(MonitorPage::defaultChartNames() << "val_acc" << "eval/perplexity");
+    MetricsView view = metricsViewOf(theirs);
+    view.imported = true;
+    page.showMetrics(view);
+    QTRY_COMPARE(page.chart("val_acc")->graph(0)->dataCount(), 3);
+    QCOMPARE(page.chart("val_acc")->graph(0)->data()->at(2)->value, 0.7);
+    QCOMPARE(page.chart("eval/perplexity")->graph(0)->dataCount(), 2);
+    QVERIFY(page.isChartShown("loss") && page.isChartShown("lr"));
+    for (const char* lacking : {"tokens_per_s", "grad_norm", "device_util", "device_memory"})
+      QVERIFY2(!page.isChartShown(lacking), lacking);
+    QCOMPARE(page.chart("loss")->graph(0)->dataCount(), 30);
+    // It counts no tokens: nothing on a tokens axis rather than a line at zero.
+    page.setXAxis(MonitorPage::XAxis::Tokens);
+    QTRY_COMPARE(page.chart("loss")->graph(0)->dataCount(), 0);
+    QCOMPARE(page.chart("val_acc")->graph(0)->dataCount(), 0);
+    page.setXAxis(MonitorPage::XAxis::Step);
+    QTRY_COMPARE(page.chart("loss")->graph(0)->dataCount(), 30);
+    // A run of ours has none of those scalars: their charts are hidden, kept for the next run
+    // that has them, and the fixed charts all shown.
+    page.showMetrics(metricsViewOf(ours));
+    QTRY_COMPARE(page.chart("loss")->graph(0)->dataCount(), 50);
+    QVERIFY(!page.isChartShown("val_acc") && !page.isChartShown("eval/perplexity"));
+    for (const QString& fixed : MonitorPage::defaultChartNames()) QVERIFY2(page.isChartShown(fixed), qPrintable(fixed));
+    QCOMPARE(page.chartNames().size(), 8);
+    // Chosen but not in this run: still offered, to be unchosen.
+    QVERIFY(page.offeredChartNames().contains("val_acc"));
+  }
+
+  void theChartsMenuChoosesByName() {
+    const MetricsStore theirs = theirsStore();
+    MonitorPage page;
+    page.resize(1200, 900);
+    page.show();
+    MetricsView view = metricsViewOf(theirs);
+    view.imported = true;
+    page.showMetrics(view);
+    QTRY_COMPARE(page.chart("loss")->graph(0)->dataCount(), 30);
+    bool picked = false;
+    QTimer::singleShot(0, this, [&] {
+      auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+      QVERIFY(menu != nullptr);
+      QAction* accuracy = menu->findChild<QAction*>("chart:val_acc");
+      QVERIFY(accuracy != nullptr && !accuracy->isChecked());
+      QVERIFY(menu->findChild<QAction*>("chart:loss")->isChecked());
+      accuracy->trigger();
+      picked = true;
+      menu->close();
+    });
+    page.findChild<QToolButton*>("chartsButton")->click();
+    QVERIFY(picked);
+    QVERIFY(page.chartNames().contains("val_acc"));
+    QTRY_COMPARE(page.chart("val_acc")->graph(0)->dataCount(), 3);
+  }
+
+  void exportsTheChartsItShowsUnderTheirNames() {
+    const MetricsStore theirs = theirsStore();
+    MonitorPage page;
+    page.resize(1200, 900);
+    page.setChartNames(MonitorPage::defaultChartNames() << "eval/perplexity");
+    MetricsView view = metricsViewOf(theirs);
+    view.imported = true;
+    page.showMetrics(view);
+    QTRY_COMPARE(page.chart("eval/perplexity")->graph(0)->dataCount(), 2);
+    QTemporaryDir dir;
+    QVERIFY(page.exportCharts(dir.path(), "png"));
+    const QStringList files = QDir(dir.path()).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(files, QStringList({"eval-perplexity.png", "learning-rate.png", "loss.png"}));
+  }
+};
+
+QTEST_MAIN(MonitorChartsTest)
+#include "monitor_charts_test.moc"
