@@ -45,6 +45,18 @@ QVector<RunGroup> compareGroups(const Comparison& comparison, const GroupBy& by,
 
 QColor compareGroupColour(const Comparison& comparison, const RunGroup& group, int groupIndex) {
   if (comparison.colourBy().kind == ColourBy::Kind::Run || group.members.isEmpty()) return comparisonColor(groupIndex);
+  if (comparison.colourBy().kind == ColourBy::Kind::Metric) {  // the ramp at its members' mean
+    double sum = 0;
+    int counted = 0;
+    for (int run : group.members)
+      if (const double v = comparison.colourMetricValue(run); std::isfinite(v)) {
+        sum += v;
+        ++counted;
+      }
+    if (counted == 0) return missingValueColour();
+    const double low = comparison.colours().low, high = comparison.colours().high;
+    return rampColour(high > low ? (sum / counted - low) / (high - low) : 0.5);
+  }
   const QColor shared = comparison.runColour(group.members.front());
   for (int run : group.members)
     if (comparison.runColour(run) != shared) return comparisonColor(groupIndex);
@@ -74,7 +86,7 @@ QVector<CompareLine> compareGroupLines(const Comparison& comparison, const RunGr
     member.owner.group = groupIndex;
     lines.push_back(std::move(member));
   }
-  const GroupStats stats = groupStatistics(members, grouping.center, grouping.band);
+  const GroupStats stats = groupStatistics(members, grouping.center, grouping.band, grouping.lo, grouping.hi);
   int most = 0;
   for (int n : stats.count) most = std::max(most, n);
   CompareLine center;

@@ -27,6 +27,9 @@ struct CompareGrouping {
   GroupCenter center = GroupCenter::Mean;
   GroupBand band = GroupBand::MinMax;
   bool showMembers = false;
+  // The x range the band's common grid covers (the charts' visible range once the user zooms or
+  // pans, so a close look gets the grid's every point); lo > hi: the members' whole span.
+  double lo = 1, hi = 0;
   bool active() const { return by.kind != GroupBy::Kind::None; }
 };
 
@@ -36,8 +39,9 @@ CompareLine compareRunLine(const Comparison& comparison, int run, const QString&
                            const CompareSmoothing& smoothing, bool smooth);
 // The groups of the compared runs; a bad pattern falls back to a group per run, `error` says why.
 QVector<RunGroup> compareGroups(const Comparison& comparison, const GroupBy& by, QString* error = nullptr);
-// A group's colour: the colour its members share when the runs are coloured by a key, a metric
-// or by hand and they all have the same; else comparisonColor(groupIndex).
+// A group's colour: coloured by a metric, the ramp at its members' mean value (grey when none has
+// one); coloured by a key or by hand, the colour its members share when they all have the same;
+// else comparisonColor(groupIndex).
 QColor compareGroupColour(const Comparison& comparison, const RunGroup& group, int groupIndex);
 // A group's lines: its members first (faint, when asked), then its centre line with the band,
 // named "group (n)" in compareGroupColour. A group of one run without members asked is that

@@ -344,7 +344,10 @@ void ComparePage::setHovered(const LineOwner& owner) {
 
 void ComparePage::setGrouping(const CompareGrouping& grouping) {
   m_hovered = {};
+  const double lo = m_grouping.lo, hi = m_grouping.hi;  // the visible range stays as it is
   m_grouping = grouping;
+  m_grouping.lo = lo;
+  m_grouping.hi = hi;
   m_groupBar->setGrouping(grouping);
   refreshGroups();
   rebuildGrid();
@@ -396,6 +399,7 @@ void ComparePage::setXAxis(CompareX axis) {
     c->setWallClockX(axis == CompareX::WallClock, xLabel(axis));
     c->setFollowing(true);  // the old range means nothing on the new axis
   }
+  setBandRange(1, 0);
   markAllDirty();
 }
 
@@ -490,6 +494,7 @@ void ComparePage::rebuildOverlay() {
     });
     connect(chart, &CompareChart::followingRequested, this, [this] {
       for (CompareChart* c : m_overlay) c->setFollowing(true);
+      setBandRange(1, 0);  // the whole span again
       redrawNow();
     });
     connect(chart, &CompareChart::lineHovered, this, &ComparePage::setHovered);
@@ -552,6 +557,7 @@ void ComparePage::rebuildGrid() {
     connect(chart, &CompareChart::xRangeChangedByUser, this, [this, chart](const QCPRange& r) { syncX(chart, r); });
     connect(chart, &CompareChart::followingRequested, this, [this] {
       for (CompareChart* c : m_grid) c->setFollowing(true);
+      setBandRange(1, 0);  // the whole span again
       redrawNow();
     });
     connect(chart, &CompareChart::lineHovered, this, &ComparePage::setHovered);
@@ -677,6 +683,16 @@ void ComparePage::syncX(CompareChart* source, const QCPRange& range) {
     c->replot(QCustomPlot::rpQueuedReplot);
   }
   m_syncing = false;
+  // Grouped, the bands are resampled over what is visible now (at the next redraw, once a zoom
+  // or pan comes to rest), not over the whole span.
+  if (m_grouping.active()) setBandRange(range.lower, range.upper);
+}
+
+void ComparePage::setBandRange(double lo, double hi) {
+  if (m_grouping.lo == lo && m_grouping.hi == hi) return;
+  m_grouping.lo = lo;
+  m_grouping.hi = hi;
+  if (m_grouping.active()) markAllDirty();
 }
 
 }  // namespace traindeck

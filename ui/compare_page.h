@@ -100,6 +100,8 @@ class ComparePage : public QWidget {
   QVector<CompareLine> groupLinesFor(int group, const QString& metric) const;
   void markAllDirty();
   void fitCharts(const QList<CompareChart*>& charts, bool shareY);
+  // The x range the group bands' grid covers (lo > hi: the whole span); marks every line dirty when it moved.
+  void setBandRange(double lo, double hi);
   void syncX(CompareChart* source, const QCPRange& range);
   void showMessage(const QString& text);
 

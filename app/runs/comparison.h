@@ -65,6 +65,8 @@ class Comparison : public QObject {
   QColor runColour(int index) const { return m_colours.colours.value(index, comparisonColor(run(index).colorSlot)); }
   QString colourNote(int index) const { return m_colours.notes.value(index); }
   QString colourValue(int index) const { return m_colours.values.value(index); }  // the note's value alone
+  // Colouring by a metric: the run's value the ramp places (its last or smallest); NaN otherwise.
+  double colourMetricValue(int index) const { return m_entries.at(static_cast<std::size_t>(index)).colourMetric; }
   // A colour picked by hand for the run at this address, kept while the app runs (whether the
   // run is compared or not); an invalid colour forgets it. Shown when colouring ByHand.
   void setHandColour(const QString& runDir, const QColor& colour);

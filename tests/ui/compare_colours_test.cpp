@@ -168,6 +168,19 @@ class CompareColoursTest : public QObject, public CompareSweepFixture {
     QTRY_COMPARE(m_comparison->runColour(12), rampColour(0));
     m_page->redrawNow();
     QCOMPARE(lossChart()->lines()[12].color, rampColour(0));
+    // Grouped, a group's line takes the ramp at its members' mean value.
+    const double low = m_comparison->colours().low, high = m_comparison->colours().high;
+    groupBySeedlessConfig();
+    const QVector<RunGroup>& groups = m_page->groups();
+    for (int g = 0; g < groups.size(); ++g) {
+      double sum = 0;
+      for (int run : groups[g].members) sum += run < 12 ? best[run] : 0.5;
+      const QColor expected = rampColour((sum / groups[g].members.size() - low) / (high - low));
+      const auto line = std::find_if(lossChart()->lines().begin(), lossChart()->lines().end(),
+                                     [g](const CompareLine& l) { return l.owner.group == g; });
+      QVERIFY(line != lossChart()->lines().end());
+      QCOMPARE(line->color, expected);
+    }
   }
 
   void aColourPickedByHandIsKeptPerRun() {

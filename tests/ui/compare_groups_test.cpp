@@ -63,6 +63,27 @@ class CompareGroupsTest : public QObject, public CompareSweepFixture {
     QVERIFY(lossChart()->dataYRange(found).upper >= lines[0].high[0] - 1e-9 && found);
   }
 
+  void theBandsGridFollowsTheVisibleRange() {
+    // Zoomed in, each group is resampled over what is visible (every point of a close look);
+    // a double-click goes back to the whole span.
+    open(m_sweep);
+    groupBySeedlessConfig();
+    QCOMPARE(lossChart()->lines().front().x.size(), 200);
+    lossChart()->xAxis->setRange(50, 100);  // as a wheel or a drag moves it, and says so
+    emit lossChart()->xRangeChangedByUser(QCPRange(50, 100));
+    m_page->redrawNow();
+    const CompareLine& zoomed = lossChart()->lines().front();
+    QCOMPARE(zoomed.x.size(), 51);
+    QCOMPARE(zoomed.x.front(), 50.0);
+    QCOMPARE(zoomed.x.back(), 100.0);
+    double sum = 0;
+    for (int seed = 1; seed <= 4; ++seed) sum += sweepLoss(0, seed, 57);
+    QVERIFY(std::abs(zoomed.y[zoomed.x.indexOf(57)] - sum / 4) < 1e-5);
+    QCOMPARE(lossChart()->xAxis->range().lower, 50.0);  // the chart stays where the user put it
+    emit lossChart()->followingRequested();
+    QCOMPARE(lossChart()->lines().front().x.size(), 200);
+  }
+
   void membersOnRequestAndAChartPerGroup() {
     open(m_sweep);
     groupBySeedlessConfig(/*members=*/true);
