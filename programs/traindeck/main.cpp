@@ -34,9 +34,9 @@ options:
                     (default: demo-cpu)
   --runs-root DIR   where runs are listed and started (default: $TRAINDECK_DATA/runs, that is
                     $XDG_DATA_HOME/traindeck/runs, as traindeck-train uses)
-  --open PATH       a run to show first (its Monitor page), or a folder holding runs, TrainDeck's
-                    or other tools' (as --read finds them): listed beside the runs root for the
-                    session, one shown, several on the Compare page; as File > Open folder…
+  --open PATH       a run to show first on the Monitor page (TrainDeck's or another tool's), or a
+                    folder holding runs (as --read finds them): listed beside the runs root (and
+                    at later starts), one shown, several on the Compare page; as File > Open folder…
   --compare RUN_DIR a run to show on the Compare page; give it 2 to 20 times
   --screenshot DIR  save each page as DIR/<page>.png after WAIT ms (--screenshot-wait, default
                     1500) and quit: for documentation and checking the look
