@@ -1,5 +1,6 @@
-// One read in flight at a time; an answer cut by the link is dropped and the next read asks again
-// from the same offsets. The end waits for the last checkpoint copy and anything held (holdEnd).
+// One read in flight at a time, and none while the stream runs; an answer cut by the link is
+// dropped and the next read (or stream) asks again from the same offsets, the mirror's sizes. The
+// end waits for the last checkpoint copy and anything held (holdEnd).
 #include "remote_follower.h"
 
 #include "remote_helper.h"
@@ -52,6 +53,7 @@ void RemoteFollower::start() {
   if (!ready && m_options.goneAfterMs > 0) m_goneTimer.start(m_options.goneAfterMs);
   m_pollTimer.start();
   pollNow();
+  startStream();
   if (!m_record->watchOnly && m_options.keepHere > 0) startSync();
   if (isSlurm()) {
     connect(m_options.queue, &SlurmQueue::updated, this, &RemoteFollower::onQueue);
@@ -109,8 +111,10 @@ void RemoteFollower::onLinkState(LinkState state) {
     m_goneTimer.stop();
   else if (m_options.goneAfterMs > 0 && !m_goneTimer.isActive())
     m_goneTimer.start(m_options.goneAfterMs);
-  if (state == LinkState::Ready)
+  if (state == LinkState::Ready) {
     emit linkChanged(Job::Link::Following, tr("following"));
+    startStream();
+  }
   else if (state == LinkState::Reconnecting)
     emit linkChanged(Job::Link::Reconnecting,
                      tr("link lost at %1, reconnecting").arg(m_unreachableSince.toString("HH:mm:ss")));
@@ -159,8 +163,40 @@ bool RemoteFollower::lastCheckpointCopied() {
   return false;
 }
 
+void RemoteFollower::startStream() {
+  if (!m_following || m_streamUnsupported || !m_host->isReady()) return;
+  if (!m_stream) {
+    m_stream = std::make_unique<RemoteRunStream>(m_host);
+    connect(m_stream.get(), &RemoteRunStream::answerAvailable, this, [this](const RemoteReadAnswer& answer) {
+      if (!m_following) return;
+      onAnswer(answer);
+      // A chunk the mirror did not take (not where its copy stands): the stream goes on from the
+      // mirror's sizes instead.
+      if (m_following && m_stream->isRunning() && !m_mirror->endsWhere(answer)) startStream();
+    });
+    connect(m_stream.get(), &RemoteRunStream::ended, this, &RemoteFollower::onStreamEnded);
+  }
+  m_stream->start(RemoteHelper(m_host, m_record->helper, this)
+                      .command(QStringList{"stream", m_record->remoteRunDir, QString::number(kMaxReadBytes),
+                                           QString::number(m_record->pid), m_record->startTime} +
+                               m_mirror->readArguments()));
+}
+
+void RemoteFollower::onStreamEnded(int status, const QString& why) {
+  if (!m_following) return;
+  if (status == -1 && !m_host->isReady()) return;  // the link went: it starts again when the link is back
+  if (status == 0 && m_stream->answers() > 0) return startStream();  // its 10 minutes are over
+  // A helper without `stream` (a run launched by an older app), no stat or sleep there, or a
+  // stream that broke: reads every kPollMs from now on, as before streams.
+  m_streamUnsupported = true;
+  emit outputLine(tr("Streaming the run's files from %1 stopped (%2); reading them every %3 ms instead")
+                      .arg(m_spec, why.isEmpty() ? tr("exit status %1").arg(status) : why)
+                      .arg(kPollMs));
+  pollNow();
+}
+
 void RemoteFollower::pollNow() {
-  if (!m_following || m_pollInFlight || !m_host->isReady()) return;
+  if (!m_following || m_pollInFlight || !m_host->isReady() || (m_stream && m_stream->isRunning())) return;
   m_pollInFlight = true;
   RemoteHelper(m_host, m_record->helper, this)
       .read(m_record->remoteRunDir, kMaxReadBytes, m_record->pid, m_record->startTime, m_mirror->readArguments(),
@@ -179,6 +215,7 @@ void RemoteFollower::stopFollowing() {
   if (isSlurm()) m_options.queue->unfollow(m_record->slurmJobId);
   m_pollTimer.stop();
   m_goneTimer.stop();
+  if (m_stream) m_stream->stop();
   m_sync.reset();
 }
 

@@ -1,5 +1,6 @@
-// A remote run's life after its launch, over its job's connection: the mirror's `read` every
-// kPollMs (RunMirror), the end rules, a runtime that goes, the link as the job shows it, and the
+// A remote run's life after its launch, over its job's connection: the mirror fed by the helper's
+// `stream` on one channel (RemoteRunStream: a record is here as soon as it is written there), or
+// by its `read` every kPollMs where a stream cannot run (RunMirror), the end rules, a runtime that goes, the link as the job shows it, and the
 // newest checkpoints copied here as it trains (CheckpointSync; the last one before the end).
 // Ends: the run's own run.json once its supervisor is gone and all of it is here (a watched run:
 // its run.json alone); a supervisor dead without a verdict is "killed" (run_verdict.h); one that
@@ -25,6 +26,7 @@
 #include "remote_answers.h"
 #include "remote_host.h"
 #include "remote_record.h"
+#include "remote_stream.h"
 #include "run_mirror.h"
 #include "slurm_queue.h"
 
@@ -69,6 +71,9 @@ class RemoteFollower : public QObject {
   void onAnswer(const RemoteReadAnswer& answer);
   bool lastCheckpointCopied();  // false while the run's last checkpoint is being copied here
   void startSync();
+  // Opens the stream (again) from where the mirror stands; nothing where it cannot run.
+  void startStream();
+  void onStreamEnded(int status, const QString& why);
   void stopFollowing();
   void end(int exitCode, Job::Link link, const QString& text);
   bool isSlurm() const { return !m_record->slurmJobId.isEmpty() && m_options.queue; }
@@ -84,7 +89,9 @@ class RemoteFollower : public QObject {
   Options m_options;
   bool m_following = false;
   bool m_pollInFlight = false;
-  QTimer m_pollTimer;
+  QTimer m_pollTimer;  // reads while no stream runs (none yet, the link just back, or none possible)
+  std::unique_ptr<RemoteRunStream> m_stream;
+  bool m_streamUnsupported = false;  // the helper there has no stream, or it fails at once: polls only
   QTimer m_goneTimer;  // runs while the host is unreachable
   QDateTime m_unreachableSince;
   QElapsedTimer m_endedSeen;  // since run.json first said the run ended

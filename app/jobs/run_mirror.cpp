@@ -83,6 +83,15 @@ QString RunMirror::apply(const RemoteReadAnswer& answer, bool* changed) {
   return {};
 }
 
+bool RunMirror::endsWhere(const RemoteReadAnswer& answer) const {
+  for (const RemoteFileChunk& c : answer.files) {
+    if (isWholeFile(c.name) || !isMirroredName(c.name)) continue;
+    const QFileInfo here(QDir(m_dir).filePath(c.name));
+    if ((here.exists() || c.from + c.bytes.size() > 0) && here.size() != c.from + c.bytes.size()) return false;
+  }
+  return true;
+}
+
 bool RunMirror::caughtUp(const RemoteReadAnswer& answer) {
   if (!answer.complete) return false;
   for (const RemoteFileChunk& c : answer.files)

@@ -29,6 +29,9 @@ class RunMirror {
   QString apply(const RemoteReadAnswer& answer, bool* changed = nullptr);
   // Every file of `answer` is here up to its remote size.
   static bool caughtUp(const RemoteReadAnswer& answer);
+  // Each growing file here ends where `answer`'s chunk of it ends (it was applied, or was not
+  // needed): false when a chunk was skipped, not being where this copy stands.
+  bool endsWhere(const RemoteReadAnswer& answer) const;
   static bool isWholeFile(const QString& name);
 
  private:

@@ -13,8 +13,9 @@ QMap<QString, QString> parseKeyValues(const QByteArray& answer) {
   return values;
 }
 
-RemoteReadAnswer parseRemoteReadAnswer(const QByteArray& answer) {
+RemoteReadAnswer parseRemoteReadAnswer(const QByteArray& answer, qsizetype* consumed) {
   RemoteReadAnswer out;
+  if (consumed) *consumed = 0;
   qsizetype pos = 0;
   const auto nextLine = [&](QByteArray& line) {
     const qsizetype nl = answer.indexOf('\n', pos);
@@ -30,6 +31,7 @@ RemoteReadAnswer parseRemoteReadAnswer(const QByteArray& answer) {
     started = true;
     if (line == "end") {
       out.complete = true;
+      if (consumed) *consumed = pos;
       return out;
     }
     if (line.startsWith("boot ")) {
@@ -49,8 +51,8 @@ RemoteReadAnswer parseRemoteReadAnswer(const QByteArray& answer) {
         chunk.from = f[3].toLongLong(&okFrom);
       }
       const qint64 count = f.size() == 5 ? f[4].toLongLong(&okCount) : -1;
-      if (!okSize || !okFrom || !okCount || count < 0 || count > answer.size() - pos - 1 ||
-          answer.at(pos + count) != '\n') {
+      if (okSize && okFrom && okCount && count >= 0 && count > answer.size() - pos - 1) break;  // still coming
+      if (!okSize || !okFrom || !okCount || count < 0 || answer.at(pos + count) != '\n') {
         out.error = QStringLiteral("a garbled answer near \"%1\"").arg(QString::fromUtf8(line.left(80)));
         return out;
       }

@@ -28,6 +28,8 @@ struct RemoteReadAnswer {
   QString error;  // why it could not be read, when !complete
 };
 
-RemoteReadAnswer parseRemoteReadAnswer(const QByteArray& answer);
+// `consumed`, when given, is set to the bytes up to and with the answer's "end" line (0 when the
+// answer is not complete): a stream of answers is parsed one at a time.
+RemoteReadAnswer parseRemoteReadAnswer(const QByteArray& answer, qsizetype* consumed = nullptr);
 
 }  // namespace traindeck

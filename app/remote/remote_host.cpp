@@ -194,6 +194,11 @@ int RemoteHost::exec(const QString& command) {
   return id;
 }
 
+void RemoteHost::closeExec(int id) {
+  m_pending.erase(id);
+  if (m_worker != nullptr) QMetaObject::invokeMethod(m_worker, [w = m_worker, id] { w->closeExec(id); }, Qt::QueuedConnection);
+}
+
 int RemoteHost::upload(const QString& localPath, const QString& remotePath) {
   return post([localPath, remotePath](SshWorker* w, int id) { w->upload(id, localPath, remotePath); });
 }

@@ -54,6 +54,8 @@ class RemoteHost : public QObject {
 
   // Each returns an id that the result signals carry.
   int exec(const QString& command);  // quote words with shellQuote
+  // Closes a running command's channel: no more output, no end, no failure is said of it.
+  void closeExec(int id);
   int upload(const QString& localPath, const QString& remotePath);
   int download(const QString& remotePath, const QString& localPath);
 

@@ -186,6 +186,14 @@ void SshWorker::startQueuedCommands() {
   if (!m_commands.empty() && !m_pump->isActive()) m_pump->start();
 }
 
+void SshWorker::closeExec(int id) {
+  {
+    const std::lock_guard lock(m_queueMutex);
+    std::erase_if(m_queued, [id](const auto& queued) { return queued.first == id; });
+  }
+  m_commands.erase(id);  // the channel closes with it
+}
+
 void SshWorker::linkLostWhileBusy(const QString& reason) {
   if (!m_inTransfer) return onLinkLost(reason);
   if (m_deferredLoss.isEmpty()) m_deferredLoss = reason;

@@ -44,6 +44,8 @@ class SshWorker : public QObject {
   void start();
   void stop();  // closes everything; the last call before the thread ends
   void startQueuedCommands();
+  // Closes a command's channel (a stream the caller no longer reads); nothing more is said of it.
+  void closeExec(int id);
   void upload(int id, const QString& localPath, const QString& remotePath);
   void download(int id, const QString& remotePath, const QString& localPath);
   void openTunnel(int id, const QString& remoteHost, quint16 remotePort, quint16 localPort);

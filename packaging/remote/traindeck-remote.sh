@@ -349,6 +349,96 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     done
     echo "end"
     ;;
+  stream)
+    # `read`'s answers, one after another over one channel while it stays open: one as soon as a
+    # growing file grew (their sizes looked at every 50 ms, one stat for all) and one at least every
+    # second (the supervisor's life, run.json). Each growing file goes on from where the last
+    # answer left it (NAME OFFSET as read's; rank logs not named from 0); run.json and config.yaml
+    # come whole in every answer. Ends after 10 minutes (the app opens another) or when the app's
+    # end of the channel is gone (the next write fails).
+    rundir=$1 max=$2 pid=$3 start=$4
+    shift 4
+    chunk=$(mktemp) || die "no temporary file"
+    trap 'rm -f "$chunk"' EXIT
+    trap 'exit 1' HUP INT PIPE TERM  # the app's end gone: the EXIT trap still tidies up
+    offsets=" "  # " NAME=OFFSET ..." of the growing files
+    whole=""
+    while [ $# -ge 2 ]; do
+      case "$1" in
+        run.json | config.yaml) whole="$whole $1" ;;
+        *[!A-Za-z0-9._/-]*) ;;  # names are framed by spaces
+        *) offsets="$offsets$1=$2 " ;;
+      esac
+      shift 2
+    done
+    offset_of() { case "$offsets" in *" $1="*) o=${offsets#*" $1="} && echo "${o%% *}" ;; *) echo 0 ;; esac; }
+    boot=$(boot_id)
+    round=0 beat=0
+    while [ $round -lt 12000 ]; do
+      round=$((round + 1))
+      # NAME SIZE of every growing file there: those named, and rank logs (only rank-<n>.log) not
+      # named yet; one stat, no other program (this runs 20 times a second).
+      named=""
+      for pair in $offsets; do named="$named ${pair%%=*}"; done
+      for log in "$rundir"/logs/rank-*.log; do
+        case "$offsets" in *" logs/${log##*/}="*) ;; *) [ -f "$log" ] && named="$named logs/${log##*/}" ;; esac
+      done
+      # shellcheck disable=SC2086  # our own names, no spaces: split on purpose
+      sizes=$(cd "$rundir" 2>/dev/null && exec stat -c '%n %s' -- $named 2>/dev/null)
+      changed=no
+      # shellcheck disable=SC2086
+      set -- $sizes
+      while [ $# -ge 2 ]; do
+        case "$1" in logs/rank-*[!0-9]*.log) shift 2 && continue ;; esac
+        [ "$(offset_of "$1")" = "$2" ] || changed=yes
+        shift 2
+      done
+      beat=$((beat + 1))
+      if [ $changed = yes ] || [ $beat -ge 20 ]; then
+        beat=0
+        echo "boot $boot"
+        still_runs "$pid" "$start" && echo "alive yes" || echo "alive no"
+        [ -d "$rundir" ] && echo "rundir yes" || echo "rundir no"
+        next=" "
+        # shellcheck disable=SC2086
+        set -- $sizes
+        while [ $# -ge 2 ]; do
+          name=$1 size=$2
+          shift 2
+          case "$name" in logs/rank-*[!0-9]*.log) continue ;; esac
+          from=$(offset_of "$name")
+          [ "$size" -lt "$from" ] && from=0  # replaced by a shorter file: again from its start
+          if [ "$size" = "$from" ]; then
+            echo "file $name $size $from 0"
+            echo
+          else
+            tail -c "+$((from + 1))" "$rundir/$name" 2>/dev/null | head -c "$max" > "$chunk"
+            count=$(wc -c < "$chunk")
+            echo "file $name $size $from $count"
+            cat "$chunk"
+            echo
+            from=$((from + count))
+          fi
+          next="$next$name=$from "
+        done
+        # Files named that are not there (yet) keep their offsets.
+        for pair in $offsets; do
+          case "$next" in *" ${pair%%=*}="*) ;; *) next="$next$pair " ;; esac
+        done
+        offsets=$next
+        for name in $whole; do
+          f="$rundir/$name"
+          [ -f "$f" ] || continue
+          cat "$f" > "$chunk" 2>/dev/null
+          echo "file $name $(wc -c < "$chunk") 0 $(wc -c < "$chunk")"
+          cat "$chunk"
+          echo
+        done
+        echo "end"
+      fi
+      sleep 0.05 2>/dev/null || sleep 1
+    done
+    ;;
   have)
     [ -f "$1" ] && echo "have=yes" || echo "have=no"
     ;;
@@ -419,7 +509,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     echo "cancelled=yes"
     ;;
   *)
-    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|build-job|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read|have|built|mkdirs|remove|install-data|watch|submit|queue|stop|cancel ..." >&2
+    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|build-job|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read|stream|have|built|mkdirs|remove|install-data|watch|submit|queue|stop|cancel ..." >&2
     exit 2
     ;;
 esac

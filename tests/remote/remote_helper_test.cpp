@@ -4,6 +4,7 @@
 // the command lines RemoteHelper writes run the script here through /bin/sh, quoting and guard
 // included (the small subcommands that used to be shell in C++ strings, the data rename's rules).
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -156,6 +157,86 @@ class RemoteHelperTest : public QObject {
     const ReadAnswer failed = ReadAnswer::from(result(1, "boot b1\nerror=no temporary file\n"));
     QVERIFY(!failed.run.complete);
     QVERIFY2(failed.run.error.contains("no temporary file"), qPrintable(failed.run.error));
+  }
+
+  // `stream` as the app runs it: read's answers one after another, each file going on where the
+  // last answer left it (nothing twice, nothing skipped), a rank log that appears sent from its
+  // start, run.json whole in each answer, one answer at least every second while nothing grows,
+  // and a file replaced by a shorter one read again from 0.
+  void streamAnswersAsTheFilesGrow() {
+    const QString run = path("stream/run");
+    QVERIFY(QDir().mkpath(run + "/logs"));
+    const auto append = [&](const QString& name, const QByteArray& bytes, QIODevice::OpenMode mode = QIODevice::Append) {
+      QFile f(run + "/" + name);
+      QVERIFY(f.open(QIODevice::WriteOnly | mode));
+      f.write(bytes);
+    };
+    append("run.json", R"({"status":"running"})", QIODevice::Truncate);
+    append("metrics.jsonl", "0123456789");
+    QProcess p;
+    p.start("/bin/sh", {"-c", RemoteHelper(nullptr, TRAINDECK_REMOTE_HELPER, nullptr)
+                                  .command({"stream", run, "1000000", "1", "x", "metrics.jsonl", "4", "supervisor.log",
+                                            "0", "run.json", "0", "config.yaml", "0"})});
+    QVERIFY(p.waitForStarted());
+    QByteArray out;
+    QVector<RemoteReadAnswer> answers;
+    const auto readFor = [&](int ms) {
+      QElapsedTimer t;
+      t.start();
+      while (t.elapsed() < ms) {
+        p.waitForReadyRead(50);
+        out += p.readAllStandardOutput();
+        for (qsizetype consumed = 1; consumed > 0;) {
+          const RemoteReadAnswer a = parseRemoteReadAnswer(out, &consumed);
+          if (consumed == 0) break;
+          answers << a;
+          out.remove(0, consumed);
+        }
+      }
+    };
+    readFor(400);
+    QCOMPARE(answers.size(), 1);  // the first at once, from the offset given
+    append("metrics.jsonl", "abc\n");
+    append("logs/rank-0.log", "rank 0 says hi\n");
+    readFor(400);
+    append("metrics.jsonl", "def\n");
+    readFor(1600);  // long enough for a heartbeat with nothing new
+    append("metrics.jsonl", "xy", QIODevice::Truncate);  // replaced: again from its start
+    readFor(400);
+    p.kill();
+    p.waitForFinished();
+    QByteArray metrics, log;
+    qint64 metricsEnd = 4, logEnd = 0;
+    int quiet = 0;
+    for (const RemoteReadAnswer& a : answers) {
+      QVERIFY2(a.complete && a.bootId.size() > 0 && a.runDirExists, qPrintable(a.error));
+      bool grew = false, hasRunJson = false;
+      for (const RemoteFileChunk& c : a.files) {
+        if (c.name == "run.json") {
+          hasRunJson = c.bytes == R"({"status":"running"})";
+        } else if (c.name == "metrics.jsonl") {
+          if (c.from == 0 && c.size < metricsEnd) {
+            metrics.clear();
+            metricsEnd = 0;
+          }
+          QCOMPARE(c.from, metricsEnd);  // where the last answer left it
+          metrics += c.bytes;
+          metricsEnd += c.bytes.size();
+          grew = grew || !c.bytes.isEmpty();
+        } else if (c.name == "logs/rank-0.log") {
+          QCOMPARE(c.from, logEnd);
+          log += c.bytes;
+          logEnd += c.bytes.size();
+          grew = grew || !c.bytes.isEmpty();
+        }
+      }
+      QVERIFY(hasRunJson);
+      quiet += grew ? 0 : 1;
+    }
+    QCOMPARE(metrics, QByteArray("xy"));  // after the replacement
+    QCOMPARE(log, QByteArray("rank 0 says hi\n"));
+    QVERIFY2(quiet >= 1, "no answer while nothing grew");
+    QVERIFY2(answers.size() >= 5, qPrintable(QString::number(answers.size())));
   }
 
   // The subcommands that replaced shell in C++ strings, run as the app runs them.

@@ -3,7 +3,8 @@
 // 3` honours the limit (an attached job used to get none of the options a start gets), and
 // Continue on another host asks the host the run was on first: alive, it is refused and the
 // mirror is left alone; gone (no work folder, no supervisor, unreachable), the mirror says
-// "Runtime gone" and the run continues on the other host.
+// "Runtime gone" and the run continues on the other host. A helper of an older app, without
+// `stream`, is read by polls (and today's is not).
 #include <signal.h>
 
 #include <QDir>
@@ -154,6 +155,35 @@ class RuntimeGoneTest : public QObject {
     QCOMPARE(attach.exitCode(), 1);
     QVERIFY2(err.contains("Runtime gone") && err.contains("unreachable for 3 s"), qPrintable(err));
     QCOMPARE(test_support::runStatus(mirror), std::string("failed"));
+  }
+
+  void anOlderHelperWithoutStreamIsReadByPolls() {
+    // A run launched by an app whose helper has no `stream`: the follower says so once and reads
+    // the run every 500 ms instead; the mirror still follows it.
+    qint64 pid = 0;
+    const QString mirror = startRunThere("20261203-100050-old-helper", &pid);
+    QVERIFY(!mirror.isEmpty());
+    {  // today's helper streams: nothing said of polls
+      RemoteJob streamed;
+      QCOMPARE(streamed.attach(mirror, true), QString());
+      QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(mirror + "/metrics.jsonl").size() > 0, 30000);
+      QTest::qWait(1500);  // a stream that failed would have said so by now
+      QVERIFY2(!streamed.recentOutput().join('\n').contains("instead"), qPrintable(streamed.recentOutput().join('\n')));
+    }
+    QFile helper(work() + "/helper.sh");
+    QVERIFY(helper.open(QIODevice::ReadWrite));
+    QByteArray text = helper.readAll();
+    QVERIFY(text.contains("\n  stream)\n"));
+    text.replace("\n  stream)\n", "\n  stream-not-known-then)\n");
+    QVERIFY(helper.resize(0) && helper.seek(0) && helper.write(text) == text.size());
+    helper.close();
+    RemoteJob job;
+    QCOMPARE(job.attach(mirror, true), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(mirror + "/metrics.jsonl").size() > 0, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(job.recentOutput().join('\n').contains("reading them every 500 ms instead"), 10000);
+    const qint64 before = QFileInfo(mirror + "/metrics.jsonl").size();
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(mirror + "/metrics.jsonl").size() > before, 30000);  // still followed
+    ::kill(-static_cast<pid_t>(pid), SIGKILL);
   }
 
   void continueRefusesARunThatStillGoesThere() {
