@@ -35,6 +35,8 @@ inline constexpr std::string_view kStepMs = "step_ms";
 inline constexpr std::string_view kMfu = "mfu";
 inline constexpr std::string_view kCommMs = "comm_ms";
 inline constexpr std::string_view kCommOverlapMs = "comm_overlap_ms";
+inline constexpr std::string_view kGatherMs = "gather_ms";
+inline constexpr std::string_view kGatherWaitMs = "gather_wait_ms";
 inline constexpr std::string_view kValLoss = "val_loss";
 // system
 inline constexpr std::string_view kRank = "rank";

@@ -146,7 +146,8 @@ TEST_F(Zero3, KilledRankTakesTheJobDownAndLeavesNoProcess) {
 // compared across kinds. Rank 0's includes the final checkpoint, which it writes tensor by tensor
 // as each is summed into it: under zero3 its peak stays within a few MB to about 2 bytes a
 // parameter of rank 1's, where gathering the whole state first (weights and moments, 12 bytes a
-// parameter) put it 6 bytes a parameter above; asserted at 4.
+// parameter) put it 6 bytes a parameter above; asserted at 4. zero3's train records carry its
+// gathers' figures (gather_ms, gather_wait_ms), ddp's none.
 TEST_F(Zero3, PeakMemoryPerRankFallsBelowDdpAndZero2) {
   const auto job = [](const std::string& kind) {
     return std::vector<std::string>{"strategy.kind=" + kind, "strategy.nproc_per_node=2", "strategy.micro_batch=2",
@@ -167,6 +168,13 @@ TEST_F(Zero3, PeakMemoryPerRankFallsBelowDdpAndZero2) {
   EXPECT_LT(peaks["zero3"] + 4 * P, peaks["ddp"]);
   EXPECT_LT(peaks["zero3"] + 2 * P, peaks["zero2"]);
   EXPECT_LT(peakBytes(m_dir / "zero3", 0), peaks["zero3"] + 4 * P);
+
+  // zero3's steps report how long their all-gathers ran and how long the gathers waited for them.
+  for (const JsonValue& record : metricsRecords(m_dir / "zero3", "train")) {
+    EXPECT_GT(record.numberOr("gather_ms", -1), 0);
+    EXPECT_GE(record.numberOr("gather_wait_ms", -1), 0);
+  }
+  for (const JsonValue& record : metricsRecords(m_dir / "ddp", "train")) EXPECT_EQ(record.find("gather_ms"), nullptr);
 }
 
 }  // namespace

@@ -26,6 +26,12 @@ class GradientExchange {
   // communication ran hidden behind backward, for the last armed backward.
   virtual double lastExposedSeconds() const = 0;
   virtual double lastOverlapSeconds() const = 0;
+  // zero3's parameter all-gathers in the last armed forward and backward (the other kinds gather
+  // none: 0): their running time, each from its launch to its completion, summed, and the part of
+  // it gather() waited for; prefetching hid the rest. Completion times come from the work's
+  // future, as GradientSync's overlap does: meaningful on the CPU (Gloo) only.
+  virtual double lastGatherSeconds() const { return 0; }
+  virtual double lastGatherWaitSeconds() const { return 0; }
 };
 
 }  // namespace traindeck

@@ -6,6 +6,7 @@
 
 #include <ATen/autocast_mode.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "trainer/torch_compat.h"
@@ -37,6 +38,12 @@ class UnitStageFunction : public torch::autograd::Function<UnitStageFunction> {
   }
 };
 
+// Read once, when the model is built: the switch holds for the whole run.
+bool prefetchWanted() {
+  const char* value = std::getenv("TRAINDECK_ZERO3_PREFETCH");
+  return !(value && std::string(value) == "0");
+}
+
 }  // namespace
 
 std::vector<NamedParameters> ShardedGpt2::units(Gpt2& model) {
@@ -54,6 +61,7 @@ ShardedGpt2::ShardedGpt2(Gpt2& model, ShardedUnits& units, const torch::Device& 
       m_units(units),
       m_device(device),
       m_precision(precision),
+      m_prefetch(prefetchWanted()),
       m_anchor(torch::zeros({}).requires_grad_(true)) {}
 
 torch::Tensor ShardedGpt2::loss(const torch::Tensor& idx, const torch::Tensor& targets) {
@@ -72,7 +80,7 @@ torch::Tensor ShardedGpt2::compute(int stage, const torch::Tensor& x, const torc
 torch::Tensor ShardedGpt2::forwardStage(int stage, const torch::Tensor& x, const torch::Tensor& targets) {
   const int unit = unitOf(stage);
   m_units.gather(unit);
-  if (stage + 1 < stageCount()) m_units.prefetch(unitOf(stage + 1));
+  if (m_prefetch && stage + 1 < stageCount()) m_units.prefetch(unitOf(stage + 1));
   auto output = compute(stage, x, targets);
   m_units.release(unit);
   at::autocast::clear_cache();  // autocast's copies of the unit's weights go with it
@@ -83,7 +91,7 @@ torch::Tensor ShardedGpt2::backwardStage(int stage, const torch::Tensor& x, cons
                                          const torch::Tensor& rngState, const torch::Tensor& gradOutput) {
   const int unit = unitOf(stage);
   m_units.gather(unit);
-  if (stage > 0) m_units.prefetch(unitOf(stage - 1));
+  if (m_prefetch && stage > 0) m_units.prefetch(unitOf(stage - 1));
   const bool differentiable = x.is_floating_point();
   const auto input = differentiable ? x.detach().requires_grad_(true) : x;
   at::Generator generator = at::detail::getDefaultCPUGenerator();

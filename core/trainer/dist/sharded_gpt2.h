@@ -24,8 +24,12 @@ class ShardedGpt2 {
   static std::vector<NamedParameters> units(Gpt2& model);
 
   // `device` and `precision` give the autocast a stage's recompute runs under: the forward's,
-  // whichever thread autograd runs the backward on.
+  // whichever thread autograd runs the backward on. TRAINDECK_ZERO3_PREFETCH=0 in the
+  // environment turns prefetching off, to measure what it hides (a benchmarking switch,
+  // docs/scaling.md): every gather then waits for its whole all-gather.
   ShardedGpt2(Gpt2& model, ShardedUnits& units, const torch::Device& device, Precision precision);
+
+  bool prefetches() const { return m_prefetch; }
 
   // As Gpt2Impl::loss: (B, T) ids and targets -> 0-dim mean loss.
   torch::Tensor loss(const torch::Tensor& idx, const torch::Tensor& targets);
@@ -45,6 +49,7 @@ class ShardedGpt2 {
   ShardedUnits& m_units;
   torch::Device m_device;
   Precision m_precision;
+  bool m_prefetch;
   torch::Tensor m_anchor;  // 0-dim, requires grad: makes the first stage (integer input) part of backward
 };
 

@@ -12,6 +12,10 @@ namespace traindeck {
 
 namespace {
 
+double clockSeconds() {  // the steady clock, in seconds
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 // For each parameter of `slots` that overlaps the flat stretch [mine, mine + chunk): the slot,
 // where the overlap starts in the parameter and in the stretch, and how long it is.
 template <typename Visit>
@@ -97,7 +101,12 @@ ShardedUnits::Gathering ShardedUnits::startGather(int unit) {
   const std::int64_t chunk = unitLength(unit) / m_comm.worldSize();
   auto buffer = torch::empty({unitLength(unit)}, m_floats);
   buffer.narrow(0, chunk * m_comm.rank(), chunk).copy_(ownChunk(m_values, unit));
-  return {unit, buffer, m_comm.allgatherInPlaceAsync(buffer)};
+  auto work = m_comm.allgatherInPlaceAsync(buffer);
+  // Timed from the launch's return: on Gloo the launch zeroes the other chunks, which is compute.
+  Gathering gathering{unit, buffer, work, clockSeconds(), std::make_shared<std::atomic<double>>(0.0)};
+  // Runs on the communication thread when the data has arrived (or at once if it already has).
+  gathering.work->getFuture()->addCallback([done = gathering.doneAt](c10::ivalue::Future&) { *done = clockSeconds(); });
+  return gathering;
 }
 
 void ShardedUnits::prefetch(int unit) {
@@ -119,7 +128,9 @@ void ShardedUnits::gather(int unit) {
       break;
     }
   if (!found) gathering = startGather(unit);
-  wait(gathering.work, "parameter all-gather");
+  m_gatherWaitSeconds += wait(gathering.work, "parameter all-gather");
+  const double done = gathering.doneAt->load();
+  m_gatherSeconds += (done > 0 ? done : clockSeconds()) - gathering.startedAt;
   const std::int64_t begin = m_layout.buckets[static_cast<std::size_t>(unit)].begin;
   torch::NoGradGuard noGrad;
   for (std::size_t index : m_slotsOfUnit[static_cast<std::size_t>(unit)]) {
@@ -165,10 +176,12 @@ void ShardedUnits::harvest(Reduction& reduction) {
   ownChunk(m_grads, reduction.unit).add_(reduction.scatter.result());
 }
 
-void ShardedUnits::wait(const c10::intrusive_ptr<c10d::Work>& work, const char* what) {
-  const auto started = std::chrono::steady_clock::now();
+double ShardedUnits::wait(const c10::intrusive_ptr<c10d::Work>& work, const char* what) {
+  const double started = clockSeconds();
   m_comm.wait(work, what);
-  m_exposedSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double waited = clockSeconds() - started;
+  m_exposedSeconds += waited;
+  return waited;
 }
 
 void ShardedUnits::beginStep() {
@@ -177,7 +190,7 @@ void ShardedUnits::beginStep() {
 }
 
 void ShardedUnits::arm() {
-  m_exposedSeconds = 0;
+  m_exposedSeconds = m_gatherSeconds = m_gatherWaitSeconds = 0;
 }
 
 void ShardedUnits::finish() {

@@ -7,9 +7,11 @@
 // and micro-steps. One per rank; not thread-safe (the autograd thread and the caller take turns).
 #pragma once
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +63,8 @@ class ShardedUnits : public GradientExchange {
   torch::Tensor shardGradients() const override { return m_grads; }
   double lastExposedSeconds() const override { return m_exposedSeconds; }
   double lastOverlapSeconds() const override { return 0; }  // not measured under zero3
+  double lastGatherSeconds() const override { return m_gatherSeconds; }
+  double lastGatherWaitSeconds() const override { return m_gatherWaitSeconds; }
 
   // The whole weights, named, tensor by tensor: producing one is a collective (every rank
   // produces the same ones in the same order) that sums the ranks' parts into rank 0; the other
@@ -77,6 +81,8 @@ class ShardedUnits : public GradientExchange {
     int unit;
     torch::Tensor buffer;  // (unit length,)
     c10::intrusive_ptr<c10d::Work> work;
+    double startedAt = 0;                         // seconds on the steady clock
+    std::shared_ptr<std::atomic<double>> doneAt;  // set by the communication thread; 0: not yet
   };
   struct Reduction {
     int unit;
@@ -87,7 +93,7 @@ class ShardedUnits : public GradientExchange {
   torch::Tensor ownChunk(const torch::Tensor& shard, int unit) const;  // the unit's chunk of a shard
   Gathering startGather(int unit);
   void harvest(Reduction& reduction);  // waits for it and adds its chunk of the sum to the shard
-  void wait(const c10::intrusive_ptr<c10d::Work>& work, const char* what);
+  double wait(const c10::intrusive_ptr<c10d::Work>& work, const char* what);  // returns the seconds waited
 
   Communicator& m_comm;
   torch::TensorOptions m_floats;
@@ -100,6 +106,8 @@ class ShardedUnits : public GradientExchange {
   std::map<int, torch::Tensor> m_whole;  // gathered units' buffers, until released
   std::deque<Reduction> m_reductions;    // reduce-scatters under way, oldest first
   double m_exposedSeconds = 0;
+  double m_gatherSeconds = 0;
+  double m_gatherWaitSeconds = 0;
 };
 
 }  // namespace traindeck

@@ -71,6 +71,9 @@ void TrainReporter::flush(double lr) {
     if (distributed) r.field(key::kCommMs, 1000.0 * p.exposedCommSeconds);
     // NCCL completes a work's future when it is queued, so the overlap is measured on the CPU only.
     if (distributed && m_device.is_cpu()) r.field(key::kCommOverlapMs, 1000.0 * p.overlapCommSeconds);
+    // zero3 only (the other kinds gather nothing); on the CPU only, for the same reason.
+    if (distributed && m_device.is_cpu() && p.gatherCommSeconds > 0)
+      r.field(key::kGatherMs, 1000.0 * p.gatherCommSeconds).field(key::kGatherWaitMs, 1000.0 * p.gatherWaitSeconds);
     write(r);
     if (p.applied.item<bool>())
       m_lastLoss = loss;

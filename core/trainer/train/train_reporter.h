@@ -30,6 +30,8 @@ struct StepResult {  // one optimizer step, its figures still on the device
   torch::Tensor loss, gradNorm, applied;  // loss: the mean over every rank's batches
   double exposedCommSeconds;              // gradient all-reduce time backward did not hide
   double overlapCommSeconds;              // time all-reduces ran alongside backward
+  double gatherCommSeconds;               // zero3's parameter all-gathers, start to completion, summed
+  double gatherWaitSeconds;               // the part of them the gathers waited for
 };
 
 struct ThroughputBasis {  // for tokens/s and MFU

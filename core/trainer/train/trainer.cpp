@@ -130,7 +130,7 @@ void Trainer::trainStep() {
   if (distributed()) m_sync->beginStep();
   const auto accum = m_config.strategy.grad_accum;
   auto lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat).device(m_device));
-  double exposed = 0, overlap = 0;
+  double exposed = 0, overlap = 0, gather = 0, gatherWait = 0;
   for (std::int64_t micro = 0; micro < accum; ++micro) {
     const auto batch = batchTensor(*m_data.train);  // (B, T+1)
     // ddp and zero1 communicate on the last micro-step only; zero2 and zero3 on every one (their shard sums them).
@@ -145,6 +145,8 @@ void Trainer::trainStep() {
       m_sync->finish();
       exposed += m_sync->lastExposedSeconds();
       overlap += m_sync->lastOverlapSeconds();
+      gather += m_sync->lastGatherSeconds();
+      gatherWait += m_sync->lastGatherWaitSeconds();
     }
   }
   if (distributed()) {
@@ -159,7 +161,7 @@ void Trainer::trainStep() {
   if (m_scaler) m_scaler->update(applied);
   ++m_step;
   m_tokens += m_tokensPerStep;
-  m_reporter.add({m_step, m_tokens, lr, lossSum, gradNorm, applied, exposed, overlap});
+  m_reporter.add({m_step, m_tokens, lr, lossSum, gradNorm, applied, exposed, overlap, gather, gatherWait});
   if (syncChecked)
     m_log.info("step " + std::to_string(m_step) +
                " ran with CUDA's sync debug mode at error: nothing in it waited for the device");

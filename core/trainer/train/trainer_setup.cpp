@@ -108,6 +108,8 @@ void Trainer::setUpZero3(const AdamWSettings& settings) {
              ", the largest unit gathered " + std::to_string(m_units->largestUnitElements()) + ")");
   m_log.info("zero3 gathers each unit again in backward and recomputes it there, as activation checkpointing does" +
              std::string(m_config.strategy.activation_checkpointing ? ": activation_checkpointing adds nothing" : ""));
+  if (!m_shardedModel->prefetches())
+    m_log.info("zero3 prefetches nothing (TRAINDECK_ZERO3_PREFETCH=0): every gather waits for its whole all-gather");
   m_sync = std::move(units);
 }
 
