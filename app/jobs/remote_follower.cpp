@@ -52,8 +52,8 @@ void RemoteFollower::start() {
   emit linkChanged(ready ? Job::Link::Following : Job::Link::Connecting, ready ? tr("following") : tr("connecting"));
   if (!ready && m_options.goneAfterMs > 0) m_goneTimer.start(m_options.goneAfterMs);
   m_pollTimer.start();
-  pollNow();
   startStream();
+  pollNow();  // where no stream runs
   if (!m_record->watchOnly && m_options.keepHere > 0) startSync();
   if (isSlurm()) {
     connect(m_options.queue, &SlurmQueue::updated, this, &RemoteFollower::onQueue);

@@ -206,12 +206,17 @@ void SshWorker::serveCommandsDuringTransfer() {
 
 void SshWorker::pumpCommands() {
   if (m_state != LinkState::Ready || !m_connection || !m_deferredLoss.isEmpty()) return;
+  qint64 bytes = 0;
   for (auto it = m_commands.begin(); it != m_commands.end();) {
     const int id = it->first;
     std::optional<int> status;
     try {
       status = m_connection->pollExec(
-          *it->second, [&](QByteArrayView b) { emit execOutputAvailable(id, b.toByteArray(), false); },
+          *it->second,
+          [&](QByteArrayView b) {
+            bytes += b.size();
+            emit execOutputAvailable(id, b.toByteArray(), false);
+          },
           [&](QByteArrayView b) { emit execOutputAvailable(id, b.toByteArray(), true); });
     } catch (const SshError& e) {
       linkLostWhileBusy(e.message());  // fails this command with the others
@@ -224,7 +229,10 @@ void SshWorker::pumpCommands() {
     it = m_commands.erase(it);
     emit execFinished(id, *status);
   }
-  if (m_commands.empty() && !m_inTransfer) m_pump->stop();
+  if (m_commands.empty() && !m_inTransfer) return m_pump->stop();
+  // While output flows (a stream behind, a long listing) the next look comes at once: waiting
+  // kPumpMs between reads would bound a channel to what the peer sends in that time.
+  m_pump->setInterval(bytes > 0 ? 0 : kPumpMs);
 }
 
 void SshWorker::dropCommands(const QString& reason) {

@@ -351,11 +351,12 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     ;;
   stream)
     # `read`'s answers, one after another over one channel while it stays open: one as soon as a
-    # growing file grew (their sizes looked at every 50 ms, one stat for all) and one at least every
+    # growing file grew (their sizes looked at every 25 ms, one stat for all) and one at least every
     # second (the supervisor's life, run.json). Each growing file goes on from where the last
     # answer left it (NAME OFFSET as read's; rank logs not named from 0); run.json and config.yaml
-    # come whole in every answer. Ends after 10 minutes (the app opens another) or when the app's
-    # end of the channel is gone (the next write fails).
+    # come whole in the first answer and then once a second (they are small, and rewritten whole).
+    # Ends after 10 minutes (the app opens another) or when the app's end of the channel is gone
+    # (the next write fails).
     rundir=$1 max=$2 pid=$3 start=$4
     shift 4
     chunk=$(mktemp) || die "no temporary file"
@@ -374,10 +375,10 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     offset_of() { case "$offsets" in *" $1="*) o=${offsets#*" $1="} && echo "${o%% *}" ;; *) echo 0 ;; esac; }
     boot=$(boot_id)
     round=0 beat=0
-    while [ $round -lt 12000 ]; do
+    while [ $round -lt 24000 ]; do  # 10 minutes or so of rounds
       round=$((round + 1))
       # NAME SIZE of every growing file there: those named, and rank logs (only rank-<n>.log) not
-      # named yet; one stat, no other program (this runs 20 times a second).
+      # named yet; one stat, no other program (this runs 40 times a second).
       named=""
       for pair in $offsets; do named="$named ${pair%%=*}"; done
       for log in "$rundir"/logs/rank-*.log; do
@@ -394,7 +395,10 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
         shift 2
       done
       beat=$((beat + 1))
-      if [ $changed = yes ] || [ $beat -ge 20 ]; then
+      [ $round -eq 1 ] && beat=40
+      if [ $changed = yes ] || [ $beat -ge 40 ]; then
+        whole_now=""
+        [ $beat -ge 40 ] && whole_now=$whole
         beat=0
         echo "boot $boot"
         still_runs "$pid" "$start" && echo "alive yes" || echo "alive no"
@@ -426,7 +430,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
           case "$next" in *" ${pair%%=*}="*) ;; *) next="$next$pair " ;; esac
         done
         offsets=$next
-        for name in $whole; do
+        for name in $whole_now; do
           f="$rundir/$name"
           [ -f "$f" ] || continue
           cat "$f" > "$chunk" 2>/dev/null
@@ -436,7 +440,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
         done
         echo "end"
       fi
-      sleep 0.05 2>/dev/null || sleep 1
+      sleep 0.025 2>/dev/null || sleep 1
     done
     ;;
   have)
