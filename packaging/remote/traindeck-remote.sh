@@ -351,19 +351,19 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     ;;
   stream)
     # `read`'s answers, one after another over one channel while it stays open: one as soon as a
-    # growing file grew (their sizes looked at every 25 ms, one stat for all) and one at least every
-    # second (the supervisor's life, run.json). Each growing file goes on from where the last
-    # answer left it (NAME OFFSET as read's; rank logs not named from 0); run.json and config.yaml
-    # come whole in the first answer and then once a second (they are small, and rewritten whole).
-    # Ends after 10 minutes (the app opens another) or when the app's end of the channel is gone
-    # (the next write fails).
+    # file changed (looked at every 25 ms while they change, every 100 ms when quiet, one stat
+    # for all) and one at least every second (the supervisor's life). Each growing file goes on
+    # from where the last answer left it (NAME OFFSET as read's; rank logs not named from 0);
+    # run.json and config.yaml come whole when they were rewritten (a rename: a new inode, or
+    # another size) and once a second. Ends after 10 minutes or so (the app opens another) or
+    # when the app's end of the channel is gone (the next write fails).
     rundir=$1 max=$2 pid=$3 start=$4
     shift 4
     chunk=$(mktemp) || die "no temporary file"
     trap 'rm -f "$chunk"' EXIT
     trap 'exit 1' HUP INT PIPE TERM  # the app's end gone: the EXIT trap still tidies up
-    offsets=" "  # " NAME=OFFSET ..." of the growing files
-    whole=""
+    offsets=" "       # " NAME=OFFSET ..." of the growing files
+    whole="" sent=" "  # run.json and config.yaml; " NAME=SIZE:INODE ..." of them as last sent
     while [ $# -ge 2 ]; do
       case "$1" in
         run.json | config.yaml) whole="$whole $1" ;;
@@ -372,45 +372,61 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
       esac
       shift 2
     done
-    offset_of() { case "$offsets" in *" $1="*) o=${offsets#*" $1="} && echo "${o%% *}" ;; *) echo 0 ;; esac; }
+    # $off: NAME's offset (0 for a file not named yet). No subshell: it runs every round.
+    offset_of() { case "$offsets" in *" $1="*) off=${offsets#*" $1="} && off=${off%% *} ;; *) off=0 ;; esac; }
     boot=$(boot_id)
-    round=0 beat=0
-    while [ $round -lt 24000 ]; do  # 10 minutes or so of rounds
+    round=0 beat=0 quiet=0
+    while [ $round -lt 24000 ]; do  # 10 minutes or so of 25 ms rounds
       round=$((round + 1))
-      # NAME SIZE of every growing file there: those named, and rank logs (only rank-<n>.log) not
-      # named yet; one stat, no other program (this runs 40 times a second).
       named=""
       for pair in $offsets; do named="$named ${pair%%=*}"; done
       for log in "$rundir"/logs/rank-*.log; do
         case "$offsets" in *" logs/${log##*/}="*) ;; *) [ -f "$log" ] && named="$named logs/${log##*/}" ;; esac
       done
+      # NAME SIZE INODE of each file there: one stat, the one program a round runs.
       # shellcheck disable=SC2086  # our own names, no spaces: split on purpose
-      sizes=$(cd "$rundir" 2>/dev/null && exec stat -c '%n %s' -- $named 2>/dev/null)
+      stats=$(cd "$rundir" 2>/dev/null && exec stat -c '%n %s %i' -- $named $whole 2>/dev/null)
       changed=no
       # shellcheck disable=SC2086
-      set -- $sizes
-      while [ $# -ge 2 ]; do
-        case "$1" in logs/rank-*[!0-9]*.log) shift 2 && continue ;; esac
-        [ "$(offset_of "$1")" = "$2" ] || changed=yes
-        shift 2
+      set -- $stats
+      while [ $# -ge 3 ]; do
+        case "$1" in
+          logs/rank-*[!0-9]*.log) ;;
+          run.json | config.yaml) case "$sent" in *" $1=$2:$3 "*) ;; *) changed=yes ;; esac ;;
+          *) offset_of "$1" && [ "$off" = "$2" ] || changed=yes ;;
+        esac
+        shift 3
       done
       beat=$((beat + 1))
       [ $round -eq 1 ] && beat=40
       if [ $changed = yes ] || [ $beat -ge 40 ]; then
-        whole_now=""
-        [ $beat -ge 40 ] && whole_now=$whole
+        heartbeat=no
+        [ $beat -ge 40 ] && heartbeat=yes
         beat=0
         echo "boot $boot"
         still_runs "$pid" "$start" && echo "alive yes" || echo "alive no"
         [ -d "$rundir" ] && echo "rundir yes" || echo "rundir no"
         next=" "
         # shellcheck disable=SC2086
-        set -- $sizes
-        while [ $# -ge 2 ]; do
-          name=$1 size=$2
-          shift 2
-          case "$name" in logs/rank-*[!0-9]*.log) continue ;; esac
-          from=$(offset_of "$name")
+        set -- $stats
+        while [ $# -ge 3 ]; do
+          name=$1 size=$2 inode=$3
+          shift 3
+          case "$name" in
+            logs/rank-*[!0-9]*.log) continue ;;
+            run.json | config.yaml)
+              case "$heartbeat$sent" in yes*) ;; *" $name=$size:$inode "*) continue ;; esac
+              cat "$rundir/$name" > "$chunk" 2>/dev/null || continue
+              count=$(wc -c < "$chunk")
+              echo "file $name $count 0 $count"
+              cat "$chunk"
+              echo
+              sent="$(printf '%s' "$sent" | sed "s| $name=[^ ]* | |") $name=$size:$inode "
+              continue
+              ;;
+          esac
+          offset_of "$name"
+          from=$off
           [ "$size" -lt "$from" ] && from=0  # replaced by a shorter file: again from its start
           if [ "$size" = "$from" ]; then
             echo "file $name $size $from 0"
@@ -430,17 +446,17 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
           case "$next" in *" ${pair%%=*}="*) ;; *) next="$next$pair " ;; esac
         done
         offsets=$next
-        for name in $whole_now; do
-          f="$rundir/$name"
-          [ -f "$f" ] || continue
-          cat "$f" > "$chunk" 2>/dev/null
-          echo "file $name $(wc -c < "$chunk") 0 $(wc -c < "$chunk")"
-          cat "$chunk"
-          echo
-        done
         echo "end"
       fi
-      sleep 0.025 2>/dev/null || sleep 1
+      # 25 ms while files change; after a quiet 0.2 s, 100 ms (a quarter of the stats on a host
+      # whose run logs a step a second), counted as four rounds.
+      if [ $changed = yes ]; then quiet=0; else quiet=$((quiet + 1)); fi
+      if [ $quiet -lt 8 ]; then
+        sleep 0.025 2>/dev/null || sleep 1
+      else
+        sleep 0.1 2>/dev/null || sleep 1
+        beat=$((beat + 3)) round=$((round + 3))
+      fi
     done
     ;;
   have)
