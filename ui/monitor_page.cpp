@@ -257,15 +257,12 @@ bool MonitorPage::shouldShow(const QString& name) const {
 }
 
 void MonitorPage::updateShownCharts() {
-  if (m_view.store != m_presentStore || (m_view.store && m_view.store->train().size() + m_view.store->eval().size() +
-                                                                 m_view.store->scalars().size() !=
-                                                             m_presentPoints)) {
-    // Taken again only when the store changed: a column's scan stops at its first value.
+  // Taken again only when the store changed: a column's scan stops at its first value.
+  const std::size_t points = m_view.store ? storePoints(*m_view.store) : 0;
+  if (m_view.store != m_presentStore || points != m_presentPoints) {
     m_presentStore = m_view.store;
+    m_presentPoints = points;
     m_present = m_view.store ? metricNamesOf(*m_view.store, m_view.store->scalars()) : QStringList();
-    m_presentPoints = m_view.store ? m_view.store->train().size() + m_view.store->eval().size() +
-                                         m_view.store->scalars().size()
-                                   : 0;
   }
   QList<MetricChart*> shown;
   for (const QString& name : std::as_const(m_chosen))

@@ -6,18 +6,8 @@
 
 namespace traindeck {
 
-namespace {
-
-std::size_t pointsOf(const MetricsStore& store) {
-  std::size_t points = store.train().size() + store.eval().size();
-  for (const ScalarSeries& scalar : store.scalars()) points += scalar.size();
-  return points;
-}
-
-}  // namespace
-
 void NamedMetricChart::draw(const MetricsStore* store, CompareX axis, double weight) {
-  const Drawn now{.store = store, .points = store ? pointsOf(*store) : 0, .axis = axis, .weight = weight};
+  const Drawn now{.store = store, .points = store ? storePoints(*store) : 0, .axis = axis, .weight = weight};
   if (now == m_drawn) return;
   m_drawn = now;
   if (!store) {
@@ -34,8 +24,10 @@ void NamedMetricChart::draw(const MetricsStore* store, CompareX axis, double wei
   m_chart->setSeries(series.x, series.y, smoothed);
 }
 
-bool storeHasMetric(const MetricsStore& store, const QString& name) {
-  return metricNamesOf(store, store.scalars()).contains(name);
+std::size_t storePoints(const MetricsStore& store) {
+  std::size_t points = store.train().size() + store.eval().size();
+  for (const ScalarSeries& scalar : store.scalars()) points += scalar.size();
+  return points;
 }
 
 }  // namespace traindeck

@@ -36,7 +36,7 @@ class NamedMetricChart {
   Drawn m_drawn;
 };
 
-// Whether `store` has a value of the metric: a finite one in its column, or the named scalar.
-bool storeHasMetric(const MetricsStore& store, const QString& name);
+// The store's train, eval and scalar points together: it changes whenever the store does.
+std::size_t storePoints(const MetricsStore& store);
 
 }  // namespace traindeck

@@ -62,6 +62,23 @@ start_time() {
 # Whether PID is still the process that started at START (an empty START never is).
 still_runs() { [ -n "$2" ] && [ "$(start_time "$1" 2>/dev/null)" = "$2" ]; }
 die() { echo "error=$*"; exit 1; }
+# send NAME OFFSET, for `read` and `stream`: "file NAME SIZE FROM COUNT", then COUNT bytes of
+# $rundir/NAME from FROM (at most $max; read once into $chunk, so COUNT is what follows, exactly)
+# and a newline. FROM is OFFSET, or 0 when the file is now shorter (it was replaced). Sets
+# $sent_end to FROM + COUNT (OFFSET for a file not there, which sends nothing).
+send() {
+  f="$rundir/$1" sent_end=$2
+  [ -f "$f" ] || return 0
+  size=$(wc -c < "$f")
+  from=$2
+  [ "$size" -lt "$from" ] && from=0
+  tail -c "+$((from + 1))" "$f" 2>/dev/null | head -c "$max" > "$chunk"
+  count=$(wc -c < "$chunk")
+  echo "file $1 $size $from $count"
+  cat "$chunk"
+  echo
+  sent_end=$((from + count))
+}
 # "~" and "~/x" as the app sends them: quoted, so no shell expanded them on the way.
 # shellcheck disable=SC2088  # the tilde is matched as a plain character on purpose
 home_path() { case "$1" in "~/"*) printf '%s\n' "$HOME/${1#\~/}" ;; "~") printf '%s\n' "$HOME" ;; *) printf '%s\n' "$1" ;; esac; }
@@ -325,17 +342,6 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     names=""
     chunk=$(mktemp) || die "no temporary file"
     trap 'rm -f "$chunk"' EXIT
-    send() {  # send NAME OFFSET: the chunk is read once, so COUNT is what follows, exactly
-      f="$rundir/$1"
-      [ -f "$f" ] || return 0
-      size=$(wc -c < "$f")
-      from=$2
-      [ "$size" -lt "$from" ] && from=0
-      tail -c "+$((from + 1))" "$f" 2>/dev/null | head -c "$max" > "$chunk"
-      echo "file $1 $size $from $(wc -c < "$chunk")"
-      cat "$chunk"
-      echo
-    }
     while [ $# -ge 2 ]; do
       send "$1" "$2"
       names="$names /$1/"
@@ -410,36 +416,26 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
         # shellcheck disable=SC2086
         set -- $stats
         while [ $# -ge 3 ]; do
-          name=$1 size=$2 inode=$3
+          name=$1 stat_size=$2 inode=$3  # not $size: send sets that
           shift 3
           case "$name" in
             logs/rank-*[!0-9]*.log) continue ;;
             run.json | config.yaml)
-              case "$heartbeat$sent" in yes*) ;; *" $name=$size:$inode "*) continue ;; esac
-              cat "$rundir/$name" > "$chunk" 2>/dev/null || continue
-              count=$(wc -c < "$chunk")
-              echo "file $name $count 0 $count"
-              cat "$chunk"
-              echo
-              sent="$(printf '%s' "$sent" | sed "s| $name=[^ ]* | |") $name=$size:$inode "
+              case "$heartbeat$sent" in yes*) ;; *" $name=$stat_size:$inode "*) continue ;; esac
+              send "$name" 0
+              sent="$(printf '%s' "$sent" | sed "s| $name=[^ ]* | |") $name=$stat_size:$inode "
               continue
               ;;
           esac
           offset_of "$name"
-          from=$off
-          [ "$size" -lt "$from" ] && from=0  # replaced by a shorter file: again from its start
-          if [ "$size" = "$from" ]; then
-            echo "file $name $size $from 0"
+          if [ "$stat_size" = "$off" ]; then  # nothing new: its size alone, no program run
+            echo "file $name $stat_size $off 0"
             echo
+            sent_end=$off
           else
-            tail -c "+$((from + 1))" "$rundir/$name" 2>/dev/null | head -c "$max" > "$chunk"
-            count=$(wc -c < "$chunk")
-            echo "file $name $size $from $count"
-            cat "$chunk"
-            echo
-            from=$((from + count))
+            send "$name" "$off"
           fi
-          next="$next$name=$from "
+          next="$next$name=$sent_end "
         done
         # Files named that are not there (yet) keep their offsets.
         for pair in $offsets; do
