@@ -365,6 +365,9 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     # when the app's end of the channel is gone (the next write fails).
     rundir=$1 max=$2 pid=$3 start=$4
     shift 4
+    # A host whose stat has no -c (BusyBox without it) would stream nothing: it is said, and the
+    # app reads by polls instead.
+    stat -c '%s' -- "$rundir" > /dev/null 2>&1 || [ ! -d "$rundir" ] || die "this host's stat has no -c"
     chunk=$(mktemp) || die "no temporary file"
     trap 'rm -f "$chunk"' EXIT
     trap 'exit 1' HUP INT PIPE TERM  # the app's end gone: the EXIT trap still tidies up

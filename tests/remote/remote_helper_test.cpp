@@ -242,6 +242,27 @@ class RemoteHelperTest : public QObject {
     QVERIFY2(answers.size() >= 5, qPrintable(QString::number(answers.size())));
   }
 
+  // A host whose stat has no -c cannot stream: the helper says so and ends (the app then polls).
+  void streamRefusesAStatWithoutFormats() {
+    const QString run = path("nostat/run");
+    const QString bin = path("nostat/bin");
+    QVERIFY(QDir().mkpath(run) && QDir().mkpath(bin));
+    QFile fake(bin + "/stat");
+    QVERIFY(fake.open(QIODevice::WriteOnly));
+    fake.write("#!/bin/sh\necho 'stat: invalid option -- c' >&2\nexit 1\n");
+    fake.close();
+    QVERIFY(fake.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("PATH", bin + ":" + env.value("PATH"));
+    p.setProcessEnvironment(env);
+    p.start("/bin/sh", {"-c", RemoteHelper(nullptr, TRAINDECK_REMOTE_HELPER, nullptr)
+                                  .command({"stream", run, "1000", "1", "x", "metrics.jsonl", "0"})});
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitCode(), 1);
+    QVERIFY2(p.readAllStandardOutput().contains("error=this host's stat has no -c"), "no error line");
+  }
+
   // The subcommands that replaced shell in C++ strings, run as the app runs them.
   void smallSubcommandsRunThroughTheGuard() {
     const QString odd = path("it's $(here)/a b");
