@@ -63,7 +63,7 @@ start_time() {
 still_runs() { [ -n "$2" ] && [ "$(start_time "$1" 2>/dev/null)" = "$2" ]; }
 die() { echo "error=$*"; exit 1; }
 # send NAME OFFSET, for `read` and `stream`: "file NAME SIZE FROM COUNT", then COUNT bytes of
-# $rundir/NAME from FROM (at most $max; read once into $chunk, so COUNT is what follows, exactly)
+# the run folder's NAME from FROM (at most $max; read once into $chunk, so COUNT is what follows, exactly)
 # and a newline. FROM is OFFSET, or 0 when the file is now shorter (it was replaced). Sets
 # $sent_end to FROM + COUNT (OFFSET for a file not there, which sends nothing).
 send() {
