@@ -63,23 +63,42 @@ TEST(Gpt2, InitialisationFollowsGpt2) {
   EXPECT_EQ(byName.at("transformer.h.0.mlp.c_fc.bias").abs().max().item<float>(), 0.0f);
 }
 
+// lmHeadLoss(x, w, targets) and its gradients against plain cross-entropy of x·wᵀ; returns
+// the plain loss. x and w require gradients.
+double expectLmHeadLossMatchesPlain(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& targets,
+                                    double relativeLossTolerance) {
+  const auto fused = lmHeadLoss(x, w, targets);
+  fused.backward();
+  const auto gx = x.grad().clone(), gw = w.grad().clone();
+  x.mutable_grad().zero_();
+  w.mutable_grad().zero_();
+  const auto plain = torch::nn::functional::cross_entropy(torch::matmul(x, w.t()), targets);
+  plain.backward();
+  EXPECT_NEAR(fused.item<double>(), plain.item<double>(), relativeLossTolerance * plain.item<double>());
+  EXPECT_TRUE(torch::allclose(gx, x.grad(), 1e-4, 1e-6)) << "dx, V = " << w.size(0);
+  EXPECT_TRUE(torch::allclose(gw, w.grad(), 1e-4, 1e-6)) << "dW, V = " << w.size(0);
+  return plain.item<double>();
+}
+
 TEST(LmHeadLoss, MatchesPlainCrossEntropyAndItsGradients) {
   torch::manual_seed(1);
-  for (const int64_t V : {7, 50257}) {
-    const auto x = torch::randn({300, 16}, torch::requires_grad());
-    const auto w = torch::randn({V, 16}, torch::requires_grad());
-    const auto targets = torch::randint(V, {300}, torch::kLong);
-    const auto fused = lmHeadLoss(x, w, targets);
-    fused.backward();
-    const auto gx = x.grad().clone(), gw = w.grad().clone();
-    x.mutable_grad().zero_();
-    w.mutable_grad().zero_();
-    const auto plain = torch::nn::functional::cross_entropy(torch::matmul(x, w.t()), targets);
-    plain.backward();
-    EXPECT_NEAR(fused.item<double>(), plain.item<double>(), 1e-4 * plain.item<double>());
-    EXPECT_TRUE(torch::allclose(gx, x.grad(), 1e-4, 1e-6)) << V;
-    EXPECT_TRUE(torch::allclose(gw, w.grad(), 1e-4, 1e-6)) << V;
-  }
+  for (const int64_t V : {7, 50257})
+    expectLmHeadLossMatchesPlain(torch::randn({300, 16}, torch::requires_grad()),
+                                 torch::randn({V, 16}, torch::requires_grad()),
+                                 torch::randint(V, {300}, torch::kLong), 1e-4);
+}
+
+// A row whose target is far less likely than fp32's smallest probability keeps its exact loss
+// (hundreds of nats), and its gradient, as plain cross-entropy gives them.
+TEST(LmHeadLoss, AnUnderflowingTargetProbabilityKeepsItsExactLoss) {
+  torch::manual_seed(2);
+  auto xData = torch::randn({6, 4});
+  auto wData = torch::randn({50, 4});
+  const auto targets = torch::randint(50, {6}, torch::kLong);
+  xData[0] = torch::tensor({100.0f, 0.0f, 0.0f, 0.0f});
+  wData[targets[0].item<int64_t>()] = torch::tensor({-3.0f, 0.0f, 0.0f, 0.0f});  // ~300 nats below the rest
+  const double plain = expectLmHeadLossMatchesPlain(xData.requires_grad_(), wData.requires_grad_(), targets, 1e-5);
+  EXPECT_GT(plain, 30.0) << "the first row's ~300 nats, over 6 rows, were not made";
 }
 
 // With a scratch block the logits of every call land in the same memory (one block for the

@@ -1,7 +1,10 @@
-// Fused output layer and loss. Forward, per chunk of rows: logits = x·Wᵀ (n, V) in fp32,
-// loss += log Σ exp − logit[target]; when a gradient is wanted, p = softmax − onehot(target),
-// dx = p·W / N and dW += pᵀ·x / N. Backward only scales the stored dx, dW by the incoming
-// gradient. Same matrix products as the unfused layer; peak memory one chunk of logits.
+// Fused output layer and loss. Forward, per chunk of rows: logits = x·Wᵀ (n, V) in fp32, turned
+// into softmax in place (ATen's row kernel: each row's max, exp-sum and scaling passes run in
+// the core's cache, so the (n, V) block crosses memory once instead of five times), loss +=
+// −log softmax[target]; when a gradient is wanted, p = softmax − onehot(target), dx = p·W / N
+// and dW += pᵀ·x / N, the 1/N applied to the products' outputs rather than to p. Backward only
+// scales the stored dx, dWᵀ by the incoming gradient. Same matrix products as the unfused layer;
+// peak memory one chunk of logits.
 #include "lm_head_loss.h"
 
 #include <algorithm>
@@ -27,6 +30,29 @@ torch::Tensor logitsFor(const torch::Tensor& xc, const torch::Tensor& weight, to
   return at::mm_out(logits, xc, weight.t());
 }
 
+// Row-wise softmax of (n, V) fp32 logits, in their own memory on the CPU.
+torch::Tensor softmaxInPlace(torch::Tensor& logits) {
+  if (!logits.is_cpu()) return torch::softmax(logits, 1);
+  return at::_softmax_out(logits, logits, 1, /*half_to_float=*/false);
+}
+
+// A target probability below this has lost digits to fp32 (exp underflows towards the
+// subnormals near 1e-38); such rows' loss is worked out again from their logits.
+constexpr float kSmallestExactProbability = 1e-30f;
+
+// Each row's −log softmax[target], (n, 1). Rows whose target probability underflowed (a
+// prediction wrong by more than ~69 nats) get log Σ exp − logit[target] from their logits,
+// computed again for those rows alone.
+torch::Tensor rowLosses(const torch::Tensor& targetProbs, const torch::Tensor& targetLogits, const torch::Tensor& xc,
+                        const torch::Tensor& weight) {
+  auto losses = -targetProbs.log();
+  const auto tiny = targetProbs.lt(kSmallestExactProbability).squeeze(1).nonzero().squeeze(1);
+  if (tiny.numel() == 0) return losses;
+  const auto logits = torch::matmul(xc.index_select(0, tiny), weight.t()).to(torch::kFloat);  // (k, V)
+  const auto exact = torch::logsumexp(logits, 1, /*keepdim=*/true) - targetLogits.index_select(0, tiny);
+  return losses.index_copy_(0, tiny, exact);
+}
+
 class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> {
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
@@ -46,22 +72,16 @@ class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> 
       const auto xc = x.narrow(0, start, n);                             // (n, C)
       const auto tc = targets.narrow(0, start, n).unsqueeze(1);          // (n, 1)
       auto logits = logitsFor(xc, weight, scratch, std::min(chunk, N));  // (n, V) fp32
-      // Softmax in place, without logsumexp's (n, V) temporary: shift by the row maximum,
-      // exponentiate, normalise; loss = log Σ exp − shifted logit of the target.
-      const auto rowMax = std::get<0>(logits.max(1, /*keepdim=*/true));  // (n, 1)
-      logits.sub_(rowMax);
-      const auto target = logits.gather(1, tc);            // (n, 1), shifted
-      auto probs = logits.exp_();                          // (n, V)
-      const auto sumExp = probs.sum(1, /*keepdim=*/true);  // (n, 1)
-      lossSum += (sumExp.log() - target).sum();
+      const auto targetLogits = logits.gather(1, tc);                    // (n, 1)
+      const auto probs = softmaxInPlace(logits);
+      lossSum += rowLosses(probs.gather(1, tc), targetLogits, xc, weight).sum();
       if (!wantGrad) continue;
-      probs.div_(sumExp / scale);  // softmax / N
-      probs.scatter_add_(1, tc, torch::full_like(tc, -scale, probs.options()));
+      probs.scatter_add_(1, tc, torch::full_like(tc, -1.0, probs.options()));  // softmax − onehot
       const auto p = probs.to(x.scalar_type());
-      gradX.narrow(0, start, n).copy_(torch::matmul(p, weight));  // (n, C)
-      gradWt.addmm_(xc.t(), p);                                   // (C, V)
+      gradX.narrow(0, start, n).copy_(torch::matmul(p, weight)).mul_(scale);  // (n, C)
+      gradWt.addmm_(xc.t(), p, /*beta=*/1.0, /*alpha=*/scale);               // (C, V)
     }
-    if (wantGrad) ctx->save_for_backward({gradX, gradWt.t().contiguous()});
+    if (wantGrad) ctx->save_for_backward({gradX, gradWt});
     return lossSum * scale;
   }
 
@@ -69,8 +89,12 @@ class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> 
                                                  torch::autograd::variable_list gradOutputs) {
     const auto saved = ctx->get_saved_variables();
     const auto& g = gradOutputs[0];  // 0-dim
-    return {saved[0] * g.to(saved[0].scalar_type()), saved[1] * g.to(saved[1].scalar_type()), torch::Tensor(),
-            torch::Tensor(), torch::Tensor()};
+    const auto& gradWt = saved[1];   // (C, V)
+    // dW = (dWᵀ)ᵀ·g laid out as (V, C) in the one pass that scales it (a transposing copy and
+    // then a product would cross the (V, C) block twice).
+    auto gradW = torch::empty({gradWt.size(1), gradWt.size(0)}, gradWt.options());
+    at::mul_out(gradW, gradWt.t(), g.to(gradWt.scalar_type()));
+    return {saved[0] * g.to(saved[0].scalar_type()), gradW, torch::Tensor(), torch::Tensor(), torch::Tensor()};
   }
 };
 

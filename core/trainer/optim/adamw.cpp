@@ -2,6 +2,7 @@
 // v ← v + (1−β2)·a·(g² − v); p ← p·(1 − lr·a·wd); p ← p − lr·a·m̂ / (√v̂ + ε), where m̂, v̂ are
 // bias-corrected with t (at least 1). With a = 1 this is torch.optim.AdamW exactly.
 #include "adamw.h"
+#include "adamw_kernel.h"
 
 #include <ATen/Parallel.h>
 #include <cmath>
@@ -22,10 +23,6 @@ AdamW::AdamW(std::vector<OptimizedParameter> parameters, AdamWSettings settings)
 
 namespace {
 
-struct UpdateFactors {  // the per-step scalars of the update, as host numbers
-  float w1, w2, decayFactor, stepSize, sqrtCorrection2, eps;
-};
-
 bool fusable(const torch::Tensor& p, const torch::Tensor& g, const torch::Tensor& m, const torch::Tensor& v) {
   for (const torch::Tensor* t : {&p, &g, &m, &v})
     if (!t->device().is_cpu() || t->scalar_type() != torch::kFloat || !t->is_contiguous()) return false;
@@ -33,19 +30,12 @@ bool fusable(const torch::Tensor& p, const torch::Tensor& g, const torch::Tensor
 }
 
 // The whole update of one parameter in one pass over its four arrays (the tensor-op version
-// makes about 25 passes; on a CPU the optimizer is memory-bound, so this is ~3x faster).
-// Element by element it does the tensor version's arithmetic in the same order.
-void fusedUpdate(float* p, float* g, float* m, float* v, std::int64_t n, const UpdateFactors& f, bool decay) {
+// makes about 25 passes; on a CPU the optimizer is memory-bound, so this is ~3x faster), in
+// vector instructions (adamw_kernel.h). Element by element it does the tensor version's
+// arithmetic in the same order.
+void fusedUpdate(float* p, float* g, float* m, float* v, std::int64_t n, const AdamWFactors& f, bool decay) {
   at::parallel_for(0, n, 1 << 15, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      const float gi = std::isfinite(g[i]) ? g[i] : 0.0f;
-      g[i] = gi;
-      m[i] = m[i] + f.w1 * (gi - m[i]);
-      v[i] = v[i] + f.w2 * (gi * gi - v[i]);
-      float pi = decay ? p[i] * f.decayFactor : p[i];
-      const float denom = std::sqrt(v[i]) / f.sqrtCorrection2 + f.eps;
-      p[i] = pi + (m[i] * f.stepSize) / denom;
-    }
+    adamwUpdateRange(p, g, m, v, begin, end, f, decay);
   });
 }
 
@@ -65,13 +55,13 @@ void AdamW::step(double lr, const torch::Tensor& apply) {
   const auto w2 = a * (1.0 - m_settings.beta2);
   // On the CPU the factors can be read without a device sync, and the update fused.
   const bool onCpu = m_step.device().is_cpu();
-  const UpdateFactors host = onCpu ? UpdateFactors{w1.item<float>(),
+  const AdamWFactors host = onCpu ? AdamWFactors{w1.item<float>(),
                                                    w2.item<float>(),
                                                    decayFactor.item<float>(),
                                                    stepSize.item<float>(),
                                                    sqrtCorrection2.item<float>(),
                                                    static_cast<float>(m_settings.eps)}
-                                   : UpdateFactors{};
+                                   : AdamWFactors{};
   for (std::size_t i = 0; i < m_params.size(); ++i) {
     torch::Tensor& p = m_params[i].tensor;
     auto g = m_params[i].grad.defined() ? m_params[i].grad : p.grad();

@@ -83,7 +83,7 @@ def main():
     # Rounds alternate the two programs, so that a machine whose speed drifts (shared virtual
     # machines do) slows both alike; the figures are medians over every timed step.
     shard = str(data / "train-000000.bin")
-    ours_steps, ours_rss = [], 0.0
+    ours_steps, ours_mfu, ours_rss = [], [], 0.0
     ref_steps = {name: [] for name in references}
     ref_rss = {name: 0.0 for name in references}
     ref_kernels, ref_torch = "", ""
@@ -93,7 +93,9 @@ def main():
                                "--no-progress"])
         ours_rss = max(ours_rss, rss)
         records = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
-        ours_steps += [r["step_ms"] for r in records if r["kind"] == "train" and r["step"] > 2]
+        timed = [r for r in records if r["kind"] == "train" and r["step"] > 2]
+        ours_steps += [r["step_ms"] for r in timed]
+        ours_mfu += [r["mfu"] for r in timed if "mfu" in r]
         for name, extra in references.items():
             output, rss = run_measured(["/usr/bin/python3", str(HERE / "reference_gpt2.py"), "--shard", shard,
                                         "--steps", str(a.steps), "--threads", str(threads), *extra], reference_env)
@@ -121,6 +123,11 @@ def main():
         print(f"{name:24}{tps:10.0f}{ms:10.1f}{ref_rss[name]:14.0f}")
         if fastest is None or tps > fastest[1]:
             fastest = (name, tps, ref_rss[name])
+    if ours_mfu:  # the same model and tokens: the FLOPs of a step are the same on both sides
+        mfu = statistics.median(ours_mfu)
+        shares = ", ".join(f"{name} {mfu * tokens_per_step / statistics.median(ref_steps[name]) * 1000 / ours_tps:.0%}"
+                           for name in references)
+        print(f"of this CPU's fp32 FMA peak (as traindeck-train counts it, --version): traindeck-train {mfu:.0%}, {shares}")
     print(f"ratio: {ours_tps / fastest[1]:.2f}x the tokens/s of the fastest ({fastest[0]}) "
           f"at {ours_rss / fastest[2]:.2f}x its peak memory")
 
