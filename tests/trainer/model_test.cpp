@@ -66,8 +66,8 @@ TEST(Gpt2, InitialisationFollowsGpt2) {
 // lmHeadLoss(x, w, targets) and its gradients against plain cross-entropy of x·wᵀ; returns
 // the plain loss. x and w require gradients.
 double expectLmHeadLossMatchesPlain(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& targets,
-                                    double relativeLossTolerance) {
-  const auto fused = lmHeadLoss(x, w, targets);
+                                    double relativeLossTolerance, int64_t chunkRows = 0) {
+  const auto fused = lmHeadLoss(x, w, targets, nullptr, chunkRows);
   fused.backward();
   const auto gx = x.grad().clone(), gw = w.grad().clone();
   x.mutable_grad().zero_();
@@ -86,6 +86,14 @@ TEST(LmHeadLoss, MatchesPlainCrossEntropyAndItsGradients) {
     expectLmHeadLossMatchesPlain(torch::randn({300, 16}, torch::requires_grad()),
                                  torch::randn({V, 16}, torch::requires_grad()),
                                  torch::randint(V, {300}, torch::kLong), 1e-4);
+}
+
+// Rows in chunks of 64 (the last one short): the gradient of W adds up over the chunks.
+TEST(LmHeadLoss, GivesTheSameInChunksOfRows) {
+  torch::manual_seed(3);
+  expectLmHeadLossMatchesPlain(torch::randn({300, 16}, torch::requires_grad()),
+                               torch::randn({1000, 16}, torch::requires_grad()),
+                               torch::randint(1000, {300}, torch::kLong), 1e-4, 64);
 }
 
 // A row whose target is far less likely than fp32's smallest probability keeps its exact loss

@@ -57,15 +57,15 @@ class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> 
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
                                const torch::Tensor& weight, const torch::Tensor& targets, bool wantGrad,
-                               torch::Tensor* scratch) {
+                               torch::Tensor* scratch, int64_t chunkRows) {
     const int64_t N = x.size(0), V = weight.size(0);
-    const int64_t chunk = std::max<int64_t>(1, kChunkLogitBytes / (4 * V));
+    const int64_t chunk = chunkRows > 0 ? chunkRows : std::max<int64_t>(1, kChunkLogitBytes / (4 * V));
     const double scale = 1.0 / static_cast<double>(N);
     auto lossSum = torch::zeros({}, x.options().dtype(torch::kFloat));
     torch::Tensor gradX, gradWt;  // gradWt: (C, V), the transpose, which accumulates faster
     if (wantGrad) {
       gradX = torch::empty_like(x);
-      gradWt = torch::zeros({weight.size(1), V}, weight.options());
+      gradWt = torch::empty({weight.size(1), V}, weight.options());  // the first chunk's product sets it
     }
     for (int64_t start = 0; start < N; start += chunk) {
       const int64_t n = std::min(chunk, N - start);
@@ -79,7 +79,7 @@ class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> 
       probs.scatter_add_(1, tc, torch::full_like(tc, -1.0, probs.options()));  // softmax − onehot
       const auto p = probs.to(x.scalar_type());
       gradX.narrow(0, start, n).copy_(torch::matmul(p, weight)).mul_(scale);  // (n, C)
-      gradWt.addmm_(xc.t(), p, /*beta=*/1.0, /*alpha=*/scale);               // (C, V)
+      gradWt.addmm_(xc.t(), p, /*beta=*/start == 0 ? 0.0 : 1.0, /*alpha=*/scale);  // (C, V)
     }
     if (wantGrad) ctx->save_for_backward({gradX, gradWt});
     return lossSum * scale;
@@ -94,16 +94,17 @@ class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> 
     // then a product would cross the (V, C) block twice).
     auto gradW = torch::empty({gradWt.size(1), gradWt.size(0)}, gradWt.options());
     at::mul_out(gradW, gradWt.t(), g.to(gradWt.scalar_type()));
-    return {saved[0] * g.to(saved[0].scalar_type()), gradW, torch::Tensor(), torch::Tensor(), torch::Tensor()};
+    return {saved[0] * g.to(saved[0].scalar_type()), gradW, torch::Tensor(), torch::Tensor(), torch::Tensor(),
+            torch::Tensor()};
   }
 };
 
 }  // namespace
 
 torch::Tensor lmHeadLoss(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& targets,
-                         torch::Tensor* scratch) {
+                         torch::Tensor* scratch, int64_t chunkRows) {
   const bool wantGrad = torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad());
-  return LmHeadLossFunction::apply(x, weight, targets, wantGrad, scratch);
+  return LmHeadLossFunction::apply(x, weight, targets, wantGrad, scratch, chunkRows);
 }
 
 }  // namespace traindeck

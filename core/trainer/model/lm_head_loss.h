@@ -11,8 +11,9 @@ namespace traindeck {
 // `scratch`, where given, holds a CPU fp32 chunk's logits and is kept by the caller for the next
 // call: asking the heap for a fresh ~400 MB block each step left the peak to fragmentation (a
 // small allocation landing in the freed block made the next step take new memory: 1.1 to
-// 1.8 GB peak between identical runs of the bench model).
+// 1.8 GB peak between identical runs of the bench model). `chunkRows` > 0 sets the rows per
+// chunk (tests); by default a chunk's logits are at most 512 MiB.
 torch::Tensor lmHeadLoss(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& targets,
-                         torch::Tensor* scratch = nullptr);
+                         torch::Tensor* scratch = nullptr, int64_t chunkRows = 0);
 
 }  // namespace traindeck
