@@ -157,6 +157,27 @@ TEST(Gpt2, LossAtInitialisationIsCloseToLnVocab) {
   EXPECT_NEAR(model->loss(idx, targets).item<double>(), std::log(50257.0), 0.3);
 }
 
+// loss() gives the tied weight the gradient that the stages one by one give it (zero3's path,
+// where the lookup's gradient is dense), and wte.grad comes out dense, as the optimizer needs.
+TEST(Gpt2, LossGivesTheTiedWeightADenseGradientEqualToTheStagesOne) {
+  ModelConfig m;
+  m.n_layer = 1, m.n_head = 2, m.n_embd = 16, m.n_positions = 8, m.block_size = 8, m.vocab_size = 97;
+  torch::manual_seed(5);
+  Gpt2 model(m);
+  const auto idx = torch::randint(97, {3, 8}, torch::kLong), targets = torch::randint(97, {3, 8}, torch::kLong);
+  const auto wte = model->transformer->wte->weight;
+  model->loss(idx, targets).backward();
+  ASSERT_TRUE(wte.grad().defined());
+  EXPECT_FALSE(wte.grad().is_sparse());
+  EXPECT_TRUE(wte.grad().is_contiguous());
+  const auto whole = wte.grad().clone();
+  wte.mutable_grad() = torch::Tensor();
+  auto x = model->embed(idx);
+  for (const auto& block : *model->transformer->h) x = block->as<Block>()->forward(x);
+  model->headLoss(x, targets).backward();
+  EXPECT_TRUE(torch::allclose(whole, wte.grad(), 1e-5, 1e-7)) << (whole - wte.grad()).abs().max().item<float>();
+}
+
 TEST(Gpt2, OverfitsOneBatch) {
   torch::manual_seed(3);
   Gpt2 model(debugModel());

@@ -74,11 +74,17 @@ Gpt2Impl::Gpt2Impl(const ModelConfig& config, bool initialise) : m_config(config
 }
 
 torch::Tensor Gpt2Impl::embed(const torch::Tensor& idx) {
+  return embedTokens(idx, /*sparseGradient=*/false);
+}
+
+torch::Tensor Gpt2Impl::embedTokens(const torch::Tensor& idx, bool sparseGradient) {
   const int64_t T = idx.size(1);
   TORCH_CHECK(T <= m_config.n_positions, "sequence of ", T, " tokens is longer than the model's ", m_config.n_positions,
               " positions");
   const auto positions = torch::arange(T, torch::TensorOptions().dtype(torch::kLong).device(idx.device()));
-  const auto x = transformer->wte(idx) + transformer->wpe(positions);  // (B, T, C)
+  const auto tokens = torch::embedding(transformer->wte->weight, idx, /*padding_idx=*/-1,
+                                       /*scale_grad_by_freq=*/false, sparseGradient);
+  const auto x = tokens + transformer->wpe(positions);  // (B, T, C)
   return torch::dropout(x, m_config.dropout, is_training());
 }
 
@@ -104,8 +110,13 @@ torch::Tensor Gpt2Impl::forward(const torch::Tensor& idx) {
   return torch::matmul(hidden(idx), transformer->wte->weight.t());  // (B, T, V)
 }
 
+// The tied weight's gradient: the output layer's, a dense (V, C) block, reaches autograd first;
+// the lookup's, sparse (only the rows of the batch's tokens), is then added into it in place.
+// A dense lookup gradient would be a zero-filled (V, C) block with those rows set, and then a
+// (V, C) sum: two passes over the 51 MB of GPT-2's vocabulary each step. wte.grad is dense
+// either way.
 torch::Tensor Gpt2Impl::loss(const torch::Tensor& idx, const torch::Tensor& targets) {
-  return headLoss(runBlocks(embed(idx)), targets);
+  return headLoss(runBlocks(embedTokens(idx, /*sparseGradient=*/true)), targets);
 }
 
 void Gpt2Impl::initWeights() {

@@ -94,6 +94,8 @@ class Gpt2Impl : public torch::nn::Module {
 
  private:
   torch::Tensor runBlocks(torch::Tensor x);  // (B, T, C) through every block
+  // embed(), with the token lookup's gradient sparse (loss(): see there) or dense.
+  torch::Tensor embedTokens(const torch::Tensor& idx, bool sparseGradient);
   ModelConfig m_config;
   bool m_checkpointing = false;
   torch::Tensor m_logitsScratch;  // the output layer's logits block, reused each step (lm_head_loss.h)
