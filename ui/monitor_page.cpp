@@ -12,13 +12,13 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QSlider>
-#include <QTextStream>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 #include <map>
 
 #include "chart_style.h"
+#include "runs/metrics_csv.h"
 #include "metric_chart.h"
 #include "named_metric_chart.h"
 #include "progress_text.h"
@@ -530,13 +530,12 @@ bool MonitorPage::exportCharts(const QString& folder, const QString& extension) 
 bool MonitorPage::exportCsv(const QString& path) const {
   QFile file(path);
   if (!m_view.train || !file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
-  QTextStream out(&file);
-  out << "step,tokens,time,loss,lr,grad_norm,tokens_per_s,step_ms\n";
-  const TrainColumns& t = *m_view.train;
-  for (std::size_t i = 0; i < t.size(); ++i)
-    out << t.step[i] << ',' << t.tokens[i] << ',' << QString::number(t.time[i], 'f', 3) << ',' << t.loss[i] << ','
-        << t.lr[i] << ',' << t.gradNorm[i] << ',' << t.tokensPerSecond[i] << ',' << t.stepMs[i] << '\n';
-  return out.status() == QTextStream::Ok;
+  static const EvalColumns kNoEval;
+  static const std::vector<ScalarSeries> kNoScalars;
+  const QByteArray text = metricsCsv(*m_view.train, m_view.eval ? *m_view.eval : kNoEval,
+                                     m_view.store ? m_view.store->scalars() : kNoScalars)
+                              .toUtf8();
+  return file.write(text) == text.size();
 }
 
 void MonitorPage::exportAll() {

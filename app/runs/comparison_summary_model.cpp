@@ -5,17 +5,15 @@
 
 #include "comparison.h"
 #include "human_duration.h"
+#include "metrics_csv.h"
 
 namespace traindeck {
 
 namespace {
 
-QString csvField(const QVariant& value) {
+QString csvValue(const QVariant& value) {
   if (!value.isValid()) return {};
-  QString text = value.typeId() == QMetaType::Double ? QString::number(value.toDouble(), 'g', 10) : value.toString();
-  if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n')))
-    text = QLatin1Char('"') + text.replace(QLatin1String("\""), QLatin1String("\"\"")) + QLatin1Char('"');
-  return text;
+  return csvField(value.typeId() == QMetaType::Double ? QString::number(value.toDouble(), 'g', 10) : value.toString());
 }
 
 }  // namespace
@@ -133,7 +131,7 @@ QString ComparisonSummaryModel::toCsv() const {
   lines << header.join(QLatin1Char(','));
   for (int row = 0; row < rowCount(); ++row) {
     QStringList fields;
-    for (int column = 0; column < ColumnCount; ++column) fields << csvField(rawValue(row, column));
+    for (int column = 0; column < ColumnCount; ++column) fields << csvValue(rawValue(row, column));
     fields << csvField(m_comparison->run(row).runDir);
     lines << fields.join(QLatin1Char(','));
   }

@@ -13,6 +13,7 @@
 
 #include "metric_chart.h"
 #include "monitor_page.h"
+#include "runs/metrics_csv.h"
 #include "runs/metrics_store.h"
 
 using namespace traindeck;
@@ -183,6 +184,38 @@ class MonitorChartsTest : public QObject {
     QVERIFY(page.exportCharts(dir.path(), "png"));
     const QStringList files = QDir(dir.path()).entryList(QDir::Files, QDir::Name);
     QCOMPARE(files, QStringList({"eval-perplexity.png", "learning-rate.png", "loss.png"}));
+  }
+
+  // Metrics as CSV: another tool's scalars are columns under their names beside the mapped ones,
+  // a step's line empty where it has no value; ours carry val_loss where an eval was made.
+  void exportsEveryMetricAsCsvByStep() {
+    QTemporaryDir dir;
+    const MetricsStore theirs = theirsStore();
+    MonitorPage page;
+    page.showMetrics(metricsViewOf(theirs));
+    QVERIFY(page.exportCsv(dir.filePath("theirs.csv")));
+    QFile theirsCsv(dir.filePath("theirs.csv"));
+    QVERIFY(theirsCsv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(theirsCsv.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 31);
+    QCOMPARE(lines[0], QString("step,tokens,time,loss,lr,grad_norm,tokens_per_s,step_ms,val_loss,val_acc,eval/perplexity"));
+    QCOMPARE(lines[3], QString("3,0,,1,0.0002,,,,,,"));
+    QCOMPARE(lines[20], QString("20,0,,0.15,0.0002,,,,,0.6,15"));
+    QCOMPARE(lines[30], QString("30,0,,0.1,0.0002,,,,,0.7,"));
+
+    const MetricsStore ours = oursStore();
+    page.showMetrics(metricsViewOf(ours));
+    QVERIFY(page.exportCsv(dir.filePath("ours.csv")));
+    QFile oursCsv(dir.filePath("ours.csv"));
+    QVERIFY(oursCsv.open(QIODevice::ReadOnly));
+    const QStringList ourLines = QString::fromUtf8(oursCsv.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(ourLines[0], QString("step,tokens,time,loss,lr,grad_norm,tokens_per_s,step_ms,val_loss"));
+    int withValLoss = 0;
+    for (const QString& line : ourLines.mid(1)) withValLoss += !line.endsWith(',');
+    QCOMPARE(withValLoss, static_cast<int>(ours.eval().size()));
+    // A name that is not a plain word stays one field.
+    QCOMPARE(csvField("acc, top-5 \"strict\""), QString("\"acc, top-5 \"\"strict\"\"\""));
+    QCOMPARE(csvField("eval/loss"), QString("eval/loss"));
   }
 };
 
