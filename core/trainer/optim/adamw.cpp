@@ -5,7 +5,6 @@
 #include "adamw_kernel.h"
 
 #include <ATen/Parallel.h>
-#include <cmath>
 
 #include <stdexcept>
 
@@ -34,9 +33,8 @@ bool fusable(const torch::Tensor& p, const torch::Tensor& g, const torch::Tensor
 // vector instructions (adamw_kernel.h). Element by element it does the tensor version's
 // arithmetic in the same order.
 void fusedUpdate(float* p, float* g, float* m, float* v, std::int64_t n, const AdamWFactors& f, bool decay) {
-  at::parallel_for(0, n, 1 << 15, [&](std::int64_t begin, std::int64_t end) {
-    adamwUpdateRange(p, g, m, v, begin, end, f, decay);
-  });
+  at::parallel_for(0, n, 1 << 15,
+                   [&](std::int64_t begin, std::int64_t end) { adamwUpdateRange(p, g, m, v, begin, end, f, decay); });
 }
 
 }  // namespace
@@ -56,12 +54,12 @@ void AdamW::step(double lr, const torch::Tensor& apply) {
   // On the CPU the factors can be read without a device sync, and the update fused.
   const bool onCpu = m_step.device().is_cpu();
   const AdamWFactors host = onCpu ? AdamWFactors{w1.item<float>(),
-                                                   w2.item<float>(),
-                                                   decayFactor.item<float>(),
-                                                   stepSize.item<float>(),
-                                                   sqrtCorrection2.item<float>(),
-                                                   static_cast<float>(m_settings.eps)}
-                                   : AdamWFactors{};
+                                                 w2.item<float>(),
+                                                 decayFactor.item<float>(),
+                                                 stepSize.item<float>(),
+                                                 sqrtCorrection2.item<float>(),
+                                                 static_cast<float>(m_settings.eps)}
+                                  : AdamWFactors{};
   for (std::size_t i = 0; i < m_params.size(); ++i) {
     torch::Tensor& p = m_params[i].tensor;
     auto g = m_params[i].grad.defined() ? m_params[i].grad : p.grad();

@@ -14,9 +14,9 @@ namespace traindeck {
 #define TRAINDECK_VECTOR_CLONES
 #endif
 
-TRAINDECK_VECTOR_CLONES void adamwUpdateRange(
-    float* __restrict p, float* __restrict g, float* __restrict m, float* __restrict v, std::int64_t begin,
-    std::int64_t end, const AdamWFactors& f, bool decay) {
+TRAINDECK_VECTOR_CLONES void adamwUpdateRange(float* __restrict p, float* __restrict g, float* __restrict m,
+                                              float* __restrict v, std::int64_t begin, std::int64_t end,
+                                              const AdamWFactors& f, bool decay) {
   const float decayFactor = decay ? f.decayFactor : 1.0f;
   const AdamWFactors k = f;  // by value: the loop reads no memory the arrays could alias
   for (std::int64_t i = begin; i < end; ++i) {
