@@ -45,6 +45,7 @@ QString metricsCsv(const TrainColumns& train, const EvalColumns& eval, const std
   for (const ScalarSeries& s : scalars) out += QLatin1Char(',') + csvField(QString::fromStdString(s.name));
   out += QLatin1Char('\n');
   constexpr int kFloatDigits = 7, kDoubleDigits = 10;
+  constexpr int kTrainFieldsAfterStep = 7;  // tokens, time, loss, lr, grad_norm, tokens_per_s, step_ms
   for (const std::int64_t step : steps) {
     QStringList fields{QString::number(step)};
     if (const auto t = trainRows.find(step); t != trainRows.end()) {
@@ -55,7 +56,7 @@ QString metricsCsv(const TrainColumns& train, const EvalColumns& eval, const std
              << number(train.gradNorm[i], kFloatDigits) << number(train.tokensPerSecond[i], kFloatDigits)
              << number(train.stepMs[i], kFloatDigits);
     } else {
-      for (int i = 0; i < 7; ++i) fields << QString();
+      for (int i = 0; i < kTrainFieldsAfterStep; ++i) fields << QString();
     }
     const auto e = evalRows.find(step);
     fields << (e == evalRows.end() ? QString() : number(eval.valLoss[e->second], kFloatDigits));

@@ -30,19 +30,14 @@ torch::Tensor logitsFor(const torch::Tensor& xc, const torch::Tensor& weight, to
   return at::mm_out(logits, xc, weight.t());
 }
 
-// Row-wise softmax of (n, V) fp32 logits, in their own memory on the CPU.
-torch::Tensor softmaxInPlace(torch::Tensor& logits) {
-  if (!logits.is_cpu()) return torch::softmax(logits, 1);
-  return at::_softmax_out(logits, logits, 1, /*half_to_float=*/false);
-}
-
 // A target probability below this has lost digits to fp32 (exp underflows towards the
 // subnormals near 1e-38); such rows' loss is worked out again from their logits.
 constexpr float kSmallestExactProbability = 1e-30f;
 
-// Each row's −log softmax[target], (n, 1). Rows whose target probability underflowed (a
-// prediction wrong by more than ~69 nats) get log Σ exp − logit[target] from their logits,
-// computed again for those rows alone.
+// Each row's −log softmax[target], (n, 1), from the probabilities. Rows whose target
+// probability underflowed (a prediction wrong by more than ~69 nats) get log Σ exp −
+// logit[target] from their logits, computed again for those rows alone. CPU only: finding those
+// rows reads the data on the host.
 torch::Tensor rowLosses(const torch::Tensor& targetProbs, const torch::Tensor& targetLogits, const torch::Tensor& xc,
                         const torch::Tensor& weight) {
   auto losses = -targetProbs.log();
@@ -51,6 +46,29 @@ torch::Tensor rowLosses(const torch::Tensor& targetProbs, const torch::Tensor& t
   const auto logits = torch::matmul(xc.index_select(0, tiny), weight.t()).to(torch::kFloat);  // (k, V)
   const auto exact = torch::logsumexp(logits, 1, /*keepdim=*/true) - targetLogits.index_select(0, tiny);
   return losses.index_copy_(0, tiny, exact);
+}
+
+struct SoftmaxAndLosses {
+  torch::Tensor probs;   // (n, V) softmax of the logits
+  torch::Tensor losses;  // (n, 1) each row's −log softmax[target]
+};
+
+// The softmax in the logits' own memory. On the CPU by ATen's row kernel; elsewhere by tensor
+// passes (shift by the row maximum, exponentiate, normalise), with loss = log Σ exp − shifted
+// logit[target], so that a step never waits for the device (rowLosses would: the sync check of
+// train_job.h).
+SoftmaxAndLosses softmaxAndLosses(torch::Tensor& logits, const torch::Tensor& tc, const torch::Tensor& xc,
+                                  const torch::Tensor& weight) {
+  if (!logits.is_cpu()) {
+    logits.sub_(std::get<0>(logits.max(1, /*keepdim=*/true)));
+    const auto shiftedTarget = logits.gather(1, tc);  // (n, 1)
+    const auto sumExp = logits.exp_().sum(1, /*keepdim=*/true);
+    return {logits.div_(sumExp), sumExp.log() - shiftedTarget};
+  }
+  const auto targetLogits = logits.gather(1, tc);  // (n, 1)
+  auto probs = at::_softmax_out(logits, logits, 1, /*half_to_float=*/false);
+  auto losses = rowLosses(probs.gather(1, tc), targetLogits, xc, weight);
+  return {probs, losses};
 }
 
 class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> {
@@ -72,9 +90,8 @@ class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> 
       const auto xc = x.narrow(0, start, n);                             // (n, C)
       const auto tc = targets.narrow(0, start, n).unsqueeze(1);          // (n, 1)
       auto logits = logitsFor(xc, weight, scratch, std::min(chunk, N));  // (n, V) fp32
-      const auto targetLogits = logits.gather(1, tc);                    // (n, 1)
-      const auto probs = softmaxInPlace(logits);
-      lossSum += rowLosses(probs.gather(1, tc), targetLogits, xc, weight).sum();
+      const auto [probs, losses] = softmaxAndLosses(logits, tc, xc, weight);
+      lossSum += losses.sum();
       if (!wantGrad) continue;
       probs.scatter_add_(1, tc, torch::full_like(tc, -1.0, probs.options()));  // softmax − onehot
       const auto p = probs.to(x.scalar_type());
