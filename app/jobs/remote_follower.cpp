@@ -243,8 +243,12 @@ void RemoteFollower::onAnswer(const RemoteReadAnswer& answer) {
   const bool supervisorAlive = runLives(answer);
   if (!ended) m_endedSeen.invalidate();  // a requeued Slurm run goes on
   if (ended && !m_endedSeen.isValid()) m_endedSeen.start();
-  // A Slurm job that lives after its run said it ended is requeued (or ending): no grace.
+  // A Slurm job that lives after its run said it ended is requeued (or ending): no grace, and
+  // for a while the queue is asked sooner, so that its end is seen within about a second.
   const bool graceOver = !isSlurm() && m_endedSeen.elapsed() > kSupervisorGraceMs;
+  if (ended && supervisorAlive && isSlurm() && m_options.queue && read.info.status != RunStatus::Requeued &&
+      m_endedSeen.elapsed() < kQueueSoonMs)
+    m_options.queue->pollSoon();
   if (ended && RunMirror::caughtUp(answer) && (!supervisorAlive || graceOver)) {
     if (!lastCheckpointCopied()) return;
     if (!m_heldBy.isEmpty()) return emit linkChanged(Job::Link::Following, m_heldBy);

@@ -38,6 +38,7 @@ class RemoteFollower : public QObject {
   static constexpr int kPollMs = 500;
   static constexpr int kMaxReadBytes = 4 << 20;     // per file per poll
   static constexpr int kSupervisorGraceMs = 30000;  // after run.json says it ended
+  static constexpr int kQueueSoonMs = 10000;  // a Slurm job's queue asked each second once its run ended
   static constexpr int kRetryConnectMs = 15000;     // a host that could not be reached, tried again
 
   struct Options {

@@ -1,5 +1,7 @@
 #include "slurm_queue.h"
 
+#include <algorithm>
+
 #include "remote_helper.h"
 
 namespace traindeck {
@@ -7,6 +9,14 @@ namespace traindeck {
 SlurmQueue::SlurmQueue(QObject* parent) : QObject(parent) {
   m_timer.setInterval(kPollMs);
   connect(&m_timer, &QTimer::timeout, this, &SlurmQueue::poll);
+  m_soon.setSingleShot(true);
+  connect(&m_soon, &QTimer::timeout, this, &SlurmQueue::poll);
+}
+
+void SlurmQueue::pollSoon() {
+  if (m_followers.isEmpty() || m_soon.isActive() || m_timer.interval() > kPollMs) return;
+  const qint64 since = m_lastPoll.isValid() ? m_lastPoll.elapsed() : kSoonMs;
+  m_soon.start(static_cast<int>(std::max<qint64>(0, kSoonMs - since)));
 }
 
 void SlurmQueue::follow(const QString& jobId, RemoteHost* host, const QString& helper) {
@@ -23,7 +33,10 @@ void SlurmQueue::follow(const QString& jobId, RemoteHost* host, const QString& h
 
 void SlurmQueue::unfollow(const QString& jobId) {
   m_followers.remove(jobId);
-  if (m_followers.isEmpty()) m_timer.stop();
+  if (m_followers.isEmpty()) {
+    m_timer.stop();
+    m_soon.stop();
+  }
 }
 
 void SlurmQueue::poll() {

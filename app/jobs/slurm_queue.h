@@ -1,7 +1,8 @@
 // SlurmQueue: the queue states of every Slurm job followed through one login node, from one
 // `squeue` per poll for all of them (the helper's `queue`: this account's jobs), never faster than
 // every kPollMs (Slurm asks clients not to poll in loops, and may rate-limit them); a failed
-// poll backs off to kMaxPollMs. It asks over any ready connection of the jobs that follow (each
+// poll backs off to kMaxPollMs. A job whose run says it ended may ask sooner (pollSoon: at most
+// once a second) so that its end is seen in about a second. It asks over any ready connection of the jobs that follow (each
 // remote job has its own). SlurmQueues keeps one per login node, for whoever follows Slurm runs
 // (JobController, the CLI): no singleton. GUI thread.
 #pragma once
@@ -24,6 +25,7 @@ class SlurmQueue : public QObject {
  public:
   static constexpr int kPollMs = 10000;
   static constexpr int kMaxPollMs = 60000;
+  static constexpr int kSoonMs = 1000;
 
   explicit SlurmQueue(QObject* parent = nullptr);
 
@@ -32,6 +34,9 @@ class SlurmQueue : public QObject {
   void follow(const QString& jobId, RemoteHost* host, const QString& helper);
   void unfollow(const QString& jobId);
   bool isFollowing(const QString& jobId) const { return m_followers.contains(jobId); }
+  // A followed job's run said it ended: the next poll goes out kSoonMs after the last one rather
+  // than at the next tick. Not while polls fail (the backoff holds).
+  void pollSoon();
   // squeue calls made so far (the benchmark's count).
   int pollsMade() const { return m_polls; }
   // Milliseconds until the next poll, as the backoff has set it.
@@ -51,6 +56,7 @@ class SlurmQueue : public QObject {
 
   QHash<QString, Asker> m_followers;  // by job id
   QTimer m_timer;
+  QTimer m_soon;
   bool m_inFlight = false;
   int m_polls = 0;
   QElapsedTimer m_lastPoll;

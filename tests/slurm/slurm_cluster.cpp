@@ -79,6 +79,9 @@ QString SlurmCluster::writeFiles() {
                  "AccountingStorageType=accounting_storage/none\n"
                  "SelectType=select/cons_tres\n"
                  "SelectTypeParameters=CR_Core\n"
+                 // A job requeued, or waiting behind another, starts as soon as it may: the main
+                 // scheduler every 2 s and backfill every 1 s, not Slurm's 60 s and 30 s.
+                 "SchedulerParameters=sched_interval=2,bf_interval=1\n"
                  "ReturnToService=2\n"
                  "MailProg=/bin/true\n"
                  "StateSaveLocation=%3/state\n"

@@ -4,6 +4,8 @@
 //     the chart first draws), the bootstrap included (trainer brought home, data uploaded);
 //   requeue → first new step: from `scontrol requeue` to the first train record after the
 //     "requeued" event (Slurm's restart delay, cred_expire=10 here, included);
+//   run ended -> launcher ended: from run.json's "finished" on the cluster's side to the exit of
+//     `traindeck --launch` (the queue asked sooner once the run says it ended; else its 10 s poll);
 //   squeue calls per minute through one login node while 10 queued jobs are followed as the app
 //     follows them (one SlurmQueue over one connection: one squeue per poll for all), counted by
 //     the queue, with slurmctld's own count of job-information requests (sdiag) beside it.
@@ -17,6 +19,7 @@
 
 #include "remote_host.h"
 #include "remote_record.h"
+#include "runlog/run_directory.h"
 #include "slurm_queue.h"
 #include "slurm_login_node.h"
 
@@ -95,6 +98,22 @@ int main(int argc, char** argv) {
     std::printf("  requeue -> first new step:          %.1f s (Slurm's restart delay included)\n", requeueToStep);
   else
     std::printf("  requeue -> first new step:          none within 300 s\n");
+  std::fflush(stdout);
+
+  // Run ended -> launcher ended, on a short run.
+  SlurmLoginNode::Launched shortRun = login.launch({"strategy.nproc_per_node=1", "schedule.max_steps=5", "name=bench-end"});
+  const RunPaths remote{login.remoteRunDir(shortRun.runDir).toStdString()};
+  const auto finished = [&remote] {
+    const RunInfoReadResult read = readRunInfo(remote);
+    return read.ok() && read.info.status == RunStatus::Finished;
+  };
+  if (!shortRun.runDir.isEmpty() && waitFor(finished, 300000)) {
+    clock.restart();
+    const int code = SlurmLoginNode::finish(shortRun, 120000, &err);
+    std::printf("  run ended -> launcher ended:        %.1f s (exit %d)\n", clock.elapsed() / 1000.0, code);
+  } else {
+    std::printf("  run ended -> launcher ended:        the short run never finished\n");
+  }
   std::fflush(stdout);
 
   // squeue's load: 10 jobs in the queue (2 running, 8 pending), followed through one SlurmQueue
