@@ -147,6 +147,42 @@ TEST(LmHeadLoss, ReusesTheCallersScratchBlockAndGivesTheSameResult) {
   }
 }
 
+// The tied lookup gives torch::embedding's rows, and the tied weight the gradient that the
+// lookup and the output layer give it apart (repeated tokens included): its rows added into the
+// output layer's block, or, with no block left there, a dense gradient of its own. The holder
+// is empty afterwards (the weight took the block).
+TEST(LmHeadLoss, TheTiedLookupAddsItsRowsIntoTheOutputLayersGradient) {
+  torch::manual_seed(6);
+  const auto w = torch::randn({40, 8}, torch::requires_grad());
+  const auto idx = torch::tensor({3, 7, 3, 0, 39, 3}, torch::kLong).view({2, 3});
+  const auto targets = torch::randint(40, {6}, torch::kLong);
+  const auto rowWeights = torch::randn({2, 3, 8});
+  const auto lossOf = [&](const torch::Tensor& tokens, TiedGradient* tied) {
+    const auto x = torch::tanh(tokens * rowWeights).view({6, 8});
+    return lmHeadLoss(x, w, targets, nullptr, 0, tied);
+  };
+  lossOf(torch::embedding(w, idx), nullptr).backward();
+  const auto expected = w.grad().clone();
+  w.mutable_grad() = torch::Tensor();
+
+  TiedGradient tied;
+  const auto tokens = tiedTokenLookup(w, idx, &tied);
+  EXPECT_TRUE(torch::equal(tokens, torch::embedding(w, idx)));
+  lossOf(tokens, &tied).backward();
+  EXPECT_FALSE(tied.dense.defined()) << "the lookup kept the output layer's block";
+  EXPECT_TRUE(torch::allclose(w.grad(), expected, 1e-5, 1e-7)) << (w.grad() - expected).abs().max().item<float>();
+  w.mutable_grad() = torch::Tensor();
+
+  // The lookup alone: its own dense gradient, each row the sum of its tokens' gradients.
+  const auto upstream = torch::randn({2, 3, 8});
+  (tiedTokenLookup(w, idx, &tied) * upstream).sum().backward();
+  const auto alone = w.grad().clone();
+  w.mutable_grad() = torch::Tensor();
+  (torch::embedding(w, idx) * upstream).sum().backward();
+  EXPECT_TRUE(torch::allclose(alone, w.grad(), 1e-6, 1e-7));
+  EXPECT_FALSE(alone.is_sparse());
+}
+
 TEST(Gpt2, LossAtInitialisationIsCloseToLnVocab) {
   torch::manual_seed(2);
   ModelConfig m = debugModel(50257);

@@ -74,16 +74,18 @@ Gpt2Impl::Gpt2Impl(const ModelConfig& config, bool initialise) : m_config(config
 }
 
 torch::Tensor Gpt2Impl::embed(const torch::Tensor& idx) {
-  return embedTokens(idx, /*sparseGradient=*/false);
+  return embedTokens(idx, /*sparseGradient=*/false, /*tied=*/nullptr);
 }
 
-torch::Tensor Gpt2Impl::embedTokens(const torch::Tensor& idx, bool sparseGradient) {
+torch::Tensor Gpt2Impl::embedTokens(const torch::Tensor& idx, bool sparseGradient, TiedGradient* tied) {
   const int64_t T = idx.size(1);
   TORCH_CHECK(T <= m_config.n_positions, "sequence of ", T, " tokens is longer than the model's ", m_config.n_positions,
               " positions");
   const auto positions = torch::arange(T, torch::TensorOptions().dtype(torch::kLong).device(idx.device()));
-  const auto tokens = torch::embedding(transformer->wte->weight, idx, /*padding_idx=*/-1,
-                                       /*scale_grad_by_freq=*/false, sparseGradient);
+  const auto& weight = transformer->wte->weight;
+  const auto tokens = tied != nullptr ? tiedTokenLookup(weight, idx, tied)
+                                      : torch::embedding(weight, idx, /*padding_idx=*/-1,
+                                                         /*scale_grad_by_freq=*/false, sparseGradient);
   const auto x = tokens + transformer->wpe(positions);  // (B, T, C)
   return torch::dropout(x, m_config.dropout, is_training());
 }
@@ -101,22 +103,29 @@ torch::Tensor Gpt2Impl::hidden(const torch::Tensor& idx) {
 }
 
 torch::Tensor Gpt2Impl::headLoss(const torch::Tensor& x, const torch::Tensor& targets) {
+  return headLoss(x, targets, /*tied=*/nullptr);
+}
+
+torch::Tensor Gpt2Impl::headLoss(const torch::Tensor& x, const torch::Tensor& targets, TiedGradient* tied) {
   const auto normed = transformer->ln_f(x);  // (B, T, C)
   return lmHeadLoss(normed.view({-1, normed.size(-1)}), transformer->wte->weight, targets.reshape({-1}),
-                    &m_logitsScratch);
+                    &m_logitsScratch, /*chunkRows=*/0, tied);
 }
 
 torch::Tensor Gpt2Impl::forward(const torch::Tensor& idx) {
   return torch::matmul(hidden(idx), transformer->wte->weight.t());  // (B, T, V)
 }
 
-// The tied weight's gradient: the output layer's, a dense (V, C) block, reaches autograd first;
-// the lookup's, sparse (only the rows of the batch's tokens), is then added into it in place.
-// A dense lookup gradient would be a zero-filled (V, C) block with those rows set, and then a
-// (V, C) sum: two passes over the 51 MB of GPT-2's vocabulary each step. wte.grad is dense
-// either way.
+// The tied weight's gradient: the output layer's, a dense (V, C) block, comes first; the
+// lookup's touches only the rows of the batch's tokens. A dense lookup gradient would be a
+// zero-filled (V, C) block with those rows set, and then a (V, C) sum: two passes over the 51 MB
+// of GPT-2's vocabulary each step. On the CPU the lookup's rows go straight into the output
+// layer's block (TiedGradient); elsewhere the lookup's gradient is sparse, which autograd adds
+// (LibTorch 2.x copying the dense block first). wte.grad is dense either way.
 torch::Tensor Gpt2Impl::loss(const torch::Tensor& idx, const torch::Tensor& targets) {
-  return headLoss(runBlocks(embedTokens(idx, /*sparseGradient=*/true)), targets);
+  m_tiedGradient.dense = torch::Tensor();  // a backward that never reached the lookup left it
+  TiedGradient* tied = transformer->wte->weight.is_cpu() ? &m_tiedGradient : nullptr;
+  return headLoss(runBlocks(embedTokens(idx, /*sparseGradient=*/tied == nullptr, tied)), targets, tied);
 }
 
 void Gpt2Impl::initWeights() {

@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 #include "config/run_config.h"
+#include "lm_head_loss.h"
 
 namespace traindeck {
 
@@ -94,11 +95,14 @@ class Gpt2Impl : public torch::nn::Module {
 
  private:
   torch::Tensor runBlocks(torch::Tensor x);  // (B, T, C) through every block
-  // embed(), with the token lookup's gradient sparse (loss(): see there) or dense.
-  torch::Tensor embedTokens(const torch::Tensor& idx, bool sparseGradient);
+  // embed(), with the token lookup's gradient added into the output layer's (`tied`, loss() on
+  // the CPU: see there), sparse (loss() elsewhere) or dense.
+  torch::Tensor embedTokens(const torch::Tensor& idx, bool sparseGradient, TiedGradient* tied);
+  torch::Tensor headLoss(const torch::Tensor& x, const torch::Tensor& targets, TiedGradient* tied);
   ModelConfig m_config;
   bool m_checkpointing = false;
   torch::Tensor m_logitsScratch;  // the output layer's logits block, reused each step (lm_head_loss.h)
+  TiedGradient m_tiedGradient;    // between the output layer's backward and the lookup's (loss())
 };
 TORCH_MODULE(Gpt2);
 

@@ -75,7 +75,8 @@ class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> 
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
                                const torch::Tensor& weight, const torch::Tensor& targets, bool wantGrad,
-                               torch::Tensor* scratch, int64_t chunkRows) {
+                               torch::Tensor* scratch, int64_t chunkRows, TiedGradient* tied) {
+    ctx->saved_data["tied"] = reinterpret_cast<int64_t>(tied);
     const int64_t N = x.size(0), V = weight.size(0);
     const int64_t chunk = chunkRows > 0 ? chunkRows : std::max<int64_t>(1, kChunkLogitBytes / (4 * V));
     const double scale = 1.0 / static_cast<double>(N);
@@ -111,7 +112,41 @@ class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> 
     // then a product would cross the (V, C) block twice).
     auto gradW = torch::empty({gradWt.size(1), gradWt.size(0)}, gradWt.options());
     at::mul_out(gradW, gradWt.t(), g.to(gradWt.scalar_type()));
+    if (auto* tied = reinterpret_cast<TiedGradient*>(ctx->saved_data["tied"].toInt())) tied->dense = gradW;
     return {saved[0] * g.to(saved[0].scalar_type()), gradW, torch::Tensor(), torch::Tensor(), torch::Tensor(),
+            torch::Tensor(), torch::Tensor()};
+  }
+};
+
+class TiedTokenLookupFunction : public torch::autograd::Function<TiedTokenLookupFunction> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& weight,
+                               const torch::Tensor& idx, TiedGradient* tied) {
+    const auto flat = idx.reshape({-1});
+    ctx->save_for_backward({flat});
+    ctx->saved_data["tied"] = reinterpret_cast<int64_t>(tied);
+    ctx->saved_data["rows"] = weight.size(0);
+    auto sizes = idx.sizes().vec();
+    sizes.push_back(weight.size(1));
+    return weight.index_select(0, flat).view(sizes);
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list gradOutputs) {
+    const auto flat = ctx->get_saved_variables()[0];
+    const auto& g = gradOutputs[0];
+    const auto rows = g.reshape({flat.size(0), g.size(-1)});
+    auto* tied = reinterpret_cast<TiedGradient*>(ctx->saved_data["tied"].toInt());
+    if (tied != nullptr && tied->dense.defined() && tied->dense.scalar_type() == rows.scalar_type()) {
+      // Autograd holds the same block for the weight until this node is done: no gradient of our
+      // own, the rows added into it, and the hold let go so that the weight takes it as it is.
+      torch::Tensor dense = std::move(tied->dense);
+      tied->dense = torch::Tensor();
+      dense.index_add_(0, flat, rows);
+      return {torch::Tensor(), torch::Tensor(), torch::Tensor()};
+    }
+    const int64_t V = ctx->saved_data["rows"].toInt();
+    return {torch::zeros({V, rows.size(1)}, rows.options()).index_add_(0, flat, rows), torch::Tensor(),
             torch::Tensor()};
   }
 };
@@ -119,9 +154,13 @@ class LmHeadLossFunction : public torch::autograd::Function<LmHeadLossFunction> 
 }  // namespace
 
 torch::Tensor lmHeadLoss(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& targets,
-                         torch::Tensor* scratch, int64_t chunkRows) {
+                         torch::Tensor* scratch, int64_t chunkRows, TiedGradient* tied) {
   const bool wantGrad = torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad());
-  return LmHeadLossFunction::apply(x, weight, targets, wantGrad, scratch, chunkRows);
+  return LmHeadLossFunction::apply(x, weight, targets, wantGrad, scratch, chunkRows, tied);
+}
+
+torch::Tensor tiedTokenLookup(const torch::Tensor& weight, const torch::Tensor& idx, TiedGradient* tied) {
+  return TiedTokenLookupFunction::apply(weight, idx, tied);
 }
 
 }  // namespace traindeck
