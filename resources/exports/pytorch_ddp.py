@@ -11,6 +11,7 @@
 # export_hf, adamw_groups, clip_gradients; and the modules json, math, os, time and torch.
 import contextlib
 import functools
+import sys
 from datetime import timedelta
 
 import torch.distributed as dist
@@ -224,10 +225,15 @@ def main():
             writer.finish("finished", "finished %d steps" % steps, step=steps)
             writer.log("finished %d steps; weights in %s" % (steps, os.path.join(writer.run_dir, HF_EXPORT_DIR)))
     if world > 1:
-        # Let Gloo's worker threads drop the last collectives' tensors before the group goes:
-        # in torch 1.13 a worker freeing a Python tensor waits for the GIL, which the thread
-        # destroying the group holds while it joins that worker (a hang at exit, seen here).
-        dist.barrier()
+        dist.barrier()  # every rank is done with every collective
+        if torch.__version__.startswith("1."):
+            # torch 1.x: a Gloo worker thread freeing a Python tensor waits for the GIL, which the
+            # thread destroying the group holds while it joins that worker. A barrier first
+            # narrows the window but does not close it (a rank hung at exit on a busy machine).
+            # Everything is written and closed: leave without tearing the group down.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
         dist.destroy_process_group()
 
 

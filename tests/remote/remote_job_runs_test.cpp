@@ -284,6 +284,7 @@ void RemoteJobTest::aRuntimeThatGoesIsSaidToBeGone() {
   Launched l = launch(args << "--gone-after"
                            << "4");
   QVERIFY(!l.runDir.isEmpty());
+  const auto endFirst = qScopeGuard([&] { killRun(l.runDir); });  // also when a check fails
   QTRY_VERIFY_WITH_TIMEOUT(trainSteps(l.runDir + "/metrics.jsonl").size() >= 2, 120000);
   QFile(block).open(QIODevice::WriteOnly);
   ::kill(static_cast<pid_t>(SshdServer::readPid(m_pidFile)), SIGKILL);
@@ -300,6 +301,7 @@ void RemoteJobTest::aRuntimeThatGoesIsSaidToBeGone() {
   Launched f =
       launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=1000000", "checkpoint.every=1000"}));
   QVERIFY(!f.runDir.isEmpty());
+  const auto endSecond = qScopeGuard([&] { killRun(f.runDir); });
   QTRY_VERIFY_WITH_TIMEOUT(!CheckpointSync::completeCheckpoints(f.runDir).isEmpty(), 120000);
   const QString last = CheckpointSync::completeCheckpoints(f.runDir).back();
   // Gone at once (a rename), before its processes end: the next read finds no run folder.
