@@ -8,6 +8,7 @@
 #include "lm_head_loss.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace traindeck {
 
@@ -140,9 +141,7 @@ class TiedTokenLookupFunction : public torch::autograd::Function<TiedTokenLookup
     if (tied != nullptr && tied->dense.defined() && tied->dense.scalar_type() == rows.scalar_type()) {
       // Autograd holds the same block for the weight until this node is done: no gradient of our
       // own, the rows added into it, and the hold let go so that the weight takes it as it is.
-      torch::Tensor dense = std::move(tied->dense);
-      tied->dense = torch::Tensor();
-      dense.index_add_(0, flat, rows);
+      std::exchange(tied->dense, torch::Tensor()).index_add_(0, flat, rows);
       return {torch::Tensor(), torch::Tensor(), torch::Tensor()};
     }
     const int64_t V = ctx->saved_data["rows"].toInt();
