@@ -3,6 +3,7 @@
 #include "ssh_connection.h"
 
 #include <libssh/libssh.h>
+#include <poll.h>
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -18,6 +19,7 @@ namespace {
 
 constexpr int kConnectTimeoutS = 15;
 constexpr int kReadBuffer = 256 * 1024;
+constexpr int kReadLooks = 256;  // at most ~1 MiB from the socket per pollExec
 // AES-GCM first: with AES-NI it is several times faster than chacha20 for bulk transfers.
 constexpr const char* kCiphers =
     "aes128-gcm@openssh.com,aes256-gcm@openssh.com,chacha20-poly1305@openssh.com,aes128-ctr,aes256-ctr";
@@ -240,10 +242,17 @@ std::optional<int> SshConnection::pollExec(RunningCommand& command, const Output
   if (!m_readBuffer) m_readBuffer.reset(new char[kReadBuffer]);
   char* buf = m_readBuffer.get();
   for (int stream = 0; stream < 2; ++stream) {
+    // Each read looks at the socket once (4 KiB on libssh 0.10, less than a packet): while the
+    // rest is there, read on, up to kReadLooks looks, so that other channels get their turn.
     int n = 0;
-    while ((n = ssh_channel_read_nonblocking(channel, buf, kReadBuffer, stream)) > 0) {
-      const OutputFn& to = stream == 0 ? out : err;
-      if (to) to(QByteArrayView(buf, n));
+    for (int looks = 0; looks < kReadLooks; ++looks) {
+      n = ssh_channel_read_nonblocking(channel, buf, kReadBuffer, stream);
+      if (n > 0) {
+        const OutputFn& to = stream == 0 ? out : err;
+        if (to) to(QByteArrayView(buf, n));
+      } else if (n != 0 || !hasUnreadInput()) {
+        break;
+      }
     }
     if (n == SSH_ERROR) throwLinkLost("reading a command's output");
   }
@@ -251,6 +260,15 @@ std::optional<int> SshConnection::pollExec(RunningCommand& command, const Output
       ssh_channel_is_eof(channel) && ssh_channel_poll(channel, 0) <= 0 && ssh_channel_poll(channel, 1) <= 0;
   if (!ended) return std::nullopt;
   return ssh_channel_get_exit_status(channel);  // sent right after the end of the output
+}
+
+int SshConnection::socketDescriptor() const {
+  return m_session == nullptr ? -1 : ssh_get_fd(m_session);
+}
+
+bool SshConnection::hasUnreadInput() const {
+  pollfd fd{socketDescriptor(), POLLIN, 0};
+  return fd.fd >= 0 && ::poll(&fd, 1, 0) > 0 && (fd.revents & POLLIN) != 0;
 }
 
 int SshConnection::exec(const QString& command, const OutputFn& out, const OutputFn& err) {

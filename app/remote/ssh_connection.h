@@ -82,6 +82,11 @@ class SshConnection {
   // Many commands may run at once on one connection, with transfers and tunnels between polls.
   std::unique_ptr<RunningCommand> startExec(const QString& command);
   std::optional<int> pollExec(RunningCommand& command, const OutputFn& out, const OutputFn& err);
+  // Whether bytes from the server wait on the socket, unread. libssh reads 4 KiB a look (0.10), so a
+  // poll may pass on nothing while the rest of a packet is already here: look again at once then.
+  bool hasUnreadInput() const;
+  // The session's socket (the proxy's socketpair end behind a ProxyCommand); -1 when none.
+  int socketDescriptor() const;
   // exec() collecting stdout; stderr goes to *errText when given.
   QByteArray execCapture(const QString& command, int* exitStatus, QByteArray* errText = nullptr);
 

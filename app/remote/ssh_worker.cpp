@@ -5,6 +5,7 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QSocketNotifier>
 #include <QSysInfo>
 #include <QTimer>
 
@@ -40,7 +41,9 @@ SshWorker::SshWorker(const SshTarget& target, const ConnectCallbacks& callbacks,
       m_linkTimeoutMs(linkTimeoutMs),
       m_partTag(partTagFor(target)) {}
 
-SshWorker::~SshWorker() = default;
+SshWorker::~SshWorker() {
+  unwatchSession();  // before the connection closes its socket
+}
 
 void SshWorker::setState(LinkState state) {
   if (m_state == state) return;
@@ -101,6 +104,7 @@ bool SshWorker::tryConnect(bool first) {
   }
   m_connection = std::move(connection);
   m_sftp = std::make_unique<SftpTransfer>(*m_connection, m_partTag);
+  watchSession();
   for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(m_connection.get());
   m_attempt = 0;
   m_keepalive->start(m_keepaliveMs);
@@ -128,6 +132,7 @@ void SshWorker::onLinkLost(const QString& reason) {
   setState(LinkState::Reconnecting);
   for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(nullptr);
   dropCommands(reason);
+  unwatchSession();
   m_sftp.reset();
   m_connection.reset();
   emit linkLost(reason);
@@ -154,6 +159,7 @@ void SshWorker::stop() {
   m_tunnels.clear();
   m_commands.clear();
   if (m_pump != nullptr) m_pump->stop();
+  unwatchSession();
   m_sftp.reset();
   m_connection.reset();
   m_interrupted.clear();
@@ -229,10 +235,36 @@ void SshWorker::pumpCommands() {
     it = m_commands.erase(it);
     emit execFinished(id, *status);
   }
-  if (m_commands.empty() && !m_inTransfer) return m_pump->stop();
+  if (m_commands.empty() && !m_inTransfer) {
+    if (m_sessionReadable != nullptr) m_sessionReadable->setEnabled(false);
+    return m_pump->stop();
+  }
   // While output flows (a stream behind, a long listing) the next look comes at once: waiting
-  // kPumpMs between reads would bound a channel to what the peer sends in that time.
-  m_pump->setInterval(bytes > 0 ? 0 : kPumpMs);
+  // kPumpMs between reads would bound a channel to what the peer sends in that time. Flowing
+  // includes bytes still on the socket: libssh 0.10 reads 4 KiB a look, less than a packet.
+  // Otherwise the socket wakes the pump when the next bytes come, kPumpMs being the backstop
+  // (for what libssh holds already read); without it a channel whose output comes a little
+  // slower than it is read would wait kPumpMs each time it ran dry (8 MB/s through a proxy).
+  const bool flowing = bytes > 0 || (!m_commands.empty() && m_connection->hasUnreadInput());
+  m_pump->setInterval(flowing ? 0 : kPumpMs);
+  if (m_sessionReadable != nullptr) m_sessionReadable->setEnabled(!flowing && !m_commands.empty());
+}
+
+void SshWorker::watchSession() {
+  unwatchSession();
+  const int fd = m_connection->socketDescriptor();
+  if (fd < 0) return;
+  m_sessionReadable = new QSocketNotifier(fd, QSocketNotifier::Read, this);
+  m_sessionReadable->setEnabled(false);
+  connect(m_sessionReadable, &QSocketNotifier::activated, this, [this] {
+    m_sessionReadable->setEnabled(false);  // pumpCommands turns it on again while it waits
+    pumpCommands();
+  });
+}
+
+void SshWorker::unwatchSession() {
+  delete m_sessionReadable;
+  m_sessionReadable = nullptr;
 }
 
 void SshWorker::dropCommands(const QString& reason) {
@@ -240,6 +272,7 @@ void SshWorker::dropCommands(const QString& reason) {
   for (const auto& [id, command] : m_commands) ids.push_back(id);
   m_commands.clear();  // their channels, while the session is still there
   if (m_pump != nullptr) m_pump->stop();
+  if (m_sessionReadable != nullptr) m_sessionReadable->setEnabled(false);
   for (const int id : ids) emit operationFailed(id, reason);
 }
 

@@ -2,8 +2,9 @@
 // touches there: the SshConnection, its SFTP channel, the tunnels, the keepalive timer and the
 // reconnect schedule. It is driven by queued slot calls and answers by signals; nothing else
 // may call it directly. A transfer cut by a lost link is resumed after the reconnect.
-// Commands never block the thread: they are started and then polled (every kPumpMs, and
-// between a transfer's pieces, when queued commands start too), so a long build, the mirror's
+// Commands never block the thread: they are started and then polled (as soon as the session's
+// socket has bytes, at least every kPumpMs, at once while output flows, and between a
+// transfer's pieces, when queued commands start too), so a long build, the mirror's
 // reads, transfers and tunnels share the one connection at once. Only tunnel traffic still
 // waits while an SFTP transfer moves its pieces (at most one transfer runs at a time).
 #pragma once
@@ -22,6 +23,7 @@
 #include "ssh_connection.h"
 #include "ssh_target.h"
 
+class QSocketNotifier;
 class QTimer;
 
 namespace traindeck {
@@ -85,6 +87,10 @@ class SshWorker : public QObject {
   void linkLostWhileBusy(const QString& reason);
   // Fails every running command (the link is gone: their output is lost with it).
   void dropCommands(const QString& reason);
+  // The session's socket wakes the waiting pump (made after each connect, gone before the
+  // connection goes); on only while commands wait for output.
+  void watchSession();
+  void unwatchSession();
 
   SshTarget m_target;
   ConnectCallbacks m_callbacks;
@@ -98,6 +104,7 @@ class SshWorker : public QObject {
   std::map<int, Transfer> m_interrupted;  // transfers to resume after the reconnect
   std::map<int, std::unique_ptr<RunningCommand>> m_commands;  // before m_connection goes
   QTimer* m_pump = nullptr;
+  QSocketNotifier* m_sessionReadable = nullptr;
   std::mutex m_queueMutex;
   std::vector<std::pair<int, QString>> m_queued;  // under m_queueMutex
   bool m_inTransfer = false;
