@@ -18,6 +18,7 @@ namespace traindeck {
 namespace {
 
 constexpr int kConnectTimeoutS = 15;
+constexpr int kConnectSliceMs = 100;  // how soon a connect sees that it was cancelled
 constexpr int kReadBuffer = 256 * 1024;
 constexpr int kReadLooks = 256;  // at most ~1 MiB from the socket per pollExec
 // AES-GCM first: with AES-NI it is several times faster than chacha20 for bulk transfers.
@@ -106,8 +107,7 @@ void SshConnection::connect(const SshTarget& target, const ConnectCallbacks& cal
     socket_t fd = m_proxy->duplicateSocket();  // libssh closes it on disconnect
     ssh_options_set(m_session, SSH_OPTIONS_FD, &fd);
   }
-  if (ssh_connect(m_session) != SSH_OK) {
-    QString detail = errorDetail();
+  if (QString detail = connectSession(); !detail.isEmpty()) {
     if (detail.endsWith('.')) detail.chop(1);  // the sentence goes on
     disconnect();
     if (!m_target.proxyJump.isEmpty()) {
@@ -137,6 +137,36 @@ void SshConnection::connect(const SshTarget& target, const ConnectCallbacks& cal
     throw;
   }
   setLinkTimeoutMs(m_linkTimeoutMs);
+}
+
+QString SshConnection::connectSession() {
+  // Not blocking, in slices: a host or proxy that never answers (a ProxyCommand still starting
+  // a tunnel) must not hold the thread for the whole timeout when the app is closed meanwhile.
+  ssh_set_blocking(m_session, 0);
+  QElapsedTimer waited;
+  waited.start();
+  int rc = SSH_AGAIN;
+  while ((rc = ssh_connect(m_session)) == SSH_AGAIN) {
+    if (isCancelled()) {
+      disconnect();
+      throw SshError(SshError::Kind::Cancelled, "Cancelled.");
+    }
+    if (waited.elapsed() > kConnectTimeoutS * 1000) {
+      QString detail = QString("no answer within %1 s").arg(kConnectTimeoutS);
+      const QString more = errorDetail();  // what the proxy said, if anything
+      if (!more.isEmpty()) detail += (more.startsWith(';') ? "" : "; ") + more;
+      return detail;
+    }
+    const int flags = ssh_get_poll_flags(m_session);
+    pollfd fd{ssh_get_fd(m_session), static_cast<short>(POLLIN | ((flags & SSH_WRITE_PENDING) ? POLLOUT : 0)), 0};
+    if (fd.fd >= 0) {
+      ::poll(&fd, 1, kConnectSliceMs);
+    } else {
+      ::poll(nullptr, 0, kConnectSliceMs);  // no socket yet: a name still being looked up
+    }
+  }
+  ssh_set_blocking(m_session, 1);
+  return rc == SSH_OK ? QString() : errorDetail();
 }
 
 void SshConnection::setSessionHost(const QString& host, int port) {

@@ -110,6 +110,8 @@ class SshConnection {
   bool isCancelled() const { return m_cancel != nullptr && m_cancel->load(); }
 
  private:
+  // ssh_connect: empty when connected, else what failed. Throws SshError(Cancelled).
+  QString connectSession();
   void setSessionHost(const QString& host, int port);  // what libssh checks known_hosts under
   void checkHostKey(const ConnectCallbacks& callbacks);
   // Each method's outcome: Partial when the server took it but wants another one as well

@@ -1,7 +1,8 @@
 // RemoteHost through a socat ProxyCommand that the test kills or freezes: readiness gating,
 // streamed exec by signals, dead-link detection (killed: at the next probe; frozen with
 // SIGSTOP: when a probe times out), reconnect with backoff, a download cut mid-way that
-// resumes after the reconnect with an equal checksum, and the proxy's stderr in messages.
+// resumes after the reconnect with an equal checksum, the proxy's stderr in messages, and a
+// close that does not wait out a connect that hangs.
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
@@ -112,6 +113,22 @@ class LinkTest : public QObject {
     } catch (const SshError& e) {
       QVERIFY2(e.message().contains("no such tunnel colab-xyz"), qPrintable(e.message()));
     }
+  }
+
+  void closingWhileConnectingDoesNotWaitForTheTimeout() {
+    // A proxy that never answers (a tunnel still starting): the connect would wait 15 s for the
+    // server's banner. Closing (the app quits, a dialog is cancelled) ends it at once instead.
+    SshTarget t = target(m_server.path("silent.pid"));
+    t.proxyCommand = "exec sleep 120";
+    auto host = std::make_unique<RemoteHost>(t);
+    QSignalSpy state(host.get(), &RemoteHost::stateChanged);
+    host->connectToHost();
+    QVERIFY(QTest::qWaitFor([&] { return host->state() == LinkState::Connecting; }, 5000));
+    QTest::qWait(300);  // inside the connect by now
+    QElapsedTimer closing;
+    closing.start();
+    host.reset();
+    QVERIFY2(closing.elapsed() < 5000, qPrintable(QString("closing took %1 ms").arg(closing.elapsed())));
   }
 
   void chattyProxyDoesNotStall() {
