@@ -28,8 +28,9 @@ struct SshTunnel::Pipe {
   bool dead = false;
 };
 
-SshTunnel::SshTunnel(SshConnection* connection, const QString& remoteHost, quint16 remotePort, QObject* parent)
-    : QObject(parent), m_connection(connection), m_remoteHost(remoteHost), m_remotePort(remotePort) {
+SshTunnel::SshTunnel(SshConnection* connection, const QString& remoteHost, quint16 remotePort, QObject* parent,
+                     SessionWatch watch)
+    : QObject(parent), m_connection(connection), m_remoteHost(remoteHost), m_remotePort(remotePort), m_watch(watch) {
   m_poll = new QTimer(this);
   m_poll->setInterval(10);
   connect(m_poll, &QTimer::timeout, this, &SshTunnel::pump);
@@ -55,12 +56,16 @@ void SshTunnel::setConnection(SshConnection* connection) {
   dropAll();
   m_connection = connection;
   updateNotifier();
+  if (m_readsSession) {  // no pipe is left to read into
+    m_readsSession = false;
+    emit readsSessionChanged(false);
+  }
 }
 
 void SshTunnel::updateNotifier() {
   delete m_notifier;
   m_notifier = nullptr;
-  if (m_connection == nullptr || m_connection->session() == nullptr) return;
+  if (m_watch != SessionWatch::Own || m_connection == nullptr || m_connection->session() == nullptr) return;
   const socket_t fd = ssh_get_fd(m_connection->session());
   if (fd < 0) return;
   m_notifier = new QSocketNotifier(fd, QSocketNotifier::Read, this);
@@ -160,6 +165,10 @@ void SshTunnel::pump() {
   });
   if (m_notifier != nullptr) m_notifier->setEnabled(canRead);
   m_pumping = false;
+  if (canRead != m_readsSession) {
+    m_readsSession = canRead;
+    emit readsSessionChanged(canRead);
+  }
 }
 
 void SshTunnel::dropPipe(Pipe& pipe, const QString& remoteReason) {

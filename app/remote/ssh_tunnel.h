@@ -22,7 +22,12 @@ class SshConnection;
 class SshTunnel : public QObject {
   Q_OBJECT
  public:
-  SshTunnel(SshConnection* connection, const QString& remoteHost, quint16 remotePort, QObject* parent = nullptr);
+  // Who watches the session's socket for bytes: the tunnel itself, or its owner (SshWorker,
+  // whose commands read the same socket: one notifier per socket), which then calls pump()
+  // when bytes come while readsSession().
+  enum class SessionWatch { Own, ByOwner };
+  SshTunnel(SshConnection* connection, const QString& remoteHost, quint16 remotePort, QObject* parent = nullptr,
+            SessionWatch watch = SessionWatch::Own);
   ~SshTunnel() override;
 
   // Listens on 127.0.0.1:localPort (0: a free port); returns the port. Throws SshError(Config).
@@ -32,17 +37,21 @@ class SshTunnel : public QObject {
   // are then closed at once). Open channels belong to the old session and are dropped.
   void setConnection(SshConnection* connection);
   int openChannels() const { return static_cast<int>(m_pipes.size()); }
+  // Moves what waits between the channels and the local sockets.
+  void pump();
+  // Whether a pipe can take data now, so that bytes on the session's socket should wake pump().
+  bool readsSession() const { return m_readsSession; }
 
  signals:
   // One forwarded connection ended from the remote side (or could not be opened there).
   void channelClosed(int connectionId, const QString& reason);
   // The session itself failed while pumping: the owner should reconnect.
   void linkFailed(const QString& message);
+  void readsSessionChanged(bool reads);
 
  private:
   struct Pipe;
   void onNewConnection();
-  void pump();
   void readSocket(Pipe& pipe);
   void dropPipe(Pipe& pipe, const QString& remoteReason);
   void dropAll();
@@ -52,7 +61,9 @@ class SshTunnel : public QObject {
   QString m_remoteHost;
   quint16 m_remotePort;
   QTcpServer m_server;
-  QSocketNotifier* m_notifier = nullptr;
+  SessionWatch m_watch;
+  QSocketNotifier* m_notifier = nullptr;  // SessionWatch::Own only
+  bool m_readsSession = false;
   QTimer* m_poll = nullptr;  // catches data libssh buffered while serving another channel
   std::vector<std::unique_ptr<Pipe>> m_pipes;
   int m_nextId = 1;

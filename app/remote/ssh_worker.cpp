@@ -2,6 +2,8 @@
 // to 15 s), and the operations queued by RemoteHost. Runs on its own thread only.
 #include "ssh_worker.h"
 
+#include <algorithm>
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -211,7 +213,8 @@ void SshWorker::serveCommandsDuringTransfer() {
 }
 
 void SshWorker::pumpCommands() {
-  if (m_state != LinkState::Ready || !m_connection || !m_deferredLoss.isEmpty()) return;
+  m_commandsWait = false;
+  if (m_state != LinkState::Ready || !m_connection || !m_deferredLoss.isEmpty()) return updateSessionWatch();
   qint64 bytes = 0;
   for (auto it = m_commands.begin(); it != m_commands.end();) {
     const int id = it->first;
@@ -236,8 +239,8 @@ void SshWorker::pumpCommands() {
     emit execFinished(id, *status);
   }
   if (m_commands.empty() && !m_inTransfer) {
-    if (m_sessionReadable != nullptr) m_sessionReadable->setEnabled(false);
-    return m_pump->stop();
+    m_pump->stop();
+    return updateSessionWatch();
   }
   // While output flows (a stream behind, a long listing) the next look comes at once: waiting
   // kPumpMs between reads would bound a channel to what the peer sends in that time. Flowing
@@ -247,7 +250,8 @@ void SshWorker::pumpCommands() {
   // slower than it is read would wait kPumpMs each time it ran dry (8 MB/s through a proxy).
   const bool flowing = bytes > 0 || (!m_commands.empty() && m_connection->hasUnreadInput());
   m_pump->setInterval(flowing ? 0 : kPumpMs);
-  if (m_sessionReadable != nullptr) m_sessionReadable->setEnabled(!flowing && !m_commands.empty());
+  m_commandsWait = !flowing && !m_commands.empty();
+  updateSessionWatch();
 }
 
 void SshWorker::watchSession() {
@@ -257,9 +261,12 @@ void SshWorker::watchSession() {
   m_sessionReadable = new QSocketNotifier(fd, QSocketNotifier::Read, this);
   m_sessionReadable->setEnabled(false);
   connect(m_sessionReadable, &QSocketNotifier::activated, this, [this] {
-    m_sessionReadable->setEnabled(false);  // pumpCommands turns it on again while it waits
-    pumpCommands();
+    m_sessionReadable->setEnabled(false);  // on again below while something waits
+    for (auto& [id, tunnel] : m_tunnels)
+      if (tunnel->readsSession()) tunnel->pump();
+    pumpCommands();  // which looks again at what waits
   });
+  updateSessionWatch();
 }
 
 void SshWorker::unwatchSession() {
@@ -267,12 +274,20 @@ void SshWorker::unwatchSession() {
   m_sessionReadable = nullptr;
 }
 
+void SshWorker::updateSessionWatch() {
+  if (m_sessionReadable == nullptr) return;
+  const bool tunnelsRead =
+      std::any_of(m_tunnels.begin(), m_tunnels.end(), [](const auto& t) { return t.second->readsSession(); });
+  m_sessionReadable->setEnabled(m_commandsWait || tunnelsRead);
+}
+
 void SshWorker::dropCommands(const QString& reason) {
   std::vector<int> ids;
   for (const auto& [id, command] : m_commands) ids.push_back(id);
   m_commands.clear();  // their channels, while the session is still there
   if (m_pump != nullptr) m_pump->stop();
-  if (m_sessionReadable != nullptr) m_sessionReadable->setEnabled(false);
+  m_commandsWait = false;
+  updateSessionWatch();
   for (const int id : ids) emit operationFailed(id, reason);
 }
 
@@ -327,13 +342,15 @@ void SshWorker::runTransfer(int id, const Transfer& t) {
 
 void SshWorker::openTunnel(int id, const QString& remoteHost, quint16 remotePort, quint16 localPort) {
   auto* tunnel =
-      new SshTunnel(m_state == LinkState::Ready ? m_connection.get() : nullptr, remoteHost, remotePort, this);
+      new SshTunnel(m_state == LinkState::Ready ? m_connection.get() : nullptr, remoteHost, remotePort, this,
+                    SshTunnel::SessionWatch::ByOwner);
   try {
     const quint16 port = tunnel->listen(localPort);
     connect(tunnel, &SshTunnel::channelClosed, this,
             [this, id](int, const QString& reason) { emit tunnelChannelClosed(id, reason); });
     connect(
         tunnel, &SshTunnel::linkFailed, this, [this](const QString& why) { onLinkLost(why); }, Qt::QueuedConnection);
+    connect(tunnel, &SshTunnel::readsSessionChanged, this, &SshWorker::updateSessionWatch);
     m_tunnels[id] = tunnel;
     emit tunnelAvailable(id, port);
   } catch (const SshError& e) {
@@ -347,6 +364,7 @@ void SshWorker::closeTunnel(int id) {
   if (it == m_tunnels.end()) return;
   delete it->second;
   m_tunnels.erase(it);
+  updateSessionWatch();
 }
 
 }  // namespace traindeck

@@ -87,10 +87,12 @@ class SshWorker : public QObject {
   void linkLostWhileBusy(const QString& reason);
   // Fails every running command (the link is gone: their output is lost with it).
   void dropCommands(const QString& reason);
-  // The session's socket wakes the waiting pump (made after each connect, gone before the
-  // connection goes); on only while commands wait for output.
+  // The session's socket wakes the waiting pump and the tunnels (one notifier for the socket,
+  // made after each connect, gone before the connection goes); on only while commands wait for
+  // output or a tunnel can take data.
   void watchSession();
   void unwatchSession();
+  void updateSessionWatch();
 
   SshTarget m_target;
   ConnectCallbacks m_callbacks;
@@ -105,6 +107,7 @@ class SshWorker : public QObject {
   std::map<int, std::unique_ptr<RunningCommand>> m_commands;  // before m_connection goes
   QTimer* m_pump = nullptr;
   QSocketNotifier* m_sessionReadable = nullptr;
+  bool m_commandsWait = false;  // commands run and their output has dried up for now
   std::mutex m_queueMutex;
   std::vector<std::pair<int, QString>> m_queued;  // under m_queueMutex
   bool m_inTransfer = false;
