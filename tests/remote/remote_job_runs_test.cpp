@@ -206,6 +206,7 @@ void RemoteJobTest::twoHostsTrainOneJobAndAKilledNodeTakesBothDown() {
   // Stop from another process (--stop attaches to every node): both nodes save and stop.
   Launched stopped = launch(onBoth({"schedule.max_steps=1000000", "checkpoint.every=0"}));
   QVERIFY(!stopped.runDir.isEmpty());
+  const auto endStopped = qScopeGuard([&] { endRunThere(stopped.runDir); });  // when a check fails
   QTRY_VERIFY_WITH_TIMEOUT(trainSteps(stopped.runDir + "/metrics.jsonl").size() >= 3, 120000);
   stopped.process->kill();
   stopped.process->waitForFinished(5000);
@@ -224,6 +225,7 @@ void RemoteJobTest::twoHostsTrainOneJobAndAKilledNodeTakesBothDown() {
   // then node 1 is killed on its host (its supervisor, whose ranks die with it).
   Launched first = launch(onBoth({"schedule.max_steps=1000000", "checkpoint.every=0"}));
   QVERIFY(!first.runDir.isEmpty());
+  const auto endFirst = qScopeGuard([&] { endRunThere(first.runDir); });
   QTRY_VERIFY_WITH_TIMEOUT(trainSteps(first.runDir + "/metrics.jsonl").size() >= 3, 120000);
   first.process->kill();
   first.process->waitForFinished(5000);
@@ -273,24 +275,19 @@ void RemoteJobTest::aRuntimeThatGoesIsSaidToBeGone() {
   REQUIRE_TRAINER_THERE();
   const QString block = m_local.filePath("refuse-connections");
   const QString gated = QStringLiteral("test -e %1 && exit 1; %2").arg(block, m_server.proxyCommand(m_pidFile));
-  const auto killRun = [](const QString& runDir) {
-    RemoteRecord record;
-    if (readRemoteRecord(runDir, &record) && record.pid > 0) ::kill(-static_cast<pid_t>(record.pid), SIGKILL);
-  };
-
   QStringList args =
       launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=100000", "checkpoint.every=0"});
   args[args.indexOf("--proxy-command") + 1] = gated;
   Launched l = launch(args << "--gone-after"
                            << "4");
   QVERIFY(!l.runDir.isEmpty());
-  const auto endFirst = qScopeGuard([&] { killRun(l.runDir); });  // also when a check fails
+  const auto endFirst = qScopeGuard([&] { endRunThere(l.runDir); });  // also when a check fails
   QTRY_VERIFY_WITH_TIMEOUT(trainSteps(l.runDir + "/metrics.jsonl").size() >= 2, 120000);
   QFile(block).open(QIODevice::WriteOnly);
   ::kill(static_cast<pid_t>(SshdServer::readPid(m_pidFile)), SIGKILL);
   int code = -1;
   QString err = finish(l, 60000, &code);
-  killRun(l.runDir);
+  endRunThere(l.runDir);
   QFile::remove(block);
   QCOMPARE(code, 1);
   QVERIFY2(err.contains("Runtime gone") && err.contains("unreachable for"), qPrintable(err.right(3000)));
@@ -301,13 +298,13 @@ void RemoteJobTest::aRuntimeThatGoesIsSaidToBeGone() {
   Launched f =
       launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=1000000", "checkpoint.every=1000"}));
   QVERIFY(!f.runDir.isEmpty());
-  const auto endSecond = qScopeGuard([&] { killRun(f.runDir); });
+  const auto endSecond = qScopeGuard([&] { endRunThere(f.runDir); });
   QTRY_VERIFY_WITH_TIMEOUT(!CheckpointSync::completeCheckpoints(f.runDir).isEmpty(), 120000);
   const QString last = CheckpointSync::completeCheckpoints(f.runDir).back();
   // Gone at once (a rename), before its processes end: the next read finds no run folder.
   const QString there = work() + "/runs/" + QFileInfo(f.runDir).fileName();
   QVERIFY(QDir().rename(there, there + ".gone"));
-  killRun(f.runDir);
+  endRunThere(f.runDir);
   err = finish(f, 60000, &code);
   QCOMPARE(code, 1);
   QVERIFY2(err.contains("Runtime gone") && err.contains("is not on"), qPrintable(err.right(3000)));
@@ -363,6 +360,7 @@ void RemoteJobTest::survivesAKilledAndFrozenLinkAndStops() {
   Launched l =
       launch(launchArgs(m_local.filePath("job/job.yaml"), {"schedule.max_steps=100000", "checkpoint.every=0"}));
   QVERIFY(!l.runDir.isEmpty());
+  const auto endRun = qScopeGuard([&] { endRunThere(l.runDir); });  // when a check fails before --stop
   QTRY_VERIFY_WITH_TIMEOUT(trainSteps(l.runDir + "/metrics.jsonl").size() >= 2, 120000);
   const RunInfoReadResult before = readRunInfo(RunPaths{l.runDir.toStdString()});
   QVERIFY(before.ok() && !before.info.rankPids.empty());

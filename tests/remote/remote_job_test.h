@@ -66,6 +66,23 @@ inline std::string statusOf(const QString& runDir) {
   return test_support::runStatus(runDir);
 }
 
+// Ends what a test's run left on the host (its supervisor's process group, and each node's):
+// for a scope guard, so that a failed check leaves no 100,000-step trainer behind.
+inline void endRunThere(const QString& runDir) {
+  QStringList mirrors{runDir};
+  for (const QString& node : QDir(runDir + "/nodes").entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+    mirrors << runDir + "/nodes/" + node;
+  for (const QString& mirror : mirrors) {
+    RemoteRecord record;
+    if (!readRemoteRecord(mirror, &record) || record.pid <= 0) continue;
+    // Only while the pid is still that supervisor (a run that ended may have had its pid reused).
+    QFile stat(QString("/proc/%1/stat").arg(record.pid));
+    const QString text = stat.open(QIODevice::ReadOnly) ? QString::fromLatin1(stat.readAll()) : QString();
+    if (text.mid(text.lastIndexOf(')') + 2).split(' ').value(19) == record.startTime)
+      ::kill(-static_cast<pid_t>(record.pid), SIGKILL);
+  }
+}
+
 using test_support::trainLosses;
 using test_support::trainSteps;
 

@@ -154,6 +154,8 @@ class SlurmRunTest : public QObject {
     QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
     QTRY_VERIFY_WITH_TIMEOUT(test_support::trainSteps(l.runDir + "/metrics.jsonl").size() >= 5, 240000);
     const QString id = m_login.jobIdOf(l.runDir);
+    // A check that fails before the stop leaves no 1,000,000-step job running (a no-op after it).
+    const auto cancelJob = qScopeGuard([this, id] { m_login.cluster().run("scancel", {id}); });
     l.process->kill();
     l.process->waitForFinished(5000);
     QProcess stop;
