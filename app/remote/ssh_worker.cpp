@@ -270,7 +270,11 @@ void SshWorker::watchSession() {
 }
 
 void SshWorker::unwatchSession() {
-  delete m_sessionReadable;
+  if (m_sessionReadable == nullptr) return;
+  // Off now (the socket closes next), deleted later: a lost link may be found while the
+  // notifier's own activation runs.
+  m_sessionReadable->setEnabled(false);
+  m_sessionReadable->deleteLater();
   m_sessionReadable = nullptr;
 }
 
