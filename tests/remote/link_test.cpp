@@ -1,5 +1,5 @@
 // RemoteHost through a socat ProxyCommand that the test kills or freezes: readiness gating,
-// streamed exec by signals, dead-link detection (killed: at the next probe; frozen with
+// streamed exec by signals (15 MB whole and in order), dead-link detection (killed: at the next probe; frozen with
 // SIGSTOP: when a probe times out), reconnect with backoff, a download cut mid-way that
 // resumes after the reconnect with an equal checksum, the proxy's stderr in messages, and a
 // close that does not wait out a connect that hangs.
@@ -214,6 +214,27 @@ class LinkTest : public QObject {
 
   // One connection, many things at once: a long command (a remote build) stalls neither a short
   // command, nor a tunnel, and commands asked for during a transfer run during it.
+  void aLargeOutputArrivesWholeAndInOrder() {
+    // 15 MB through the proxy: the pump reads on while the socket has bytes and is woken by it
+    // when it waits; nothing may be lost, doubled or reordered on the way, on either stream.
+    const std::unique_ptr<RemoteHost> host = connectedHost(m_server.path("large.pid"));
+    QVERIFY(host);
+    QByteArray out, err;
+    connect(host.get(), &RemoteHost::execOutputAvailable, this,
+            [&](int, const QByteArray& b, bool isStderr) { (isStderr ? err : out) += b; });
+    QSignalSpy finished(host.get(), &RemoteHost::execFinished);
+    host->exec("seq 1 2000000; seq 1 1000 >&2");
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.first().at(1).toInt(), 0);
+    QByteArray want;
+    for (int i = 1; i <= 2000000; ++i) want += QByteArray::number(i) + '\n';
+    QCOMPARE(out.size(), want.size());
+    QVERIFY(out == want);
+    QByteArray wantErr;
+    for (int i = 1; i <= 1000; ++i) wantErr += QByteArray::number(i) + '\n';
+    QCOMPARE(err, wantErr);
+  }
+
   void aLongCommandStallsNothing() {
     auto host = connectedHost(m_server.path("p6.pid"));
     QVERIFY(host);
