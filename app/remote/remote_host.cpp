@@ -99,9 +99,21 @@ void RemoteHost::forgetCallbacks() {
 RemoteHost::~RemoteHost() {
   if (m_worker != nullptr) {
     m_worker->stopping = true;  // a prompt waiting on us gives up instead of deadlocking
-    QMetaObject::invokeMethod(m_worker, &SshWorker::stop, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
+    SshWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [worker] {
+          worker->stop();
+          QThread::currentThread()->quit();
+        },
+        Qt::QueuedConnection);
+    // A polite close (channels closed, the server told) unless the worker is stuck in a call
+    // on a link that does not answer (a probe of a frozen link waits out its timeout): then the
+    // socket is cut under it, and that call fails at once.
+    if (!m_thread.wait(kPoliteCloseMs)) {
+      m_worker->cutLink();
+      m_thread.wait();
+    }
     delete m_worker;  // its thread has ended: nothing else can touch it now
   }
 }

@@ -128,6 +128,7 @@ class RemoteHost : public QObject {
   AskInteractive m_interactivePrompt;
   int m_keepaliveMs = 3000;
   int m_linkTimeoutMs = 5000;
+  static constexpr int kPoliteCloseMs = 500;  // how long closing waits before cutting the link
   QThread m_thread;
   SshWorker* m_worker = nullptr;  // lives on m_thread; deleted after the thread ends
   LinkState m_state = LinkState::Disconnected;

@@ -2,6 +2,8 @@
 // to 15 s), and the operations queued by RemoteHost. Runs on its own thread only.
 #include "ssh_worker.h"
 
+#include <sys/socket.h>
+
 #include <algorithm>
 
 #include <QCryptographicHash>
@@ -106,6 +108,7 @@ bool SshWorker::tryConnect(bool first) {
   }
   m_connection = std::move(connection);
   m_sftp = std::make_unique<SftpTransfer>(*m_connection, m_partTag);
+  setLiveSocket(m_connection->socketDescriptor());
   watchSession();
   for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(m_connection.get());
   m_attempt = 0;
@@ -135,6 +138,7 @@ void SshWorker::onLinkLost(const QString& reason) {
   for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(nullptr);
   dropCommands(reason);
   unwatchSession();
+  setLiveSocket(-1);
   m_sftp.reset();
   m_connection.reset();
   emit linkLost(reason);
@@ -162,10 +166,21 @@ void SshWorker::stop() {
   m_commands.clear();
   if (m_pump != nullptr) m_pump->stop();
   unwatchSession();
+  setLiveSocket(-1);
   m_sftp.reset();
   m_connection.reset();
   m_interrupted.clear();
   setState(LinkState::Disconnected);
+}
+
+void SshWorker::setLiveSocket(int fd) {
+  const std::lock_guard lock(m_socketMutex);
+  m_liveSocket = fd;
+}
+
+void SshWorker::cutLink() {
+  const std::lock_guard lock(m_socketMutex);  // the socket stays open while this holds it
+  if (m_liveSocket >= 0) ::shutdown(m_liveSocket, SHUT_RDWR);
 }
 
 void SshWorker::queueExec(int id, const QString& command) {

@@ -2,7 +2,7 @@
 // streamed exec by signals (15 MB whole and in order), dead-link detection (killed: at the next probe; frozen with
 // SIGSTOP: when a probe times out), reconnect with backoff, a download cut mid-way that
 // resumes after the reconnect with an equal checksum, the proxy's stderr in messages, and a
-// close that does not wait out a connect that hangs.
+// close that waits out neither a connect that hangs nor a probe of a frozen link.
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
@@ -129,6 +129,28 @@ class LinkTest : public QObject {
     closing.start();
     host.reset();
     QVERIFY2(closing.elapsed() < 5000, qPrintable(QString("closing took %1 ms").arg(closing.elapsed())));
+  }
+
+  void closingOnAFrozenLinkDoesNotWaitForTheProbe() {
+    // The link freezes (the proxy stopped) while a keepalive probe waits for its answer, here
+    // for up to 20 s: closing cuts the socket under the probe instead of waiting it out.
+    const QString pidFile = m_server.path("frozen-close.pid");
+    auto host = std::make_unique<RemoteHost>(target(pidFile));
+    host->setKeepalive(300, 20000);
+    host->setHostKeyPrompt([](const HostKeyInfo&) { return HostKeyDecision::AcceptOnce; });
+    QSignalSpy ready(host.get(), &RemoteHost::readyChanged);
+    host->connectToHost();
+    QVERIFY(ready.wait(10000) && host->isReady());
+    const qint64 pid = SshdServer::readPid(pidFile);
+    QVERIFY(pid > 0);
+    ::kill(static_cast<pid_t>(pid), SIGSTOP);
+    QTest::qWait(1000);  // a probe is under way and has no answer
+    QElapsedTimer closing;
+    closing.start();
+    host.reset();
+    const qint64 ms = closing.elapsed();
+    ::kill(static_cast<pid_t>(pid), SIGKILL);  // gone with the host already; harmless
+    QVERIFY2(ms < 5000, qPrintable(QString("closing took %1 ms").arg(ms)));
   }
 
   void chattyProxyDoesNotStall() {
