@@ -96,6 +96,7 @@ class SshWorker : public QObject {
   void watchSession();
   void unwatchSession();
   void updateSessionWatch();
+  void setLiveSocket(int fd);  // under m_socketMutex; -1 before the connection closes it
 
   SshTarget m_target;
   ConnectCallbacks m_callbacks;
@@ -113,7 +114,6 @@ class SshWorker : public QObject {
   bool m_commandsWait = false;  // commands run and their output has dried up for now
   std::mutex m_socketMutex;
   int m_liveSocket = -1;  // the connected session's socket, under m_socketMutex (for cutLink)
-  void setLiveSocket(int fd);
   std::mutex m_queueMutex;
   std::vector<std::pair<int, QString>> m_queued;  // under m_queueMutex
   bool m_inTransfer = false;
