@@ -65,8 +65,8 @@ void SshTunnel::setConnection(SshConnection* connection) {
 void SshTunnel::updateNotifier() {
   delete m_notifier;
   m_notifier = nullptr;
-  if (m_watch != SessionWatch::Own || m_connection == nullptr || m_connection->session() == nullptr) return;
-  const socket_t fd = ssh_get_fd(m_connection->session());
+  if (m_watch != SessionWatch::Own || m_connection == nullptr) return;
+  const int fd = m_connection->socketDescriptor();
   if (fd < 0) return;
   m_notifier = new QSocketNotifier(fd, QSocketNotifier::Read, this);
   connect(m_notifier, &QSocketNotifier::activated, this, &SshTunnel::pump);

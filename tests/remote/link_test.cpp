@@ -56,9 +56,10 @@ class LinkTest : public QObject {
   }
 
   // A connected RemoteHost; host keys are accepted once (and so asked once per RemoteHost).
-  std::unique_ptr<RemoteHost> connectedHost(const QString& pidFile, int* prompts = nullptr) {
+  std::unique_ptr<RemoteHost> connectedHost(const QString& pidFile, int* prompts = nullptr,
+                                            int keepaliveMs = kKeepaliveMs, int linkTimeoutMs = kLinkTimeoutMs) {
     auto host = std::make_unique<RemoteHost>(target(pidFile));
-    host->setKeepalive(kKeepaliveMs, kLinkTimeoutMs);
+    host->setKeepalive(keepaliveMs, linkTimeoutMs);
     host->setHostKeyPrompt([prompts](const HostKeyInfo&) {
       if (prompts != nullptr) ++*prompts;
       return HostKeyDecision::AcceptOnce;
@@ -135,12 +136,8 @@ class LinkTest : public QObject {
     // The link freezes (the proxy stopped) while a keepalive probe waits for its answer, here
     // for up to 20 s: closing cuts the socket under the probe instead of waiting it out.
     const QString pidFile = m_server.path("frozen-close.pid");
-    auto host = std::make_unique<RemoteHost>(target(pidFile));
-    host->setKeepalive(300, 20000);
-    host->setHostKeyPrompt([](const HostKeyInfo&) { return HostKeyDecision::AcceptOnce; });
-    QSignalSpy ready(host.get(), &RemoteHost::readyChanged);
-    host->connectToHost();
-    QVERIFY(ready.wait(10000) && host->isReady());
+    auto host = connectedHost(pidFile, nullptr, 300, 20000);
+    QVERIFY(host);
     const qint64 pid = SshdServer::readPid(pidFile);
     QVERIFY(pid > 0);
     ::kill(static_cast<pid_t>(pid), SIGSTOP);
@@ -248,13 +245,15 @@ class LinkTest : public QObject {
     host->exec("seq 1 2000000; seq 1 1000 >&2");
     QVERIFY(finished.wait(60000));
     QCOMPARE(finished.first().at(1).toInt(), 0);
-    QByteArray want;
-    for (int i = 1; i <= 2000000; ++i) want += QByteArray::number(i) + '\n';
+    const auto seq = [](int n) {  // what `seq 1 n` prints
+      QByteArray text;
+      for (int i = 1; i <= n; ++i) text += QByteArray::number(i) + '\n';
+      return text;
+    };
+    const QByteArray want = seq(2000000);
     QCOMPARE(out.size(), want.size());
     QVERIFY(out == want);
-    QByteArray wantErr;
-    for (int i = 1; i <= 1000; ++i) wantErr += QByteArray::number(i) + '\n';
-    QCOMPARE(err, wantErr);
+    QCOMPARE(err, seq(1000));
   }
 
   void aLongCommandStallsNothing() {

@@ -76,10 +76,7 @@ inline void endRunThere(const QString& runDir) {
     RemoteRecord record;
     if (!readRemoteRecord(mirror, &record) || record.pid <= 0) continue;
     // Only while the pid is still that supervisor (a run that ended may have had its pid reused).
-    QFile stat(QString("/proc/%1/stat").arg(record.pid));
-    const QString text = stat.open(QIODevice::ReadOnly) ? QString::fromLatin1(stat.readAll()) : QString();
-    if (text.mid(text.lastIndexOf(')') + 2).split(' ').value(19) == record.startTime)
-      ::kill(-static_cast<pid_t>(record.pid), SIGKILL);
+    if (SshdServer::processStartTime(record.pid) == record.startTime) ::kill(-static_cast<pid_t>(record.pid), SIGKILL);
   }
 }
 

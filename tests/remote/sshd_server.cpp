@@ -163,4 +163,11 @@ qint64 SshdServer::readPid(const QString& pidFile) {
   return ok ? pid : -1;
 }
 
+QString SshdServer::processStartTime(qint64 pid) {
+  QFile f(QString("/proc/%1/stat").arg(pid));
+  if (!f.open(QIODevice::ReadOnly)) return QString();
+  const QString stat = QString::fromLatin1(f.readAll());
+  return stat.mid(stat.lastIndexOf(')') + 2).split(' ').value(19);  // after the command's name
+}
+
 }  // namespace traindeck::test

@@ -49,6 +49,9 @@ class SshdServer {
   QString proxyCommand(const QString& pidFile) const;
   // The pid of the socat-based proxy written by proxyCommand(pidFile), or -1.
   static qint64 readPid(const QString& pidFile);
+  // A process's start time on this machine (the test host), as the helper's start_time gives
+  // it: /proc/PID/stat's 22nd field; empty when no such process runs.
+  static QString processStartTime(qint64 pid);
 
  private:
   QString keygen(const QString& name);

@@ -132,8 +132,7 @@ int main(int argc, char** argv) {
   QProcess supervisor;
   supervisor.start("sleep", {"100000"});
   supervisor.waitForStarted();
-  const QString stat = fileText(QString("/proc/%1/stat").arg(supervisor.processId()));
-  const QString startTime = stat.mid(stat.lastIndexOf(')') + 2).split(' ').value(19);
+  const QString startTime = SshdServer::processStartTime(supervisor.processId());
 
   const QString knownHosts = local.filePath("known_hosts");
   server.writeKnownHosts(knownHosts);
