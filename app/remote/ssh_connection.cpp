@@ -125,6 +125,7 @@ void SshConnection::connect(const SshTarget& target, const ConnectCallbacks& cal
         QString("Cannot connect to %1: %2. Check the host name, the port and that sshd runs there%3.")
             .arg(m_target.display(), detail, m_target.proxyCommand.isEmpty() ? "" : " and the ProxyCommand"));
   }
+  if (m_socketObserver) m_socketObserver(socketDescriptor());
   try {
     // libssh checks and writes known_hosts under its session's host and port: with a
     // HostKeyAlias, under the alias alone (as OpenSSH), then back to the real ones.
@@ -182,6 +183,7 @@ void SshConnection::setSessionHost(const QString& host, int port) {
 void SshConnection::disconnect() {
   checkOwner();
   if (m_session != nullptr) {
+    if (m_socketObserver) m_socketObserver(-1);
     if (ssh_is_connected(m_session)) ssh_disconnect(m_session);
     ssh_free(m_session);
     m_session = nullptr;

@@ -108,6 +108,10 @@ class SshConnection {
   // SshError(Cancelled). For shutting down while a long operation runs.
   void setCancelFlag(const std::atomic<bool>* flag) { m_cancel = flag; }
   bool isCancelled() const { return m_cancel != nullptr && m_cancel->load(); }
+  // Told the session's socket as soon as it is connected (before the host key check and the
+  // login) and -1 just before it is closed, on the owning thread: another thread may cut that
+  // socket (shutdown) to end a blocking call on a link that does not answer.
+  void setSocketObserver(std::function<void(int fd)> observer) { m_socketObserver = std::move(observer); }
 
  private:
   // ssh_connect: empty when connected, else what failed. Throws SshError(Cancelled).
@@ -141,6 +145,7 @@ class SshConnection {
   QString m_authDescription;
   int m_linkTimeoutMs = 4000;
   const std::atomic<bool>* m_cancel = nullptr;
+  std::function<void(int fd)> m_socketObserver;
   std::thread::id m_owner;
   std::unique_ptr<char[]> m_readBuffer;  // pollExec's
 };

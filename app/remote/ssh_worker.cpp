@@ -85,6 +85,8 @@ bool SshWorker::tryConnect(bool first) {
   auto connection = std::make_unique<SshConnection>();
   connection->setLinkTimeoutMs(m_linkTimeoutMs);
   connection->setCancelFlag(&stopping);  // RemoteHost's destructor must not wait for a long transfer
+  // ...nor for a login or a probe on a link that does not answer: cutLink() cuts this socket.
+  connection->setSocketObserver([this](int fd) { setLiveSocket(fd); });
   try {
     connection->connect(m_target, m_callbacks);
   } catch (const SshError& e) {
@@ -108,7 +110,6 @@ bool SshWorker::tryConnect(bool first) {
   }
   m_connection = std::move(connection);
   m_sftp = std::make_unique<SftpTransfer>(*m_connection, m_partTag);
-  setLiveSocket(m_connection->socketDescriptor());
   watchSession();
   for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(m_connection.get());
   m_attempt = 0;
@@ -138,7 +139,6 @@ void SshWorker::onLinkLost(const QString& reason) {
   for (auto& [id, tunnel] : m_tunnels) tunnel->setConnection(nullptr);
   dropCommands(reason);
   unwatchSession();
-  setLiveSocket(-1);
   m_sftp.reset();
   m_connection.reset();
   emit linkLost(reason);
@@ -166,7 +166,6 @@ void SshWorker::stop() {
   m_commands.clear();
   if (m_pump != nullptr) m_pump->stop();
   unwatchSession();
-  setLiveSocket(-1);
   m_sftp.reset();
   m_connection.reset();
   m_interrupted.clear();

@@ -150,6 +150,29 @@ class LinkTest : public QObject {
     QVERIFY2(ms < 5000, qPrintable(QString("closing took %1 ms").arg(ms)));
   }
 
+  void closingWhileLoggingInDoesNotWaitForTheTimeout() {
+    // The link freezes after the key exchange (the proxy stopped as the host key is shown), so
+    // the login waits up to 15 s for the server: closing cuts the socket under the login.
+    const QString pidFile = m_server.path("frozen-login.pid");
+    auto host = std::make_unique<RemoteHost>(target(pidFile));
+    qint64 frozen = 0;
+    host->setHostKeyPrompt([&](const HostKeyInfo&) {
+      frozen = SshdServer::readPid(pidFile);
+      if (frozen > 0) ::kill(static_cast<pid_t>(frozen), SIGSTOP);
+      return HostKeyDecision::AcceptOnce;
+    });
+    host->connectToHost();
+    QVERIFY(QTest::qWaitFor([&] { return frozen > 0; }, 10000));
+    QTest::qWait(1000);  // the login is under way and has no answer
+    QCOMPARE(host->state(), LinkState::Connecting);
+    QElapsedTimer closing;
+    closing.start();
+    host.reset();
+    const qint64 ms = closing.elapsed();
+    ::kill(static_cast<pid_t>(frozen), SIGKILL);
+    QVERIFY2(ms < 5000, qPrintable(QString("closing took %1 ms").arg(ms)));
+  }
+
   void chattyProxyDoesNotStall() {
     // socat -d -d -d -d logs every transfer on stderr: unread, that pipe would fill (64 KiB)
     // and freeze the proxy, as a verbose cloudflared would.
