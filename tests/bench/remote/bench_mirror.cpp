@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "event_loop_wait.h"
 #include "remote_host.h"
 #include "remote_job.h"
 #include "remote_record.h"
@@ -30,6 +31,7 @@
 
 using namespace traindeck;
 using traindeck::test::SshdServer;
+using traindeck::test_support::runEventsUntil;
 
 namespace {
 
@@ -51,17 +53,6 @@ double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
-}
-
-// Runs the event loop until `done` or `ms` pass. It sleeps between events as the app's loop does
-// (a 5 ms tick wakes it to look at `done`): processEvents without waiting would spin a core the
-// helper and sshd need, and measure that instead.
-void spin(const std::function<bool()>& done, int ms) {
-  QElapsedTimer t;
-  t.start();
-  QTimer tick;
-  tick.start(5);
-  while (!done() && t.elapsed() < ms) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
 }
 
 // Appends `perTick` records every `tickMs` to `path` until stopped; records each record's
@@ -159,11 +150,11 @@ int main(int argc, char** argv) {
     std::printf("bench_mirror: %s\n", qPrintable(why));
     return 1;
   }
-  spin([&] { return job.link() == Job::Link::Following; }, 20000);
+  runEventsUntil([&] { return job.link() == Job::Link::Following; }, 20000);
   const QString mirrored = mirrorDir + "/metrics.jsonl", source = runDir + "/metrics.jsonl";
   // The stream's channel takes a few hundred ms to open (a login shell there): the latency below
   // is the steady state's, measured once it runs (a start's own delay is the reconnect figure's).
-  spin([] { return false; }, 1500);
+  runEventsUntil([] { return false; }, 1500);
 
   QElapsedTimer clock;
   clock.start();
@@ -192,7 +183,7 @@ int main(int argc, char** argv) {
         latencies.push_back(static_cast<double>(clock.elapsed() - w.writtenAt[seenRecords]));
     });
     watch.start(2);
-    spin([&] { return clock.elapsed() > end; }, 20000);
+    runEventsUntil([&] { return clock.elapsed() > end; }, 20000);
     w.stop();
     std::printf(
         "latency, a record written there -> in the mirror here (%zu records, streamed; polls every %d ms where "
@@ -200,7 +191,7 @@ int main(int argc, char** argv) {
         latencies.size(), RemoteFollower::kPollMs, percentile(latencies, 0.5), percentile(latencies, 0.99),
         percentile(latencies, 1.0));
   }
-  spin([&] { return fileSize(mirrored) == fileSize(source); }, 20000);
+  runEventsUntil([&] { return fileSize(mirrored) == fileSize(source); }, 20000);
   // Rate: 20,000 records/s for 10 s.
   {
     Writer w;
@@ -211,13 +202,13 @@ int main(int argc, char** argv) {
     const qint64 startLines = lineCount(mirrored);
     const qint64 t0 = clock.elapsed();
     w.start();
-    spin([&] { return clock.elapsed() - t0 > 10000; }, 20000);
+    runEventsUntil([&] { return clock.elapsed() - t0 > 10000; }, 20000);
     w.stop();
     const double seconds = static_cast<double>(clock.elapsed() - t0) / 1000.0;
     const qint64 mirroredLines = lineCount(mirrored) - startLines;
     const qint64 lagBytes = fileSize(source) - fileSize(mirrored);
     const qint64 t1 = clock.elapsed();
-    spin([&] { return fileSize(mirrored) == fileSize(source); }, 60000);
+    runEventsUntil([&] { return fileSize(mirrored) == fileSize(source); }, 60000);
     std::printf(
         "rate, %zu records written at %.0f/s: mirrored %.0f records/s while writing; %lld records (%lld bytes) "
         "behind at the end, caught up %lld ms later\n",
@@ -234,15 +225,15 @@ int main(int argc, char** argv) {
     w.perTick = 10;
     w.tickMs = 10;
     w.start();
-    spin([] { return false; }, 1000);
+    runEventsUntil([] { return false; }, 1000);
     const qint64 killedAt = clock.elapsed();
     ::kill(static_cast<pid_t>(SshdServer::readPid(pidFile)), SIGKILL);
-    spin([&] { return job.link() != Job::Link::Following; }, 20000);
+    runEventsUntil([&] { return job.link() != Job::Link::Following; }, 20000);
     const qint64 noticed = clock.elapsed();
-    spin([&] { return job.link() == Job::Link::Following; }, 60000);
+    runEventsUntil([&] { return job.link() == Job::Link::Following; }, 60000);
     const qint64 back = clock.elapsed();
     w.stop();
-    spin([&] { return fileSize(mirrored) == fileSize(source); }, 60000);
+    runEventsUntil([&] { return fileSize(mirrored) == fileSize(source); }, 60000);
     std::printf(
         "reconnect, proxy killed at 1,000 records/s: lost noticed after %lld ms, link back after %lld ms, "
         "mirror caught up %lld ms after the link was back (the writer stopped then); files equal: %s\n",
@@ -254,7 +245,7 @@ int main(int argc, char** argv) {
     RemoteHost host(record.ssh);
     host.setHostKeyPrompt([](const HostKeyInfo&) { return HostKeyDecision::AcceptOnce; });
     host.connectToHost();
-    spin([&] { return host.isReady(); }, 20000);
+    runEventsUntil([&] { return host.isReady(); }, 20000);
     qint64 bytes = 0;
     bool finished = false;
     QObject::connect(&host, &RemoteHost::execOutputAvailable, [&](int, const QByteArray& b, bool) { bytes += b.size(); });
@@ -262,7 +253,7 @@ int main(int argc, char** argv) {
     QObject::connect(&host, &RemoteHost::operationFailed, [&](int, const QString&) { finished = true; });
     const qint64 t0 = clock.elapsed();
     host.exec("head -c 50000000 /dev/zero");
-    spin([&] { return finished; }, 120000);
+    runEventsUntil([&] { return finished; }, 120000);
     const qint64 ms = std::max<qint64>(1, clock.elapsed() - t0);
     std::printf("channel, a command's output through the link: %lld bytes in %lld ms, %.1f MB/s\n",
                 static_cast<long long>(bytes), static_cast<long long>(ms), static_cast<double>(bytes) / 1000.0 / ms);

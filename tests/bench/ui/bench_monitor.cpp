@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "compare_chart.h"
+#include "event_loop_wait.h"
 #include "compare_page.h"
 #include "metric_chart.h"
 #include "monitor_page.h"
@@ -31,6 +32,7 @@
 #include "runs/run_session.h"
 
 using namespace traindeck;
+using traindeck::test_support::runEventsUntil;
 
 namespace {
 
@@ -75,10 +77,7 @@ void liveLatency(QApplication& app, const QString& runDir, long prefill, int per
     livePage.showMetrics(v);
   });
   // Let the page read and draw what is there before the clock starts.
-  QElapsedTimer settle;
-  settle.start();
-  while (livePage.charts().front()->pointCount() < static_cast<std::size_t>(prefill) && settle.elapsed() < 60000)
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  runEventsUntil([&] { return livePage.charts().front()->pointCount() >= static_cast<std::size_t>(prefill); }, 60000);
 
   std::atomic<bool> writing{true};
   std::thread writer([&] {
@@ -158,7 +157,7 @@ void compareFigures(const QString& root, long records) {
       if (comparison.store(i).train().size() < static_cast<std::size_t>(records)) return false;
     return comparison.size() == runs.size();
   };
-  while (!allStored() && clock.elapsed() < 120000) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  runEventsUntil(allStored, 120000);
   page.redrawNow();
   page.grab();
   const double loadMs = static_cast<double>(clock.elapsed());
@@ -206,8 +205,7 @@ int main(int argc, char** argv) {
   }
   const double parsedMs = static_cast<double>(clock.elapsed());
   page.showMetrics(metricsViewOf(store));
-  while (page.charts().front()->pointCount() < static_cast<std::size_t>(records))
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  runEventsUntil([&] { return page.charts().front()->pointCount() >= static_cast<std::size_t>(records); }, 60000);
   page.grab();
   const double firstPaintMs = static_cast<double>(clock.elapsed());
   std::printf("first paint, %ld train records: %.0f ms (read %.0f ms, parse %.0f ms, store %.0f ms, draw %.0f ms)\n",
@@ -226,13 +224,11 @@ int main(int argc, char** argv) {
     QObject::connect(session.get(), &RunSession::metricsChanged, &followed,
                      [&] { followed.showMetrics(metricsViewOf(session->metrics())); });
     MetricChart* loss = followed.charts().front();
-    while (loss->pointCount() == 0 && clock.elapsed() < 60000)
-      QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+    runEventsUntil([&] { return loss->pointCount() > 0; }, 60000, 1);
     followed.grab();
     const double previewMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
     const std::size_t previewPoints = loss->pointCount();
-    while (loss->pointCount() < static_cast<std::size_t>(records) && clock.elapsed() < 60000)
-      QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    runEventsUntil([&] { return loss->pointCount() >= static_cast<std::size_t>(records); }, 60000);
     followed.grab();
     std::printf(
         "first paint as the app follows the run: %.0f ms (a preview of %zu records), every record drawn after %.0f "

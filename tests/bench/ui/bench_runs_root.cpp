@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "compare_chart.h"
+#include "event_loop_wait.h"
 #include "compare_page.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
@@ -30,6 +31,7 @@
 #include "runs/run_registry.h"
 
 using namespace traindeck;
+using traindeck::test_support::runEventsUntil;
 
 namespace {
 
@@ -107,7 +109,7 @@ int main(int argc, char** argv) {
   std::printf("run list of %d runs from cold: ready in %.0f ms (%.1f MB of metrics.jsonl ends read)\n", cold.rowCount(),
               firstScan, static_cast<double>(cold.metricsBytesRead()) / (1 << 20));
   clock.restart();
-  while (!cold.runIndex()->idle()) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  runEventsUntil([&] { return cold.runIndex()->idle(); }, 600000);
   std::printf("summary index of %d runs x %ld records built in its thread in %.0f ms from the start (%.0f MB parsed)\n",
               cold.rowCount(), records, firstScan + msSince(clock),
               static_cast<double>(cold.runIndex()->bytesParsed()) / (1 << 20));
@@ -165,7 +167,7 @@ int main(int argc, char** argv) {
   withImports.rescan();
   std::printf("the same root with %d llm.c logs of %ld steps: ready in %.0f ms (%d rows); a rescan %.1f ms\n", imported,
               records, importScan, withImports.rowCount(), msSince(clock));
-  while (!withImports.runIndex()->idle()) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  runEventsUntil([&] { return withImports.runIndex()->idle(); }, 600000);
   std::printf("their entries built in the index's thread in %.0f ms from the start (%d logs read)\n",
               msSince(sinceImportStart), withImports.runIndex()->importsRead());
   RunListModel importsWarm(nullptr, indexCache.path());
@@ -187,7 +189,7 @@ int main(int argc, char** argv) {
       if (comparison.store(i).train().size() < static_cast<std::size_t>(records)) return false;
     return true;
   };
-  while (!loaded()) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  runEventsUntil(loaded, 600000);
   std::printf("Compare on %d runs: every store loaded in %.0f ms\n", comparison.size(), msSince(clock));
   CompareGrouping grouping;
   grouping.by = {.kind = GroupBy::Kind::ConfigKeysExcept, .keys = {"seed"}, .pattern = {}};
