@@ -41,8 +41,9 @@ class SshWorker : public QObject {
   static constexpr int kPumpMs = 10;
   // From any thread: the command runs once startQueuedCommands() comes round (queue a call to it).
   void queueExec(int id, const QString& command);
-  // From any thread, when closing cannot wait: shuts the connected session's socket down, so
-  // that a call blocked on it (a probe, a forward being opened) fails at once.
+  // From any thread, when closing cannot wait: shuts the session's socket down (from the key
+  // exchange on), so that a call blocked on it (the login, a probe, a forward being opened)
+  // fails at once.
   void cutLink();
 
  public slots:
@@ -113,7 +114,7 @@ class SshWorker : public QObject {
   QSocketNotifier* m_sessionReadable = nullptr;
   bool m_commandsWait = false;  // commands run and their output has dried up for now
   std::mutex m_socketMutex;
-  int m_liveSocket = -1;  // the connected session's socket, under m_socketMutex (for cutLink)
+  int m_liveSocket = -1;  // the session's socket once connected, under m_socketMutex (for cutLink)
   std::mutex m_queueMutex;
   std::vector<std::pair<int, QString>> m_queued;  // under m_queueMutex
   bool m_inTransfer = false;

@@ -70,6 +70,14 @@ class LinkTest : public QObject {
     return host;
   }
 
+  // How long closing a RemoteHost (its destructor) takes, in ms.
+  static qint64 msToClose(std::unique_ptr<RemoteHost>& host) {
+    QElapsedTimer closing;
+    closing.start();
+    host.reset();
+    return closing.elapsed();
+  }
+
  private slots:
   void initTestCase() {
     if (const QString missing = SshdServer::missingPackage(); !missing.isEmpty())
@@ -126,10 +134,8 @@ class LinkTest : public QObject {
     host->connectToHost();
     QVERIFY(QTest::qWaitFor([&] { return host->state() == LinkState::Connecting; }, 5000));
     QTest::qWait(300);  // inside the connect by now
-    QElapsedTimer closing;
-    closing.start();
-    host.reset();
-    QVERIFY2(closing.elapsed() < 5000, qPrintable(QString("closing took %1 ms").arg(closing.elapsed())));
+    const qint64 ms = msToClose(host);
+    QVERIFY2(ms < 5000, qPrintable(QString("closing took %1 ms").arg(ms)));
   }
 
   void closingOnAFrozenLinkDoesNotWaitForTheProbe() {
@@ -142,10 +148,7 @@ class LinkTest : public QObject {
     QVERIFY(pid > 0);
     ::kill(static_cast<pid_t>(pid), SIGSTOP);
     QTest::qWait(1000);  // a probe is under way and has no answer
-    QElapsedTimer closing;
-    closing.start();
-    host.reset();
-    const qint64 ms = closing.elapsed();
+    const qint64 ms = msToClose(host);
     ::kill(static_cast<pid_t>(pid), SIGKILL);  // gone with the host already; harmless
     QVERIFY2(ms < 5000, qPrintable(QString("closing took %1 ms").arg(ms)));
   }
@@ -165,10 +168,7 @@ class LinkTest : public QObject {
     QVERIFY(QTest::qWaitFor([&] { return frozen > 0; }, 10000));
     QTest::qWait(1000);  // the login is under way and has no answer
     QCOMPARE(host->state(), LinkState::Connecting);
-    QElapsedTimer closing;
-    closing.start();
-    host.reset();
-    const qint64 ms = closing.elapsed();
+    const qint64 ms = msToClose(host);
     ::kill(static_cast<pid_t>(frozen), SIGKILL);
     QVERIFY2(ms < 5000, qPrintable(QString("closing took %1 ms").arg(ms)));
   }
@@ -254,8 +254,6 @@ class LinkTest : public QObject {
     QVERIFY(fetch());  // same local port, new session
   }
 
-  // One connection, many things at once: a long command (a remote build) stalls neither a short
-  // command, nor a tunnel, and commands asked for during a transfer run during it.
   void aLargeOutputArrivesWholeAndInOrder() {
     // 15 MB through the proxy: the pump reads on while the socket has bytes and is woken by it
     // when it waits; nothing may be lost, doubled or reordered on the way, on either stream.
@@ -279,6 +277,8 @@ class LinkTest : public QObject {
     QCOMPARE(err, seq(1000));
   }
 
+  // One connection, many things at once: a long command (a remote build) stalls neither a short
+  // command, nor a tunnel, and commands asked for during a transfer run during it.
   void aLongCommandStallsNothing() {
     auto host = connectedHost(m_server.path("p6.pid"));
     QVERIFY(host);

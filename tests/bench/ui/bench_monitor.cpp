@@ -20,8 +20,8 @@
 #include <thread>
 
 #include "compare_chart.h"
-#include "event_loop_wait.h"
 #include "compare_page.h"
+#include "event_loop_wait.h"
 #include "metric_chart.h"
 #include "monitor_page.h"
 #include "runlog/metrics_jsonl_parser.h"

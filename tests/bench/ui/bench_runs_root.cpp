@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "compare_chart.h"
-#include "event_loop_wait.h"
 #include "compare_page.h"
+#include "event_loop_wait.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
 #include "runs/run_list_model.h"
