@@ -42,9 +42,9 @@ HostEntry colabCliHost(const ColabCliRuntime& runtime);
 QString colabCliSetupCommands();
 
 // The notebook cell: valid Python that writes `publicKey` (checked by publicKeyProblem) as the
-// only line of its own authorized-keys file, starts sshd on 127.0.0.1:`port` with keys only,
-// starts a cloudflared quick tunnel to it and prints the hostname to paste back. Throws
-// std::invalid_argument with the reason for a key that is not fit.
+// only line of its own authorized-keys file, starts sshd on 127.0.0.1:`port` with keys only and
+// waits until it listens, starts a cloudflared quick tunnel to it and prints the hostname to
+// paste back. Throws std::invalid_argument with the reason for a key that is not fit.
 QString colabSshCell(const QString& publicKey, int port = 22);
 // The same cell as a one-cell notebook (nbformat 4) that asks Colab for a GPU runtime.
 QByteArray colabSshNotebook(const QString& publicKey);

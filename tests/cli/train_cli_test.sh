@@ -34,7 +34,9 @@ case "$s1" in "the deck"*) ;; *) fail "sample does not start with the prompt: $s
 MAX_STEPS=100000 CHECKPOINT_EVERY=0 "$(dirname "$0")/make_tiny_job.sh" "$train" term >/dev/null
 (cd term && exec "$train" run --config job.yaml --run-dir run --no-progress > term.out 2>&1) &
 pid=$!
-for _ in $(seq 100); do grep -q '"kind":"train"' term/run/metrics.jsonl 2>/dev/null && break; sleep 0.1; done
+started=no
+for _ in $(seq 600); do grep -q '"kind":"train"' term/run/metrics.jsonl 2>/dev/null && started=yes && break; sleep 0.1; done
+[ $started = yes ] || { kill -KILL "$pid"; fail "SIGTERM: no train record within 60 s: $(cat term/term.out)"; }
 kill -TERM "$pid"
 wait "$pid" || fail "SIGTERM: exit code $? (wanted 0): $(cat term/term.out)"
 grep -q '"status":"stopped"' term/run/run.json || fail "SIGTERM: run.json is not stopped"

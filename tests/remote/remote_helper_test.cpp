@@ -11,6 +11,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <functional>
 
 #include "remote_helper.h"
 
@@ -180,10 +182,12 @@ class RemoteHelperTest : public QObject {
     QVERIFY(p.waitForStarted());
     QByteArray out;
     QVector<RemoteReadAnswer> answers;
-    const auto readFor = [&](int ms) {
+    // Reads answers until `done` holds (each step waits for what it needs, never a fixed window:
+    // the helper's rounds slow down on a loaded machine).
+    const auto readUntil = [&](const std::function<bool()>& done) {
       QElapsedTimer t;
       t.start();
-      while (t.elapsed() < ms) {
+      while (!done() && t.elapsed() < 20000) {
         p.waitForReadyRead(50);
         out += p.readAllStandardOutput();
         for (qsizetype consumed = 1; consumed > 0;) {
@@ -193,16 +197,35 @@ class RemoteHelperTest : public QObject {
           out.remove(0, consumed);
         }
       }
+      return done();
     };
-    readFor(400);
+    // Whether an answer from the index `from` on carries `bytes` of `name` / grows nothing.
+    const auto sent = [&](qsizetype from, const QString& name, const QByteArray& bytes) {
+      for (qsizetype i = from; i < answers.size(); ++i)
+        for (const RemoteFileChunk& c : answers[i].files)
+          if (c.name == name && c.bytes.contains(bytes)) return true;
+      return false;
+    };
+    const auto quietSince = [&](qsizetype from) {
+      for (qsizetype i = from; i < answers.size(); ++i)
+        if (std::none_of(answers[i].files.begin(), answers[i].files.end(), [](const RemoteFileChunk& c) {
+              return c.name != "run.json" && c.name != "config.yaml" && !c.bytes.isEmpty();
+            }))
+          return true;
+      return false;
+    };
+    QVERIFY(readUntil([&] { return !answers.isEmpty(); }));
     QCOMPARE(answers.size(), 1);  // the first at once, from the offset given
     append("metrics.jsonl", "abc\n");
     append("logs/rank-0.log", "rank 0 says hi\n");
-    readFor(400);
+    QVERIFY(readUntil([&] { return sent(1, "metrics.jsonl", "abc") && sent(1, "logs/rank-0.log", "hi"); }));
     append("metrics.jsonl", "def\n");
-    readFor(1600);  // long enough for a heartbeat with nothing new
+    QVERIFY(readUntil([&] { return sent(1, "metrics.jsonl", "def"); }));
+    const qsizetype afterDef = answers.size();
+    QVERIFY2(readUntil([&] { return quietSince(afterDef); }), "no heartbeat while nothing grew");
     append("metrics.jsonl", "xy", QIODevice::Truncate);  // replaced: again from its start
-    readFor(400);
+    const qsizetype beforeXy = answers.size();
+    QVERIFY(readUntil([&] { return sent(beforeXy, "metrics.jsonl", "xy"); }));
     p.kill();
     p.waitForFinished();
     QByteArray metrics, log;

@@ -44,13 +44,6 @@ class SlurmBatchTest : public QObject {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
   }
-  bool inQueue(const QString& id) { return !m_cluster.run("squeue", {"-h", "-j", id}).trimmed().isEmpty(); }
-  QString jobDetails(const QString& id) { return m_cluster.run("scontrol", {"show", "job", id}); }
-  // How often the job was requeued (scontrol's Restarts=); -1 when it does not say.
-  int restarts(const QString& id) {
-    const QRegularExpressionMatch m = QRegularExpression("\\bRestarts=(\\d+)").match(jobDetails(id));
-    return m.hasMatch() ? m.captured(1).toInt() : -1;
-  }
   QString submit(const QString& script, const QString& dir) {
     const QString path = QDir(dir).filePath("slurm.sbatch");
     QFile file(path);
@@ -92,7 +85,7 @@ class SlurmBatchTest : public QObject {
     QVERIFY2(!script.isEmpty(), qPrintable(error));
     const QString id = submit(script, run);
     QVERIFY2(!id.isEmpty(), qPrintable(m_cluster.logs()));
-    QTRY_VERIFY2_WITH_TIMEOUT(!inQueue(id), qPrintable(m_cluster.logs()), 60000);
+    QTRY_VERIFY2_WITH_TIMEOUT(!m_cluster.inQueue(id), qPrintable(m_cluster.logs()), 60000);
     for (int node = 0; node < 2; ++node) {
       const QStringList args =
           read(QDir(m_cluster.dir()).filePath(QStringLiteral("args-a.%1.0").arg(node))).split('\n');
@@ -129,16 +122,16 @@ class SlurmBatchTest : public QObject {
     // launched, and requeue it all the same: asked again until it takes or the job is queued,
     // but not once it was requeued (a second requeue would start it a third time).
     const auto requeued = [this, &id] {
-      if (restarts(id) > 0) return true;
+      if (m_cluster.restarts(id) > 0) return true;
       bool ok = false;
       m_cluster.run("scontrol", {"requeue", id}, &ok);
       return ok || m_cluster.lastError().contains("pending execution");
     };
     QTRY_VERIFY2_WITH_TIMEOUT(requeued(), qPrintable(m_cluster.lastError() + "\n" + m_cluster.logs()), 30000);
-    QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(second), qPrintable(m_cluster.logs()), 60000);
+    QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(second), qPrintable(m_cluster.jobDetails(id) + "\n" + m_cluster.logs()), 120000);
     QVERIFY2(read(second).split('\n').contains("--resume"), qPrintable(read(second)));
     // Done: it leaves the queue, started twice (a job's end may wait for a busy controller).
-    QTRY_VERIFY2_WITH_TIMEOUT(!inQueue(id), qPrintable(jobDetails(id) + "\n" + m_cluster.logs()), 180000);
+    QTRY_VERIFY2_WITH_TIMEOUT(!m_cluster.inQueue(id), qPrintable(m_cluster.jobDetails(id) + "\n" + m_cluster.logs()), 180000);
     QVERIFY2(!QFile::exists(QDir(m_cluster.dir()).filePath("args-b.0.2")), "started a third time");
   }
 

@@ -181,6 +181,17 @@ QString SlurmCluster::run(const QString& program, const QStringList& args, bool*
   return QString::fromUtf8(p.readAllStandardOutput());
 }
 
+bool SlurmCluster::inQueue(const QString& id) const {
+  bool ok = false;
+  const QString listed = run("squeue", {"-h", "-j", id}, &ok).trimmed();
+  return ok ? !listed.isEmpty() : !m_lastError.contains("Invalid job id");
+}
+
+int SlurmCluster::restarts(const QString& id) const {
+  const QRegularExpressionMatch m = QRegularExpression("\\bRestarts=(\\d+)").match(jobDetails(id));
+  return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
 QString SlurmCluster::logs() const {
   QStringList out;
   for (const QString& name : QDir(m_dir.filePath("log")).entryList(QDir::Files))

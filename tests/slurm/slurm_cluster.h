@@ -34,6 +34,13 @@ class SlurmCluster {
   QProcessEnvironment environment() const;
   // Runs a client command to its end; its stdout, and *ok (exit 0).
   QString run(const QString& program, const QStringList& args, bool* ok = nullptr, int timeoutMs = 30000) const;
+  // Whether squeue still lists job `id`; also while squeue fails for another reason than not
+  // knowing the job (a busy slurmctld times out: the job has not left for that).
+  bool inQueue(const QString& id) const;
+  // What `scontrol show job` says of job `id`, and how often it was requeued (its Restarts=; -1
+  // when it does not say).
+  QString jobDetails(const QString& id) const { return run("scontrol", {"show", "job", id}); }
+  int restarts(const QString& id) const;
   // What the last client command said on stderr.
   QString lastError() const { return m_lastError; }
   // What the daemons logged, their last lines (for failure messages).

@@ -6,6 +6,7 @@
 // GPU, so a one-rank group).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -122,7 +123,8 @@ TEST(GradientSync, BucketsOverlapBackwardAndOneBucketDoesNot) {
   const OverlapRun buckets = rankZeroOverlap(0.001, late, pause);
   EXPECT_GE(buckets.overlap, 0.19);
   EXPECT_LE(buckets.overlap, buckets.backwardSeconds);
-  EXPECT_LT(rankZeroOverlap(4096, late, pause).overlap, 0.05);
+  // "Nothing" up to what a loaded machine's scheduling adds between launch and the end.
+  EXPECT_LT(rankZeroOverlap(4096, late, pause).overlap, std::min(0.1, buckets.overlap / 2));
 }
 
 TEST(Communicator, AutoPicksNcclForCudaTensors) {

@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
 #include <QHash>
 #include <QLabel>
 #include <QLineEdit>
@@ -572,20 +573,22 @@ class SetupPageTest : public QObject {
     page.choosePreset("gpt2-124m-1gpu");
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
-    QVERIFY(page.grab().save("/tmp/setup_page.png"));
+    const QDir shots(TRAINDECK_SCREENSHOT_DIR);
+    QVERIFY(shots.mkpath("."));
+    QVERIFY(page.grab().save(shots.filePath("setup_page.png")));
     // And with problems: a cross-field error, a plan that does not fit, unreadable YAML.
     page.choosePreset("gpt2-1.5b-8gpu-zero1");
     page.findChild<PlanPanel*>("plan")->setDeviceName("T4");
     QCoreApplication::processEvents();
-    QVERIFY(page.grab().save("/tmp/setup_page_t4.png"));
+    QVERIFY(page.grab().save(shots.filePath("setup_page_t4.png")));
     QString text = page.yamlText();
     text.replace("  preset: gpt2-xl", "  preset: gpt2-xl\n  n_head: 7");
     page.setYamlText(text);
     QCoreApplication::processEvents();
-    QVERIFY(page.grab().save("/tmp/setup_page_problems.png"));
+    QVERIFY(page.grab().save(shots.filePath("setup_page_problems.png")));
     page.setYamlText(text.replace("kind: zero1", "kind: [zero1"));
     QCoreApplication::processEvents();
-    QVERIFY(page.grab().save("/tmp/setup_page_unreadable.png"));
+    QVERIFY(page.grab().save(shots.filePath("setup_page_unreadable.png")));
   }
 
  private:
