@@ -187,9 +187,21 @@ bool SlurmCluster::inQueue(const QString& id) const {
   return ok ? !listed.isEmpty() : !m_lastError.contains("Invalid job id");
 }
 
+QString SlurmCluster::jobField(const QString& details, const QString& name) {
+  return QRegularExpression("\\b" + QRegularExpression::escape(name) + "=(\\S+)").match(details).captured(1);
+}
+
 int SlurmCluster::restarts(const QString& id) const {
-  const QRegularExpressionMatch m = QRegularExpression("\\bRestarts=(\\d+)").match(jobDetails(id));
-  return m.hasMatch() ? m.captured(1).toInt() : -1;
+  bool ok = false;
+  const int count = jobField(jobDetails(id), "Restarts").toInt(&ok);
+  return ok ? count : -1;
+}
+
+bool SlurmCluster::requeueOnce(const QString& id) const {
+  if (restarts(id) > 0) return true;
+  bool ok = false;
+  run("scontrol", {"requeue", id}, &ok);
+  return ok || m_lastError.contains("pending execution");
 }
 
 QString SlurmCluster::logs() const {

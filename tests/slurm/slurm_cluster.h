@@ -37,10 +37,16 @@ class SlurmCluster {
   // Whether squeue still lists job `id`; also while squeue fails for another reason than not
   // knowing the job (a busy slurmctld times out: the job has not left for that).
   bool inQueue(const QString& id) const;
-  // What `scontrol show job` says of job `id`, and how often it was requeued (its Restarts=; -1
-  // when it does not say).
+  // What `scontrol show job` says of job `id`; one NAME=VALUE field of that (empty when absent);
+  // and how often the job was requeued (its Restarts=; -1 when it does not say).
   QString jobDetails(const QString& id) const { return run("scontrol", {"show", "job", id}); }
+  static QString jobField(const QString& details, const QString& name);
   int restarts(const QString& id) const;
+  // Asks Slurm to requeue job `id` unless it was requeued already; true once it is (Restarts
+  // above 0, or a requeue taken, or answered "pending execution": queued again). Slurm 24.11 may
+  // answer "Unexpected message received" while the job's step is being launched and requeue it
+  // all the same, so callers ask again until true (QTRY), and never start it a third time.
+  bool requeueOnce(const QString& id) const;
   // What the last client command said on stderr.
   QString lastError() const { return m_lastError; }
   // What the daemons logged, their last lines (for failure messages).

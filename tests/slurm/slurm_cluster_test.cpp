@@ -55,17 +55,10 @@ class SlurmClusterTest : public QObject {
                               {"-N", "1", "--requeue", "--open-mode=append", "-o", out});
     QVERIFY2(!id.isEmpty(), qPrintable(m_cluster.logs()));
     QTRY_VERIFY_WITH_TIMEOUT(read(out).contains("start 0"), 30000);
-    // Slurm 24.11 may answer "Unexpected message received" while the job's step is being
-    // launched, and requeue it all the same: asked again until it takes or the job is queued,
-    // but not once it was requeued.
-    const auto requeued = [this, &id] {
-      if (m_cluster.restarts(id) > 0) return true;
-      bool ok = false;
-      m_cluster.run("scontrol", {"requeue", id}, &ok);
-      return ok || m_cluster.lastError().contains("pending execution");
-    };
-    QTRY_VERIFY2_WITH_TIMEOUT(requeued(), qPrintable(m_cluster.lastError() + "\n" + m_cluster.logs()), 30000);
-    QTRY_VERIFY2_WITH_TIMEOUT(read(out).contains("start 1"), qPrintable(read(out) + m_cluster.jobDetails(id) + m_cluster.logs()), 120000);
+    QTRY_VERIFY2_WITH_TIMEOUT(m_cluster.requeueOnce(id), qPrintable(m_cluster.lastError() + "\n" + m_cluster.logs()),
+                              30000);
+    QTRY_VERIFY2_WITH_TIMEOUT(read(out).contains("start 1"),
+                              qPrintable(read(out) + m_cluster.jobDetails(id) + m_cluster.logs()), 120000);
     m_cluster.run("scancel", {id});
     QTRY_VERIFY_WITH_TIMEOUT(!m_cluster.inQueue(id), 30000);
   }

@@ -30,6 +30,7 @@
 #include "slurm_login_node.h"
 
 using namespace traindeck;
+using traindeck::test::SlurmCluster;
 using traindeck::test::SlurmLoginNode;
 
 namespace {
@@ -131,16 +132,8 @@ class SlurmRunTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(test_support::trainSteps(l.runDir + "/metrics.jsonl").size() >= 6, 240000);
     const QString id = m_login.jobIdOf(l.runDir);
     QVERIFY(!id.isEmpty());
-    // Slurm 24.11 can answer a requeue with "Unexpected message received" and requeue all the
-    // same: asked again until it takes, but not once it was requeued.
-    const auto requeued = [&] {
-      if (m_login.cluster().restarts(id) > 0) return true;
-      bool ok = false;
-      m_login.cluster().run("scontrol", {"requeue", id}, &ok);
-      return ok;
-    };
-    QTRY_VERIFY2_WITH_TIMEOUT(requeued(), qPrintable(m_login.cluster().lastError() + "\n" + m_login.cluster().logs()),
-                              30000);
+    QTRY_VERIFY2_WITH_TIMEOUT(m_login.cluster().requeueOnce(id),
+                              qPrintable(m_login.cluster().lastError() + "\n" + m_login.cluster().logs()), 30000);
     QString err;
     const int code = SlurmLoginNode::finish(l, 400000, &err);
     if (code != 0) qWarning().noquote() << err.right(4000) << "\n" << m_login.cluster().logs().right(2000);
@@ -281,8 +274,8 @@ class SlurmRunTest : public QObject {
     const QString failed =
         m_login.cluster().run("sbatch", {"--parsable", "--output=/dev/null", "--wrap", "false"}, &ok).trimmed();
     QVERIFY2(ok && !failed.isEmpty(), qPrintable(m_login.cluster().lastError()));
-    QTRY_VERIFY_WITH_TIMEOUT(m_login.cluster().run("squeue", {"-h", "-t", "all", "-j", failed, "-o", "%T"}).contains("FAILED"),
-                             30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_login.cluster().run("squeue", {"-h", "-t", "all", "-j", failed, "-o", "%T"}).contains("FAILED"), 30000);
     Launched l = m_login.launch({"target.sbatch_args=[--dependency=afterok:" + failed + "]"});
     QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
     QString err;
@@ -295,10 +288,9 @@ class SlurmRunTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!m_login.cluster().run("squeue", {"-h", "-j", id, "-o", "%T"}).contains("PENDING"), 20000);
     // The minute counts from the submission, by Slurm's own clock (the launch before it, ssh and
     // uploads, takes what a loaded machine makes it take).
-    const QString job = m_login.cluster().run("scontrol", {"show", "job", id});
+    const QString job = m_login.cluster().jobDetails(id);
     const auto timeOf = [&](const QString& field) {
-      const QRegularExpressionMatch m = QRegularExpression(field + R"(=(\S+))").match(job);
-      return QDateTime::fromString(m.captured(1), Qt::ISODate);
+      return QDateTime::fromString(SlurmCluster::jobField(job, field), Qt::ISODate);
     };
     const QDateTime submitted = timeOf("SubmitTime"), ended = timeOf("EndTime");
     QVERIFY2(submitted.isValid() && ended.isValid(), qPrintable(job));
