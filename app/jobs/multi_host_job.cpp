@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "runlog/run_directory.h"
+#include "runlog/run_exit.h"
 #include "runlog/run_verdict.h"
 
 namespace traindeck {
@@ -84,7 +85,7 @@ QString MultiHostJob::attach(const QString& runDir, bool batch) {
     const RunInfoReadResult read = runInfoOf(dir);
     n.ended = true;
     n.endOrder = ++m_ended;
-    n.exitCode = !read.ok() || isLive(read.info.status) ? -1 : read.info.status == RunStatus::Failed ? 1 : 0;
+    n.exitCode = jobExitCode(read.ok() ? std::optional(read.info.status) : std::nullopt);
   }
   if (m_ended == nodeCount()) {
     m_ended = 0;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "config/slurm_partitions.h"
+#include "runlog/run_exit.h"
 #include "shell_quote.h"
 
 namespace traindeck {
@@ -149,7 +150,7 @@ QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QStri
                 "exit \"$code\"\n")
                 // One arg() call: a %N inside a path is never taken for a placeholder.
                 .arg(shellJoin(run), start.resume ? QStringLiteral("--resume") : QString(),
-                     QString::number(kTrainExitRequeued), QString::number(std::max(0, start.maxRequeues)),
+                     QString::number(kExitRequeued), QString::number(std::max(0, start.maxRequeues)),
                      QString::number(start.masterPort), shellQuote(start.runDir));
   return script;
 }

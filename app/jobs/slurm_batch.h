@@ -44,10 +44,6 @@ struct SlurmStart {
   int maxRequeues = 3;    // times the script requeues itself when the trainer checkpointed for the time limit
 };
 
-// `traindeck-train run`'s exit status for a run that checkpointed on Slurm's signal (USR2 at the
-// time limit, SIGTERM on a preemption): the batch script requeues the job.
-inline constexpr int kTrainExitRequeued = 3;
-
 // The place a job's target.kind: slurm keys say.
 SlurmPlace slurmPlaceOf(const SlurmConfig& slurm);
 

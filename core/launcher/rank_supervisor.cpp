@@ -101,7 +101,10 @@ std::string RankSupervisor::prepareRunDirectory() {
     return "could not create " + m_spec.paths.logs() + ": " + ec.message() +
            "; check that the run directory is writable";
   }
-  if (!stopRequested()) std::filesystem::remove(m_spec.paths.stopRequest(), ec);  // an earlier attempt's
+  if (!stopRequested()) {  // an earlier attempt's markers
+    std::filesystem::remove(m_spec.paths.stopRequest(), ec);
+    std::filesystem::remove(m_spec.paths.killRequest(), ec);
+  }
   m_steps.update();  // a resumed run starts at the step its metrics reached
   if (m_steps.sawTrainRecord()) m_info.step = m_steps.lastStep();
   if (std::string error = writeRunInfo(m_spec.paths, m_info); !error.empty()) {
@@ -210,12 +213,20 @@ LaunchResult RankSupervisor::finishStopped() {
   noteStopRequest();  // a signal that came after the ranks had stopped on their own
   std::error_code ec;
   const bool askedByUser = m_stopAskedByUser || std::filesystem::exists(m_spec.paths.stopRequest(), ec);
+  if (m_spec.underSlurm && std::filesystem::exists(m_spec.paths.killRequest(), ec))
+    return finish(RunStatus::Killed,
+                  "killed from TrainDeck " + where() +
+                      ": its Slurm job was cancelled; --resume continues from the "
+                      "newest checkpoint",
+                  EndCause::Asked);
   if (!m_spec.underSlurm || askedByUser || m_stopSignal == SIGINT)
-    return finish(RunStatus::Stopped, "stopped " + where() + " on request; --resume continues");
+    return finish(RunStatus::Stopped, "stopped " + where() + " on request; --resume continues", EndCause::Asked);
   if (m_stopSignal == SIGUSR2 && m_spec.requeuesLeft == 0)
-    return finish(RunStatus::Stopped, "stopped " + where() +
-                                          " at Slurm's time limit, every rank checkpointed; no requeue is left "
-                                          "(target.max_requeues): --resume continues");
+    return finish(RunStatus::Stopped,
+                  "stopped " + where() +
+                      " at Slurm's time limit, every rank checkpointed; no requeue is left "
+                      "(target.max_requeues): --resume continues",
+                  EndCause::TimeLimit);
   std::string cause;
   if (m_stopSignal == SIGUSR2)
     cause = "Slurm's time limit is near (SIGUSR2)";
@@ -226,12 +237,16 @@ LaunchResult RankSupervisor::finishStopped() {
   const std::string what = m_steps.sawTrainRecord()
                                ? "every rank checkpointed " + where() + "; Slurm starts it again from there"
                                : "stopped " + where() + "; Slurm starts it again";
-  return finish(RunStatus::Requeued, cause + ": " + what);
+  // A cancel (scancel) also sends SIGTERM: the app, which sees the job leave the queue instead
+  // of coming back, then writes the verdict (app/jobs/run_end_rule.h).
+  return finish(RunStatus::Requeued, cause + ": " + what,
+                m_stopSignal == SIGUSR2 ? EndCause::TimeLimit : EndCause::Preempted);
 }
 
-LaunchResult RankSupervisor::finish(RunStatus status, std::string reason) {
+LaunchResult RankSupervisor::finish(RunStatus status, std::string reason, EndCause cause) {
   m_info.status = status;
   m_info.exitReason = reason;
+  m_info.endCause = cause;
   if (m_steps.sawTrainRecord()) m_info.step = m_steps.lastStep();
   if (std::string error = writeRunInfo(m_spec.paths, m_info); !error.empty()) {
     reason += "; run.json could not be updated: " + error;

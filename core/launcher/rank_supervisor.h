@@ -31,7 +31,7 @@ class RankSupervisor {
   std::string where() const;  // "at step N" or "before the first step"
   void noteStopRequest();     // once, at the stop: which signal, and whether the user asked
   LaunchResult finishStopped();
-  LaunchResult finish(RunStatus status, std::string reason);
+  LaunchResult finish(RunStatus status, std::string reason, EndCause cause = EndCause::None);
 
   const LaunchSpec& m_spec;
   RunInfo m_info;

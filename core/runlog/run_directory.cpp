@@ -42,6 +42,49 @@ std::optional<RunStatus> runStatusFromString(std::string_view text) {
   return std::nullopt;
 }
 
+const char* toString(EndCause cause) {
+  switch (cause) {
+    case EndCause::None:
+      return "";
+    case EndCause::Asked:
+      return "asked";
+    case EndCause::TimeLimit:
+      return "time_limit";
+    case EndCause::Preempted:
+      return "preempted";
+    case EndCause::Cancelled:
+      return "cancelled";
+    case EndCause::NodeFailure:
+      return "node_failure";
+  }
+  return "";
+}
+
+EndCause endCauseFromString(std::string_view text) {
+  for (const EndCause c :
+       {EndCause::Asked, EndCause::TimeLimit, EndCause::Preempted, EndCause::Cancelled, EndCause::NodeFailure})
+    if (text == toString(c)) return c;
+  return EndCause::None;
+}
+
+const char* endCauseWords(EndCause cause) {
+  switch (cause) {
+    case EndCause::None:
+      return "";
+    case EndCause::Asked:
+      return "asked by you";
+    case EndCause::TimeLimit:
+      return "time limit reached";
+    case EndCause::Preempted:
+      return "preempted, requeued";
+    case EndCause::Cancelled:
+      return "cancelled through Slurm";
+    case EndCause::NodeFailure:
+      return "a node failed";
+  }
+  return "";
+}
+
 namespace {
 std::tm utc(std::chrono::system_clock::time_point when) {
   const std::time_t t = std::chrono::system_clock::to_time_t(when);
@@ -142,6 +185,7 @@ std::string runInfoJson(const RunInfo& info) {
   for (const std::string& d : info.devices) j.value(d);
   j.endArray();
   j.field(kStatus, toString(info.status)).field(kExitReason, info.exitReason);
+  if (info.endCause != EndCause::None) j.field(kEndCause, toString(info.endCause));
   if (info.failedRank >= 0) j.field(kFailedRank, info.failedRank);
   j.field(kSupervisorPid, info.supervisorPid);
   j.key(kRankPids).beginArray();
@@ -175,6 +219,7 @@ RunInfoReadResult parseRunInfo(std::string_view json) {
   if (const JsonValue* devices = v.find(kDevices); devices && devices->isArray())
     for (const JsonValue& d : devices->items()) info.devices.push_back(d.stringOr(""));
   info.exitReason = v.stringOr(kExitReason, "");
+  info.endCause = endCauseFromString(v.stringOr(kEndCause, ""));
   info.failedRank = static_cast<int>(v.integerOr(kFailedRank, -1));
   info.supervisorPid = static_cast<int>(v.integerOr(kSupervisorPid, 0));
   if (const JsonValue* pids = v.find(kRankPids); pids && pids->isArray())

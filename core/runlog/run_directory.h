@@ -23,6 +23,16 @@ enum class RunStatus { Starting, Running, Finished, Failed, Stopped, Killed, Req
 const char* toString(RunStatus status);
 // "running" -> Running; nothing for any other text.
 std::optional<RunStatus> runStatusFromString(std::string_view text);
+// Why a run that did not finish stopped, when someone knows (run.json "end_cause"): asked by the
+// user, the scheduler's time limit, a preemption or requeue, a cancel through the scheduler by
+// someone else, a node that failed. None: not said (finished, failed, or an older writer).
+enum class EndCause { None, Asked, TimeLimit, Preempted, Cancelled, NodeFailure };
+const char* toString(EndCause cause);                // "asked", "time_limit", ...; "" for None
+EndCause endCauseFromString(std::string_view text);  // None for any text it does not know
+// In words, for the run list, the Monitor header and the rank logs: "asked by you", "time limit
+// reached", "preempted, requeued", "cancelled through Slurm", "a node failed"; "" for None.
+const char* endCauseWords(EndCause cause);
+
 // Whether a run in this status may still have live processes.
 inline bool isLive(RunStatus status) {
   return status == RunStatus::Starting || status == RunStatus::Running;
@@ -39,6 +49,7 @@ inline constexpr const char* kWorldSize = "world_size";
 inline constexpr const char* kDevices = "devices";
 inline constexpr const char* kStatus = "status";
 inline constexpr const char* kExitReason = "exit_reason";
+inline constexpr const char* kEndCause = "end_cause";
 inline constexpr const char* kFailedRank = "failed_rank";
 inline constexpr const char* kSupervisorPid = "supervisor_pid";
 inline constexpr const char* kRankPids = "rank_pids";
@@ -65,6 +76,7 @@ struct RunInfo {
   std::vector<std::string> devices;  // per rank: "cpu", "cuda:0"
   RunStatus status = RunStatus::Starting;
   std::string exitReason;  // empty while running
+  EndCause endCause = EndCause::None;  // written only when not None
   int failedRank = -1;     // the rank whose failure ended the run; -1: none (or not a rank's)
   int supervisorPid = 0;
   std::vector<int> rankPids;

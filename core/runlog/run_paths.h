@@ -22,6 +22,7 @@ inline constexpr const char* kCheckpointComplete = "COMPLETE";  // in a checkpoi
 inline constexpr const char* kExports = "exports";
 inline constexpr const char* kHfSuffix = "-hf";
 inline constexpr const char* kStopRequest = "stop-requested";
+inline constexpr const char* kKillRequest = "kill-requested";
 // The app's mirror of a run on other hosts only: how to reach it, and node n's own mirror.
 inline constexpr const char* kRemoteRecord = "remote.json";
 inline constexpr const char* kNodes = "nodes";  // nodes/node-<n>/
@@ -31,9 +32,9 @@ inline constexpr const char* kLaunchRecord = "launch.env";
 inline constexpr const char* kSlurmRecord = "slurm.env";
 inline constexpr const char* kSbatchErrors = "sbatch.err";
 // The top-level names above, for checks that a name is one of them.
-inline constexpr const char* kAll[] = {kConfig,       kRunJson,     kMetrics,     kLogs,         kSupervisorLog,
-                                       kCheckpoints,  kExports,     kStopRequest, kRemoteRecord, kNodes,
-                                       kLaunchRecord, kSlurmRecord, kSbatchErrors};
+inline constexpr const char* kAll[] = {kConfig,      kRunJson,      kMetrics,     kLogs,        kSupervisorLog,
+                                       kCheckpoints, kExports,      kStopRequest, kKillRequest, kRemoteRecord,
+                                       kNodes,       kLaunchRecord, kSlurmRecord, kSbatchErrors};
 }  // namespace run_file
 
 struct RunPaths {
@@ -55,6 +56,9 @@ struct RunPaths {
   // signals): a run under Slurm then ends stopped, not requeued. The supervisor removes it when it
   // starts, so that each stop is judged afresh.
   std::string stopRequest() const { return file(run_file::kStopRequest); }
+  // The same for a Kill of a Slurm job (the helper's `cancel` writes it before scancel, whose
+  // SIGTERM would otherwise read as a preemption): the run ends killed, asked by the user.
+  std::string killRequest() const { return file(run_file::kKillRequest); }
   std::string remoteRecord() const { return file(run_file::kRemoteRecord); }
 
   // "logs/rank-3.log": a rank's log relative to the run directory, as the mirror and reasons name it.

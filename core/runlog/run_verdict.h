@@ -15,9 +15,12 @@ struct RunIdentity {
   std::string id, name, host;
 };
 
-// Writes status "killed" with `reason` when run.json holds no verdict yet (starting, running,
-// or not readable); a run that said how it ended keeps it. True when it wrote.
-bool markRunKilled(const RunPaths& paths, const std::string& reason, const RunIdentity& identity = {});
+// Writes status "killed" with `reason` (and `cause`, when known: asked, cancelled, a node
+// failure) when run.json holds no final verdict (starting, running, not readable, or "requeued":
+// the caller found that the requeued job is not coming back); a run that said how it ended keeps
+// it. True when it wrote.
+bool markRunKilled(const RunPaths& paths, const std::string& reason, const RunIdentity& identity = {},
+                   EndCause cause = EndCause::None);
 
 // Writes status "failed" with `reason` (and the rank to blame, -1 for none) whatever run.json
 // said: the app's verdict (a runtime gone, a node down) is the one that counts. Returns an empty

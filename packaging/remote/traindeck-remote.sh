@@ -41,7 +41,7 @@
 #                                       "job ID|STATE|REASON|NODES|START", then queue=ok
 #   stop ID RUNDIR                      Slurm: RUNDIR/stop-requested (the user's stop, not a time
 #                                       limit), then USR2 to the job's steps: every rank checkpoints
-#   cancel ID                           Slurm: `scancel ID`
+#   cancel ID [RUNDIR]                  Slurm: `scancel ID`, after writing RUNDIR/kill-requested
 # probe, build and Slurm's commands run in the host's login shell (TRAINDECK_LOGIN_SHELL, default
 # bash -l), where sites set up their tools (modules, profile.d).
 # The app runs each as `sh HELPER COMMAND ARG...` (RemoteHelper, app/remote/remote_helper.h), behind
@@ -524,7 +524,10 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     echo "signalled=yes"
     ;;
   cancel)
-    out=$(scancel "$1" 2>&1) || die "scancel refused: $out"
+    id=$1 rundir=${2:-}
+    # A Kill, not a preemption: the trainer reads the marker when scancel's SIGTERM comes.
+    if [ -n "$rundir" ]; then : > "$rundir/kill-requested" || die "cannot write $rundir/kill-requested"; fi
+    out=$(scancel "$id" 2>&1) || die "scancel refused: $out"
     echo "cancelled=yes"
     ;;
   *)

@@ -200,7 +200,7 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
     return kExitFailed;
   }
   context.out << result.reason << "\n";
-  return result.status == RunStatus::Requeued ? kExitRequeued : kExitOk;
+  return trainerExitCode(result.status);
 }
 
 }  // namespace traindeck

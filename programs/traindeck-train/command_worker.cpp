@@ -18,8 +18,9 @@ namespace {
 
 volatile std::sig_atomic_t g_workerStopRequested = 0;
 
+// The first signal is the cause (Slurm's USR2 reaches a rank before its supervisor's TERM).
 void requestWorkerStop(int signal) {
-  g_workerStopRequested = signal;
+  if (g_workerStopRequested == 0) g_workerStopRequested = signal;
 }
 
 // The SLURM_RESTART_COUNT of a requeued Slurm job (0: none, or not under Slurm).
@@ -66,6 +67,7 @@ int commandWorker(const std::vector<std::string>& args, const CliContext& contex
   options.resume = parsed.flag("--resume");
   options.stopRequested = &g_workerStopRequested;
   options.slurmRestart = slurmRestartCount();
+  options.underSlurm = std::getenv("SLURM_JOB_ID") != nullptr;
   if (const auto stopAt = parsed.option("--stop-at")) options.stopAtStep = std::atoll(stopAt->c_str());
   if (const char* step = std::getenv("TRAINDECK_CUDA_SYNC_CHECK_STEP")) options.syncCheckStep = std::atoll(step);
   options.processNotes = setUpTrainingProcess(loaded->config, options.dist);

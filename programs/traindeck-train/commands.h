@@ -9,16 +9,12 @@
 
 #include "config/config_io.h"
 #include "config/validate.h"
+#include "runlog/run_exit.h"
 
 namespace traindeck {
 
-// Exit codes, documented in docs/cli.md.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailed = 1;  // the config is invalid, or the work failed
-inline constexpr int kExitUsage = 2;   // the command line is wrong
-// run: Slurm's time limit or a preemption stopped it, every rank checkpointed; the batch script
-// requeues the job (`scontrol requeue`) and the next attempt runs with --resume.
-inline constexpr int kExitRequeued = 3;
+// Exit codes (kExitOk, kExitFailed, kExitUsage, kExitRequeued), documented in docs/cli.md, are
+// runlog/run_exit.h's: the app reads them too.
 
 struct CliContext {
   std::vector<std::string> presetDirs;

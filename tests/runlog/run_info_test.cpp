@@ -68,6 +68,24 @@ TEST(RunInfo, EveryStatusRoundTrips) {
                isLive(RunStatus::Killed));
 }
 
+// Why a run stopped: every cause round-trips, none is not written, one this version does not
+// know reads as none (an older app reading a newer run.json stays as it was).
+TEST(RunInfo, EveryEndCauseRoundTripsAndAnUnknownOneReadsAsNone) {
+  for (const EndCause c :
+       {EndCause::Asked, EndCause::TimeLimit, EndCause::Preempted, EndCause::Cancelled, EndCause::NodeFailure}) {
+    RunInfo info = sampleRun();
+    info.endCause = c;
+    const RunInfoReadResult read = parseRunInfo(runInfoJson(info));
+    ASSERT_TRUE(read.ok()) << read.error;
+    EXPECT_EQ(read.info.endCause, c) << toString(c);
+    EXPECT_NE(std::string(endCauseWords(c)), "") << toString(c);
+  }
+  const std::string none = runInfoJson(sampleRun());
+  EXPECT_EQ(none.find(run_json::kEndCause), std::string::npos) << none;
+  EXPECT_EQ(parseRunInfo(R"({"status":"stopped","end_cause":"a meteor"})").info.endCause, EndCause::None);
+  EXPECT_TRUE(parseRunInfo(R"({"status":"stopped","end_cause":"a meteor"})").ok());
+}
+
 TEST(RunInfo, NoFailedRankIsWrittenWhenNoRankFailed) {
   RunInfo info = sampleRun();
   info.failedRank = -1;

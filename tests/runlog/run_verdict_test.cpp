@@ -68,6 +68,18 @@ TEST_F(RunVerdict, ARunThatSaidHowItEndedIsNotCalledKilled) {
   EXPECT_EQ(read().status, RunStatus::Killed);
 }
 
+// A "requeued" whose job never came back (a cancel read as a preemption) is not a final verdict:
+// the killed one is written over it, with its cause; once killed, it stays.
+TEST_F(RunVerdict, ARequeuedRunThatDidNotComeBackIsKilledWithItsCause) {
+  write(RunStatus::Requeued, "Slurm preempted the job or its time ran out (SIGTERM)");
+  EXPECT_TRUE(markRunKilled(m_paths, "cancelled through Slurm: job 17 was cancelled", {}, EndCause::Cancelled));
+  EXPECT_EQ(read().status, RunStatus::Killed);
+  EXPECT_EQ(read().endCause, EndCause::Cancelled);
+  EXPECT_EQ(read().exitReason, "cancelled through Slurm: job 17 was cancelled");
+  EXPECT_FALSE(markRunKilled(m_paths, "again", {}, EndCause::Asked));
+  EXPECT_EQ(read().endCause, EndCause::Cancelled);
+}
+
 TEST_F(RunVerdict, AFailureIsWrittenWhateverWasThereAndNamesItsRank) {
   write(RunStatus::Failed, "rank 0: connection reset");
   ASSERT_EQ(markRunFailed(m_paths, "node 1 was killed", {}, 1), "");

@@ -99,6 +99,13 @@ TEST_F(SlurmStop, TimeLimitSignalRequeuesAndTheNextAttemptContinuesExactly) {
   EXPECT_EQ(reason, "Slurm's time limit is near (SIGUSR2): every rank checkpointed at step " + std::to_string(step) +
                         "; Slurm starts it again from there");
   EXPECT_NE(m_output.find(reason), std::string::npos) << m_output;
+  // Why, in run.json's own key and in every rank's log (not "on request": nobody asked).
+  EXPECT_EQ(info.stringOr("end_cause", ""), "time_limit");
+  for (const char* rank : {"rank-0.log", "rank-1.log"}) {
+    const std::string log = readFile(m_dir / "job" / "logs" / rank);
+    EXPECT_NE(log.find("at Slurm's time limit (SIGUSR2)"), std::string::npos) << rank << ":\n" << log;
+    EXPECT_EQ(log.find("on request"), std::string::npos) << rank << ":\n" << log;
+  }
   // The app's reader knows the status, and it is not a live one.
   const RunInfoReadResult read = readRunInfo(RunPaths{(m_dir / "job").string()});
   ASSERT_TRUE(read.ok()) << read.error;
@@ -146,6 +153,9 @@ TEST_F(SlurmStop, PreemptionRequeuesAndAStaleStopMarkerIsCleared) {
   const std::string checkpointed = "every rank checkpointed at step " + std::to_string(step);
   EXPECT_EQ(info.stringOr("exit_reason", ""), "Slurm preempted the job or its time ran out (SIGTERM): " + checkpointed +
                                                   "; Slurm starts it again from there");
+  EXPECT_EQ(info.stringOr("end_cause", ""), "preempted");
+  const std::string log = readFile(m_dir / "job" / "logs" / "rank-0.log");
+  EXPECT_NE(log.find("on Slurm's SIGTERM"), std::string::npos) << log;
 }
 
 TEST_F(SlurmStop, UsersStopUnderSlurmIsStopped) {
@@ -157,6 +167,9 @@ TEST_F(SlurmStop, UsersStopUnderSlurmIsStopped) {
   const std::int64_t step = expectCheckpointedAndGone("job");
   EXPECT_EQ(info.stringOr("exit_reason", ""),
             "stopped at step " + std::to_string(step) + " on request; --resume continues");
+  EXPECT_EQ(info.stringOr("end_cause", ""), "asked");
+  const std::string log = readFile(m_dir / "job" / "logs" / "rank-0.log");
+  EXPECT_NE(log.find("on request"), std::string::npos) << log;
 }
 
 TEST_F(SlurmStop, OutsideSlurmTheSameSignalsStop) {

@@ -30,6 +30,7 @@ struct TrainOptions {
   // SLURM_RESTART_COUNT when Slurm requeued the job (0: it did not): the resume says so in
   // metrics.jsonl, "requeued by Slurm (restart N): resumed from step S".
   int slurmRestart = 0;
+  bool underSlurm = false;  // in a Slurm job: a signal without the stop-requested marker is Slurm's
   // What setUpTrainingProcess did, for the log's first lines.
   std::vector<std::string> processNotes;
   // On CUDA, this step (1-based; 0: none) runs with CUDA's sync debug mode set to error, so any

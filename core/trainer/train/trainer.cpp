@@ -12,6 +12,7 @@
 #include "device_choice.h"
 #include "progress_line.h"
 #include "runlog/run_directory.h"
+#include "runlog/run_exit.h"
 #include "trainer/runtime_info.h"
 #include "trainer/torch_compat.h"
 
@@ -50,7 +51,7 @@ TrainResult Trainer::run() {
     m_reporter.writeLastSystem();
     m_log.endProgress();
     result.status = stopped ? RunStatus::Stopped : RunStatus::Finished;
-    result.reason = stopped ? "stopped at step " + std::to_string(m_step) + " on request; --resume continues"
+    result.reason = stopped ? "stopped at step " + std::to_string(m_step) + " " + stopWords() + "; --resume continues"
                             : "finished " + std::to_string(m_step) + " steps";
   } catch (const std::exception& e) {
     m_log.endProgress();
@@ -194,6 +195,14 @@ torch::Tensor Trainer::unscaleAndClipGradients(const torch::TensorOptions& float
 std::string Trainer::resumeCause() const {
   if (m_options.slurmRestart <= 0) return {};
   return "requeued by Slurm (restart " + std::to_string(m_options.slurmRestart) + ")";
+}
+
+std::string Trainer::stopWords() const {
+  if (m_options.stopAtStep > 0 && m_step >= m_options.stopAtStep) return "at --stop-at " + std::to_string(m_step);
+  const int signal = m_options.stopRequested ? static_cast<int>(*m_options.stopRequested) : 0;
+  std::error_code ec;
+  const bool byUser = std::filesystem::exists(m_options.paths.stopRequest(), ec);
+  return stopCauseWords(signal, m_options.underSlurm, byUser);
 }
 
 bool Trainer::shouldStop(bool last) {

@@ -39,6 +39,7 @@ class Trainer {
   void setUpZero3(const AdamWSettings& settings);
   double jobPeakFlops() const;
   bool shouldStop(bool last);
+  std::string stopWords() const;    // why it stops: "on request", "at Slurm's time limit (SIGUSR2)", ...
   std::string resumeCause() const;  // why this run resumes, when it is not the user's --resume
   void trainStep();
   torch::Tensor unscaleAndClipGradients(const torch::TensorOptions& floats);
