@@ -40,6 +40,10 @@ void SlurmQueue::unfollow(const QString& jobId) {
 }
 
 void SlurmQueue::poll() {
+  // A poll over a connection that has gone since (or a link that dropped its answer for longer
+  // than the backoff allows) is given up.
+  if (m_inFlight && (!m_inFlightOver || !m_inFlightOver->isReady() || m_lastPoll.elapsed() > kMaxPollMs))
+    m_inFlight = false;
   if (m_inFlight || m_followers.isEmpty()) return;
   RemoteHost* host = nullptr;
   QString helper;
@@ -51,9 +55,12 @@ void SlurmQueue::poll() {
     }
   if (!host) return;  // no link now: the next tick asks again
   m_inFlight = true;
+  m_inFlightOver = host;
+  const quint64 id = ++m_pollId;
   ++m_polls;
   m_lastPoll.start();
-  RemoteHelper(host, helper, this).queue([this](const QueueAnswer& a) {
+  RemoteHelper(host, helper, this).queue([this, id](const QueueAnswer& a) {
+    if (id != m_pollId) return;  // given up on: a newer poll went out
     m_inFlight = false;
     if (!a.complete) {  // squeue failed or the link went: ask less often until it answers
       m_timer.setInterval(std::min(m_timer.interval() * 2, kMaxPollMs));

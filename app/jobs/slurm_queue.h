@@ -57,7 +57,11 @@ class SlurmQueue : public QObject {
   QHash<QString, Asker> m_followers;  // by job id
   QTimer m_timer;
   QTimer m_soon;
+  // The poll on its way, over this connection. A connection closed before it answered (its job
+  // ended, and the job's connection went with it) never answers: the next poll goes over another.
   bool m_inFlight = false;
+  QPointer<RemoteHost> m_inFlightOver;
+  quint64 m_pollId = 0;  // an answer to an abandoned poll is dropped
   int m_polls = 0;
   QElapsedTimer m_lastPoll;
 };
