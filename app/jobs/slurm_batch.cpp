@@ -11,6 +11,7 @@
 #include "config/slurm_partitions.h"
 #include "runlog/run_exit.h"
 #include "shell_quote.h"
+#include "slurm_batch_template.h"
 
 namespace traindeck {
 
@@ -105,8 +106,8 @@ QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QStri
       *error = batchTr("a Slurm option holds a line break: %1").arg(line.simplified());
       return {};
     }
-  QString script = QStringLiteral("#!/bin/bash\n");
-  for (const QString& line : sbatch) script += "#SBATCH " + line + "\n";
+  QString lines;
+  for (const QString& line : sbatch) lines += "#SBATCH " + line + "\n";
   const QStringList run = QStringList{start.trainBinary,
                                       "run",
                                       "--config",
@@ -117,42 +118,42 @@ QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QStri
                                       "--nnodes",
                                       QString::number(start.nodes)} +
                           start.extraArgs;
-  script += QStringLiteral(
-                "set -u\n"
-                "# The first node's address, as Slurm knows it: every node's supervisor meets there.\n"
-                "first=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
-                "MASTER=$(scontrol show node \"$first\" | sed -n 's/.*NodeAddr=\\([^ ]*\\).*/\\1/p')\n"
-                "# The rendezvous port: the job's own, or one from its id (two jobs on a node differ).\n"
-                "PORT=%5\n"
-                "if [ \"$PORT\" -eq 0 ]; then PORT=$((20000 + SLURM_JOB_ID % 20000)); fi\n"
-                "RESUME=%2\n"
-                "# Requeued (a time limit, a preemption): from the newest complete checkpoint.\n"
-                "if [ \"${SLURM_RESTART_COUNT:-0}\" -gt 0 ]; then RESUME=--resume; fi\n"
-                "# What the trainer does at the time limit: checkpoint and requeue, or, with none left, stop.\n"
-                "TRAINDECK_REQUEUES_LEFT=$((%4 - ${SLURM_RESTART_COUNT:-0}))\n"
-                "if [ \"$TRAINDECK_REQUEUES_LEFT\" -lt 0 ]; then TRAINDECK_REQUEUES_LEFT=0; fi\n"
-                "export MASTER PORT RESUME TRAINDECK_REQUEUES_LEFT  # srun hands the batch shell's environment to each task\n"
-                "# One task per node, its node rank its SLURM_NODEID; the job's words are arguments, never code.\n"
-                "code=0\n"
-                "before=$(cat %6/run.json 2>/dev/null)  # this attempt's run.json differs from the last one's\n"
-                "srun --ntasks-per-node=1 --kill-on-bad-exit=1 sh -c \\\n"
-                "  'exec \"$@\" --node-rank \"$SLURM_NODEID\" --master-addr \"$MASTER\" --master-port \"$PORT\" ${RESUME:+\"$RESUME\"}' sh \\\n"
-                "  %1 || code=$?\n"
-                "# Exit %3: every rank checkpointed for the time limit; the job goes back into the queue.\n"
-                "# (srun may end the other nodes' tasks once the first one exits %3 and then report their\n"
-                "# signal: this attempt's run.json says it then; an earlier attempt's word does not count.)\n"
-                "after=$(cat %6/run.json 2>/dev/null)\n"
-                "if [ \"$code\" -ne 0 ] && [ \"$after\" != \"$before\" ] &&\n"
-                "  printf '%s' \"$after\" | grep -q '\"status\": *\"requeued\"'; then code=%3; fi\n"
-                "if [ \"$code\" -eq %3 ] && [ \"${SLURM_RESTART_COUNT:-0}\" -lt %4 ]; then\n"
-                "  scontrol requeue \"$SLURM_JOB_ID\"\n"
-                "fi\n"
-                "exit \"$code\"\n")
-                // One arg() call: a %N inside a path is never taken for a placeholder.
-                .arg(shellJoin(run), start.resume ? QStringLiteral("--resume") : QString(),
-                     QString::number(kExitRequeued), QString::number(std::max(0, start.maxRequeues)),
-                     QString::number(start.masterPort), shellQuote(start.runDir));
-  return script;
+  const QMap<QString, QString> values{
+      {"RUN_DIR", shellQuote(start.runDir)},
+      {"PORT", QString::number(start.masterPort)},
+      {"RESUME", start.resume ? QStringLiteral("--resume") : shellQuote(QString())},
+      {"MAX_REQUEUES", QString::number(std::max(0, start.maxRequeues))},
+      {"REQUEUED_EXIT", QString::number(kExitRequeued)},
+      {"TRAIN_COMMAND", shellJoin(run)},
+  };
+  return fillSlurmBatchTemplate(QString::fromUtf8(kSlurmBatchTemplate), lines, values);
+}
+
+namespace {
+
+// Each @NAME@ of `values` in `text` replaced in one pass, left to right: a value is never read
+// again, so an "@PORT@" inside a path stays text; '@'s of the script's own stay as they are.
+QString fillPlaceholders(const QString& text, const QMap<QString, QString>& values) {
+  static const QRegularExpression kPlaceholder(QStringLiteral("@([A-Z_]+)@"));
+  QString out;
+  qsizetype from = 0;
+  for (auto it = kPlaceholder.globalMatch(text); it.hasNext();) {
+    const QRegularExpressionMatch m = it.next();
+    if (!values.contains(m.captured(1))) continue;
+    out += text.mid(from, m.capturedStart() - from) + values.value(m.captured(1));
+    from = m.capturedEnd();
+  }
+  return out + text.mid(from);
+}
+
+}  // namespace
+
+QString fillSlurmBatchTemplate(const QString& templ, const QString& sbatchLines, const QMap<QString, QString>& values) {
+  static const QString kMarker = QStringLiteral("#TRAINDECK_SBATCH_LINES\n");
+  const qsizetype at = templ.indexOf(kMarker);
+  if (at < 0) return fillPlaceholders(templ, values);
+  return fillPlaceholders(templ.left(at), values) + sbatchLines +
+         fillPlaceholders(templ.mid(at + kMarker.size()), values);
 }
 
 }  // namespace traindeck

@@ -1,5 +1,5 @@
-// The batch script a Slurm run is submitted with (issue 31; kept in the run folder as
-// slurm.sbatch): #SBATCH lines from the place, then one srun task per node that starts the
+// The batch script a Slurm run is submitted with (packaging/remote/slurm-batch.sh, filled in; kept
+// in the run folder as slurm.sbatch): #SBATCH lines from the place, then one srun task per node that starts the
 // trainer's supervisor with its node rank from SLURM_NODEID and the first node's NodeAddr as the
 // master address. --requeue and --open-mode=append keep one run across requeues; --signal=USR2
 // asks every rank to checkpoint before the time limit (USR1 is NCCL's); a restarted job
@@ -7,6 +7,7 @@
 // (paths, names, arguments) reaches the shell only as a quoted word: nothing in it runs.
 #pragma once
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -49,6 +50,10 @@ SlurmPlace slurmPlaceOf(const SlurmConfig& slurm);
 
 // The whole script, or an empty string and *error when the place or the start cannot be said
 // safely (a line break in a value, a non-positive count).
+// The script is packaging/remote/slurm-batch.sh (compiled in), filled in: its
+// "#TRAINDECK_SBATCH_LINES" line becomes the #SBATCH lines and each @NAME@ of `values` its value
+// (already quoted for the shell), in one pass.
 QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QString* error);
+QString fillSlurmBatchTemplate(const QString& templ, const QString& sbatchLines, const QMap<QString, QString>& values);
 
 }  // namespace traindeck

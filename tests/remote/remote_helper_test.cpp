@@ -15,6 +15,8 @@
 #include <functional>
 
 #include "remote_helper.h"
+#include "shell_quote.h"
+#include "slurm_batch.h"
 
 using namespace traindeck;
 
@@ -26,12 +28,12 @@ RemoteHost::ExecResult result(int status, const QByteArray& out, const QByteArra
 }
 
 // shellcheck's findings for a file, or why it could not run; empty when clean.
-QString shellcheck(const QString& path) {
+QString shellcheck(const QString& path, const QString& shell = "sh") {
   const QString tool = QStandardPaths::findExecutable("shellcheck");
   if (tool.isEmpty()) return "shellcheck is not installed: apt-get install shellcheck (Debian package shellcheck)";
   QProcess p;
   p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start(tool, {"-s", "sh", "-f", "gcc", path});
+  p.start(tool, {"-s", shell, "-f", "gcc", path});
   if (!p.waitForFinished(60000)) return "shellcheck did not finish: " + p.errorString();
   return p.exitCode() == 0 ? QString()
                            : QString::fromUtf8(p.readAll()).trimmed() + " (exit " + QString::number(p.exitCode()) + ")";
@@ -62,6 +64,38 @@ class RemoteHelperTest : public QObject {
   void theScriptPassesShellcheck() {
     const QString findings = shellcheck(TRAINDECK_REMOTE_HELPER);
     QVERIFY2(findings.isEmpty(), qPrintable(findings));
+  }
+
+  // The Slurm batch script is a file (packaging/remote/slurm-batch.sh) that the app fills in: as
+  // it is and filled in with hostile words, shellcheck finds nothing, and every word of the job
+  // reaches the trainer's command line as one quoted word.
+  void theSlurmBatchScriptPassesShellcheckAsItIsAndFilledIn() {
+    QString findings = shellcheck(TRAINDECK_SLURM_BATCH, "bash");
+    QVERIFY2(findings.isEmpty(), qPrintable(findings));
+    SlurmStart start;
+    start.jobName = "x; rm -rf ~";
+    start.trainBinary = "/opt/td/bin/traindeck-train";
+    start.configPath = "/work/job $(touch PWNED).yaml";
+    start.runDir = "/work/runs/r 'q' `id` @PORT@ %j 中文";
+    start.nodes = 2;
+    start.masterPort = 29511;
+    start.extraArgs = {"--set", "name=$(touch PWNED2)"};
+    QString error;
+    const QString script = slurmBatchScript(SlurmPlace{}, start, &error);
+    QVERIFY2(!script.isEmpty(), qPrintable(error));
+    QVERIFY(script.startsWith("#!/bin/bash\n"));
+    QVERIFY(script.contains("#SBATCH --nodes=2\n"));
+    QVERIFY(!script.contains("#TRAINDECK_SBATCH_LINES"));
+    QVERIFY2(script.contains("port=29511\n") && script.contains("requeued_exit=3\n"), qPrintable(script));
+    QVERIFY2(script.contains("run_dir=" + shellQuote(start.runDir) + "\n"), qPrintable(script));  // @PORT@ in it stays
+    QVERIFY2(script.contains(shellQuote("name=$(touch PWNED2)")), qPrintable(script));
+    const QString filled = path("slurm.sbatch");
+    QFile f(filled);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(script.toUtf8());
+    f.close();
+    findings = shellcheck(filled, "bash");
+    QVERIFY2(findings.isEmpty(), qPrintable(findings + "\n" + script));
   }
 
   void theFixedCommandsPassShellcheck() {
