@@ -113,7 +113,7 @@ void LogsPage::addRanks(std::size_t fromIndex) {
     if (!known.insert(rank).second) continue;
     int at = 1;
     while (at < m_rankChooser->count() && m_rankChooser->itemData(at).toInt() < rank) ++at;
-    m_rankChooser->insertItem(at, tr("Rank %1").arg(rank), rank);
+    m_rankChooser->insertItem(at, isJobOutput(rank) ? tr("Slurm job output") : tr("Rank %1").arg(rank), rank);
   }
 }
 
@@ -160,7 +160,9 @@ bool LogsPage::accepts(const LogLine& line) const {
 }
 
 QString LogsPage::format(const LogLine& line) const {
-  return m_rankFilter < 0 ? QStringLiteral("[%1] %2").arg(line.rank).arg(line.text) : line.text;
+  if (m_rankFilter >= 0) return line.text;
+  return isJobOutput(line.rank) ? QStringLiteral("[job] %1").arg(line.text)
+                                : QStringLiteral("[%1] %2").arg(line.rank).arg(line.text);
 }
 
 void LogsPage::rebuild() {

@@ -502,10 +502,12 @@ void MainWindow::showRunLabel(const RunSummary& summary) {
   // While a remote run's link is down the header says so in place of "running": nothing it shows
   // is news until the link is back.
   const Job* job = shownJob();
-  const QString status =
+  QString status =
       job && job->linkLost()
           ? QStringLiteral("<span style=\"color:#c0392b\"><b>%1</b></span>").arg(job->linkText().toHtmlEscaped())
-          : m_shownStatus;
+          : m_shownStatus.toHtmlEscaped();
+  // What the place says while the run is on (a Slurm job's id and queue state), in the header.
+  if (job && job->isActive() && !job->placeText().isEmpty()) status += " — " + job->placeText().toHtmlEscaped();
   const QString where = m_runs->whereOf(summary);
   // A long id is cut (whole in the tooltip); the label never widens the window (its size policy).
   const QString id =

@@ -54,6 +54,10 @@ class Job : public QObject {
   virtual Link link() const { return Link::Here; }
   virtual QString linkText() const { return {}; }
   bool linkLost() const { return link() == Link::Reconnecting || link() == Link::Unreachable; }
+  // What the place says of the run now, for the Monitor header and the run list: a Slurm job's
+  // id and queue state in words ("Slurm job 17: pending: waiting for resources (expected to
+  // start at 10:42)"); empty where the place has nothing to say.
+  virtual QString placeText() const { return {}; }
   // The hosts it runs on, node 0 first; empty: this machine.
   virtual QStringList hosts() const { return {}; }
   // Its start's steps, one entry per host; empty for a run on this machine.
@@ -69,6 +73,7 @@ class Job : public QObject {
   void finished(int exitCode);
   void failedToStart(const QString& reason);
   void linkTextChanged(const QString& text);
+  void placeTextChanged(const QString& text);
   // A start as it goes, on node `node` (0 for a job on one host): a step began, the step printed a
   // line (the build's progress), its upload moved.
   void stepStarted(int node, const QString& step, const QString& detail);

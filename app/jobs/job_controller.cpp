@@ -385,10 +385,14 @@ Job* JobController::jobFor(const QString& runDir) const {
 void JobController::adopt(const QString& runDir, std::unique_ptr<Job> job) {
   Job* raw = job.get();
   connect(raw, &Job::stateChanged, this, [this, runDir](Job::State state) { emit jobStateChanged(runDir, state); });
-  connect(raw, &Job::finished, this, [this, runDir](int exitCode) { emit jobFinished(runDir, exitCode); });
+  connect(raw, &Job::finished, this, [this, runDir](int exitCode) {
+    emit jobLinkChanged(runDir, {});  // an ended run has no link to speak of: no stale note
+    emit jobFinished(runDir, exitCode);
+  });
   connect(raw, &Job::failedToStart, this,
           [this, runDir](const QString& reason) { emit jobFailedToStart(runDir, reason); });
   connect(raw, &Job::linkTextChanged, this, [this, runDir](const QString& text) { emit jobLinkChanged(runDir, text); });
+  connect(raw, &Job::placeTextChanged, this, [this, runDir, raw] { emit jobLinkChanged(runDir, raw->linkText()); });
   m_jobs[runDir] = std::move(job);  // an ended job of the same run (a resume) is replaced
 }
 

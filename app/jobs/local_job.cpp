@@ -12,9 +12,9 @@
 #include <QTimer>
 
 #include "runlog/run_directory.h"
+#include "runlog/run_exit.h"
 #include "runlog/run_verdict.h"
 #include "supervisor_log.h"
-#include "trainer_process.h"
 
 namespace traindeck {
 
@@ -63,13 +63,17 @@ void LocalJob::start(const QString& trainBinary, const QString& configPath, cons
     emit failedToStart(tr("could not start %1: %2").arg(trainBinary, launcher.errorString()));
     return;
   }
-  m_attachedPid = static_cast<int>(pid);
   m_started.start();
-  watchPid();
+  follow(static_cast<int>(pid));
   setState(State::Running);
 }
 
-void LocalJob::watchPid() {
+void LocalJob::follow(int pid) {
+  m_attachedPid = pid;
+  m_process = std::make_unique<LocalSupervisorProcess>(pid, m_started);
+  connect(m_process.get(), &RunProcess::stopNotDelivered, this, [this] {
+    if (m_state == State::Stopping) setState(State::Running);
+  });
   m_attachTimer = new QTimer(this);
   m_attachTimer->setInterval(kAttachPollMs);
   connect(m_attachTimer, &QTimer::timeout, this, &LocalJob::pollAttached);
@@ -86,63 +90,57 @@ QString LocalJob::attach(const QString& runDir) {
     return tr("the run executes on %1, not on this machine (%2): its pid means nothing here")
         .arg(QString::fromStdString(read.info.host), QString::fromStdString(hostName()));
   const int pid = read.info.supervisorPid;
-  if (!isTrainerProcess(pid)) {  // found dead: it says so from now on, everywhere
-    markRunKilled(RunPaths{runDir.toStdString()}, diedWithoutVerdict(pid).toStdString());
+  if (const LocalSupervisorProcess found(pid, {}); !found.lives()) {  // found dead: it says so from now on, everywhere
+    markRunKilled(RunPaths{runDir.toStdString()}, found.verdictReason({}).toStdString());
     return tr("the run's supervisor (pid %1) is no longer running; the run is marked killed").arg(pid);
   }
   m_runDir = runDir;
-  m_attachedPid = pid;
-  watchPid();
+  follow(pid);
   setState(State::Running);
   return {};
 }
 
 void LocalJob::pollAttached() {
-  // Just after a start the process may not have exec'd traindeck-train yet: alive is enough.
-  const bool young = m_started.isValid() && m_started.elapsed() < 3000;
-  if (isTrainerProcess(m_attachedPid) || (young && ::kill(m_attachedPid, 0) == 0)) return;
+  if (m_process->lives()) return;
   m_attachTimer->stop();
   const RunPaths paths{m_runDir.toStdString()};
-  // One gone before it wrote any run.json (it could not load, or crashed at once) failed with the
-  // last line it printed, so the run list has it and says why.
-  if (!QFileInfo::exists(QString::fromStdString(paths.runJson()))) {
-    const QString said = supervisorLogTail(m_runDir, 1).value(0, tr("it printed nothing"));
-    markRunFailed(paths, tr("traindeck-train ended before it started the run: %1").arg(said).toStdString(),
-                  RunIdentity{QFileInfo(m_runDir).fileName().toStdString(), {}, hostName()});
-  }
-  // How it ended, as the supervisor wrote it: finished or stopped 0, failed 1. One that says it
-  // is still going is dead without a verdict: killed, from here or from outside.
+  // Gone: the end rule says what run.json says now. The supervisor writes its verdict before it
+  // exits, so this look is the second one.
   const RunInfoReadResult read = readRunInfo(paths);
-  if (read.ok() && isLive(read.info.status))
-    markRunKilled(paths, m_killRequested
-                             ? tr("killed from TrainDeck (no checkpoint; --resume continues from the last one)")
-                                   .toStdString()
-                             : diedWithoutVerdict(m_attachedPid).toStdString());
-  const bool ended = read.ok() && !isLive(read.info.status);
-  const int exitCode = !ended ? -1 : read.info.status == RunStatus::Failed ? 1 : 0;
+  const RunEnd end = m_process->judge(
+      {.run = read.ok() ? std::optional(read.info) : std::nullopt, .processesLive = false, .goneBefore = true});
+  if (end.action == RunEnd::Action::NeverStarted) {
+    // Gone before it wrote any run.json (it could not load, or crashed at once): failed with the
+    // last line it printed, so the run list has it and says why.
+    const QString said = supervisorLogTail(m_runDir, 1).value(0, tr("it printed nothing"));
+    const QString reason = m_process->neverStartedReason(said);
+    markRunFailed(paths, reason.toStdString(),
+                  RunIdentity{QFileInfo(m_runDir).fileName().toStdString(), {}, hostName()});
+    readOutput();
+    setState(State::Finished);
+    if (m_started.isValid()) emit failedToStart(reason);
+    return emit finished(end.exitCode);
+  } else if (end.action == RunEnd::Action::WriteVerdict) {
+    markRunKilled(paths, m_process->verdictReason(end).toStdString(), {}, end.cause);
+  }
   readOutput();
   setState(State::Finished);
   // Refused by its trainer before any rank started (an invalid config): the start failed.
-  if (ended && read.info.status == RunStatus::Failed && read.info.rankPids.empty() && m_started.isValid())
+  if (end.action == RunEnd::Action::End && read.info.status == RunStatus::Failed && read.info.rankPids.empty() &&
+      m_started.isValid())
     emit failedToStart(QString::fromStdString(read.info.exitReason));
-  emit finished(exitCode);
+  emit finished(end.exitCode);
 }
 
 void LocalJob::stop() {
   if (m_state != State::Running && m_state != State::Starting) return;
-  if (!signalTrainerProcess(m_attachedPid, SIGTERM)) return;
   setState(State::Stopping);
+  m_process->stop();
 }
 
 void LocalJob::kill() {
   if (m_state == State::Idle || m_state == State::Finished) return;
-  m_killRequested = signalTrainerProcess(m_attachedPid, SIGKILL);
-}
-
-QString LocalJob::diedWithoutVerdict(int pid) {
-  return tr("killed: its supervisor (pid %1) ended without saying how (a kill from outside, or out of memory); "
-            "--resume continues from the last checkpoint")
-      .arg(pid);
+  m_process->kill();
 }
 
 void LocalJob::readOutput() {

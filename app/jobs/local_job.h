@@ -11,8 +11,10 @@
 #include <QString>
 #include <QStringList>
 #include <deque>
+#include <memory>
 
 #include "job.h"
+#include "local_run_process.h"
 
 class QTimer;
 
@@ -45,15 +47,14 @@ class LocalJob : public Job {
  private:
   void setState(State state);
   void readOutput();
-  void watchPid();
+  void follow(int pid);
   void pollAttached();
-  static QString diedWithoutVerdict(int pid);  // run.json's reason for a run found dead
 
   State m_state = State::Idle;
   QString m_runDir;
   QElapsedTimer m_started;  // since start(); invalid for attached runs
   int m_attachedPid = 0;
-  bool m_killRequested = false;  // kill() signalled it: the verdict says it was killed from here
+  std::unique_ptr<LocalSupervisorProcess> m_process;  // alive?, Stop, Kill, the end
   QTimer* m_attachTimer = nullptr;
   std::deque<QString> m_output;
 };

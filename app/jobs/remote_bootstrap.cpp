@@ -213,7 +213,7 @@ void RemoteBootstrap::stepWatchFolder() {
                       .arg(m_options.watchDir, m_launch->target.spec));
     m_record->remoteRunDir = a.path;
     m_record->watchOnly = true;
-    if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+    if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
     addOutput(tr("Watching %1 on %2 (started there, not by TrainDeck)").arg(a.path, m_launch->target.spec));
     finish();
   });
@@ -533,14 +533,14 @@ void RemoteBootstrap::stepLaunch() {
   config.setAutoRemove(false);
   // Recorded before it is launched (pid 0: launching): an app closed before the answer came
   // back finds the run again by asking the host what it started (attach).
-  if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+  if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
   const auto started = [this](const LaunchAnswer& a) {
     if (!arrived(a)) return;
     if (!a.started()) return fail(tr("The trainer did not start on %1: %2").arg(m_launch->target.spec, a.why()));
     m_record->pid = a.pid;
     m_record->startTime = a.startTime;
     m_record->bootId = a.bootId;
-    if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+    if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
     addOutput(
         tr("Started on %1 as pid %2 in %3").arg(m_launch->target.spec).arg(m_record->pid).arg(m_record->remoteRunDir));
     finish();
@@ -596,7 +596,7 @@ void RemoteBootstrap::stepSubmit(const QString& remoteConfig) {
         if (!arrived(a)) return;
         if (!a.submitted()) return fail(tr("Slurm did not take the job on %1: %2").arg(m_launch->target.spec, a.why()));
         m_record->slurmJobId = a.jobId;
-        if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+        if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
         addOutput(tr("Submitted to Slurm through %1 as job %2").arg(m_launch->target.spec, a.jobId));
         finish();
       });
@@ -616,7 +616,7 @@ void RemoteBootstrap::stepLaunched() {
     m_record->pid = a.pid;
     m_record->startTime = a.startTime;
     m_record->bootId = a.bootId;
-    if (const QString why = writeRemoteRecord(runDir(), *m_record); !why.isEmpty()) return fail(why);
+    if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
     addOutput(tr("Found the run on %1 as pid %2").arg(m_launch->target.spec).arg(m_record->pid));
     finish();
   });

@@ -57,6 +57,8 @@ class RemoteBootstrap : public QObject {
 
   using InstallPrompt = std::function<bool(const QString& question)>;
   struct Options {
+    // Writes remote.json (the job's one writer of it): empty, or why it could not be written.
+    std::function<QString()> saveRecord;
     InstallPrompt installPrompt;  // none: missing build tools are not installed
     QString trainerCacheDir;      // empty: TrainerCache's default
     bool holdBeforeLaunch = false;

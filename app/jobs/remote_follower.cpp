@@ -10,9 +10,25 @@
 
 namespace traindeck {
 
-RemoteFollower::RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror* mirror, Options options,
-                               QObject* parent)
-    : QObject(parent), m_host(host), m_record(record), m_mirror(mirror), m_spec(record->ssh.spec), m_options(options) {
+RemoteFollower::RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror* mirror, RunProcess* process,
+                               Options options, QObject* parent)
+    : QObject(parent),
+      m_host(host),
+      m_record(record),
+      m_mirror(mirror),
+      m_process(process),
+      m_spec(record->ssh.spec),
+      m_options(options) {
+  connect(m_process, &RunProcess::lookAgain, this, &RemoteFollower::pollNow);
+  connect(m_process, &RunProcess::outputLine, this, &RemoteFollower::outputLine);
+  connect(m_process, &RunProcess::stateWords, this, [this](const QString& words) {
+    if (m_following && m_host->isReady()) emit linkChanged(Job::Link::Following, words);
+  });
+  connect(m_process, &RunProcess::cannotRun, this, [this](const QString& sentence) {
+    if (!m_following) return;
+    stopFollowing();
+    emit failed(sentence);
+  });
   m_pollTimer.setInterval(kPollMs);
   connect(&m_pollTimer, &QTimer::timeout, this, &RemoteFollower::pollNow);
   m_goneTimer.setSingleShot(true);
@@ -43,59 +59,20 @@ RemoteFollower::RemoteFollower(RemoteHost* host, RemoteRecord* record, RunMirror
 }
 
 RemoteFollower::~RemoteFollower() {
-  if (m_following && isSlurm()) m_options.queue->unfollow(m_record->slurmJobId);
+  if (m_following) m_process->unfollow();
 }
 
 void RemoteFollower::start() {
   m_following = true;
+  m_mirror->addGrowingFiles(m_process->ownFiles());
   const bool ready = m_host->isReady();
   emit linkChanged(ready ? Job::Link::Following : Job::Link::Connecting, ready ? tr("following") : tr("connecting"));
   if (!ready && m_options.goneAfterMs > 0) m_goneTimer.start(m_options.goneAfterMs);
   m_pollTimer.start();
   startStream();
   pollNow();  // where no stream runs
-  if (!m_record->watchOnly && m_options.keepHere > 0) startSync();
-  if (isSlurm()) {
-    connect(m_options.queue, &SlurmQueue::updated, this, &RemoteFollower::onQueue);
-    m_options.queue->follow(m_record->slurmJobId, m_host, m_record->helper);
-  }
-}
-
-void RemoteFollower::onQueue(const QMap<QString, SlurmJobState>& jobs) {
-  if (!m_following) return;
-  const auto it = jobs.constFind(m_record->slurmJobId);
-  if (it == jobs.cend()) {
-    m_jobLeftQueue = true;
-    return pollNow();  // the end rules read the run folder once more
-  }
-  const bool changed = !m_job || m_job->state != it->state || m_job->reason != it->reason || m_job->nodes != it->nodes;
-  m_job = *it;
-  if (m_job->neverRuns()) {
-    const QString why = slurmReasonInWords(m_job->reason);
-    RemoteHelper(m_host, m_record->helper, this).cancelJob(m_record->slurmJobId, [](const YesNoAnswer&) {});
-    stopFollowing();
-    return emit failed(tr("Slurm job %1 can never run as asked (%2, %3): it was cancelled. Change the job's target "
-                          "(partition, nodes, GPUs, time limit) and start it again.")
-                           .arg(m_record->slurmJobId, m_job->reason, why));
-  }
-  if (!changed) return;
-  const RunInfoReadResult read = readRunInfo(RunPaths{runDir().toStdString()});
-  const bool requeued = read.ok() && read.info.status == RunStatus::Requeued;
-  const QString words = tr("Slurm job %1: %2").arg(m_record->slurmJobId, m_job->describe(requeued));
-  emit outputLine(words);
-  if (m_host->isReady()) emit linkChanged(Job::Link::Following, m_job->describe(requeued));
-  if (!m_job->active()) pollNow();
-}
-
-QString RemoteFollower::lastJobState() const {
-  return m_job ? m_job->state.toLower() : tr("gone from the queue");
-}
-
-bool RemoteFollower::runLives(const RemoteReadAnswer& answer) const {
-  if (m_record->watchOnly) return false;
-  if (!isSlurm()) return answer.supervisorAlive;
-  if (m_jobLeftQueue) return false;
-  return !m_job || m_job->active();  // not asked yet: as if it lived
+  if (m_process->isOurs() && m_options.keepHere > 0) startSync();
+  m_process->follow();
 }
 
 void RemoteFollower::holdEnd(const QString& what) {
@@ -212,7 +189,7 @@ void RemoteFollower::pollNow() {
 
 void RemoteFollower::stopFollowing() {
   m_following = false;
-  if (isSlurm()) m_options.queue->unfollow(m_record->slurmJobId);
+  m_process->unfollow();
   m_pollTimer.stop();
   m_goneTimer.stop();
   if (m_stream) m_stream->stop();
@@ -227,66 +204,45 @@ void RemoteFollower::end(int exitCode, Job::Link link, const QString& text) {
 
 void RemoteFollower::onAnswer(const RemoteReadAnswer& answer) {
   if (!answer.complete) return emit outputLine(tr("Reading the run on %1 failed: %2").arg(m_spec, answer.error));
-  if (m_record->watchOnly && m_record->bootId.isEmpty()) {  // from now on a reboot there is seen
+  if (m_record->bootId.isEmpty()) {  // a watched run: from now on a reboot there is seen
     m_record->bootId = answer.bootId;
-    writeRemoteRecord(runDir(), *m_record);
+    emit recordChanged();
   }
   if (!m_record->bootId.isEmpty() && answer.bootId != m_record->bootId)
     return emit gone(tr("%1 restarted (its boot id changed) while the run was going").arg(m_spec));
   if (!answer.runDirExists)
     return emit gone(tr("the run folder %1 is not on %2 any more").arg(m_record->remoteRunDir, m_spec));
   if (const QString why = m_mirror->apply(answer); !why.isEmpty()) return emit outputLine(why);
-  const RunInfoReadResult read = readRunInfo(RunPaths{runDir().toStdString()});
+  const RunPaths paths{runDir().toStdString()};
+  const RunInfoReadResult read = readRunInfo(paths);
   const bool ended = read.ok() && !isLive(read.info.status);
-  // Ended, and its supervisor gone (it writes its last lines after run.json), all of it here.
-  // A watched run has no supervisor of ours: its run.json alone says when it is over.
-  const bool supervisorAlive = runLives(answer);
+  const bool lives = m_process->lives(answer.supervisorAlive);
   if (!ended) m_endedSeen.invalidate();  // a requeued Slurm run goes on
   if (ended && !m_endedSeen.isValid()) m_endedSeen.start();
-  // A Slurm job that lives after its run said it ended is requeued (or ending): no grace, and
-  // for a while the queue is asked sooner, so that its end is seen within about a second.
-  const bool graceOver = !isSlurm() && m_endedSeen.elapsed() > kSupervisorGraceMs;
-  if (ended && supervisorAlive && isSlurm() && m_options.queue && read.info.status != RunStatus::Requeued &&
-      m_endedSeen.elapsed() < kQueueSoonMs)
-    m_options.queue->pollSoon();
-  if (ended && RunMirror::caughtUp(answer) && (!supervisorAlive || graceOver)) {
-    if (!lastCheckpointCopied()) return;
-    if (!m_heldBy.isEmpty()) return emit linkChanged(Job::Link::Following, m_heldBy);
-    return end(read.info.status == RunStatus::Failed ? 1 : 0, Job::Link::Ended, tr("finished"));
+  if (ended && lives && read.info.status != RunStatus::Requeued) m_process->runSaysEnded();
+  RunSighting seen{.run = read.ok() ? std::optional(read.info) : std::nullopt,
+                   .processesLive = lives,
+                   .caughtUp = RunMirror::caughtUp(answer),
+                   .goneBefore = m_goneOnce,
+                   .endedForMs = m_endedSeen.isValid() ? m_endedSeen.elapsed() : -1};
+  const RunEnd verdict = m_process->judge(seen);
+  // Gone twice in a row before a verdict is written: run.json may have been being replaced.
+  m_goneOnce = !lives && seen.caughtUp;
+  switch (verdict.action) {
+    case RunEnd::Action::Wait:
+      return;
+    case RunEnd::Action::End:
+      if (!lastCheckpointCopied()) return;
+      if (!m_heldBy.isEmpty()) return emit linkChanged(Job::Link::Following, m_heldBy);
+      return end(verdict.exitCode, Job::Link::Ended, tr("finished"));
+    case RunEnd::Action::NeverStarted:
+      stopFollowing();
+      return emit failed(m_process->neverStartedReason(supervisorLogTail(runDir(), 3).join(' ')));
+    case RunEnd::Action::WriteVerdict:
+      // Killed (a Kill, a kill there, out of memory, a cancelled job): the mirror says so from now on.
+      markRunKilled(paths, m_process->verdictReason(verdict).toStdString(), {}, verdict.cause);
+      return end(verdict.exitCode, Job::Link::Ended, tr("ended"));
   }
-  if (m_record->watchOnly || supervisorAlive || ended || !RunMirror::caughtUp(answer)) return;
-  // Once more, in case run.json was being replaced as the supervisor ended.
-  if (!m_supervisorGoneOnce) {
-    m_supervisorGoneOnce = true;
-    return;
-  }
-  if (!read.ok() && isSlurm()) {
-    stopFollowing();
-    return emit failed(tr("Slurm job %1 ended before its trainer wrote the run (%2): slurm-%1.out in the run folder "
-                          "on %3 says why")
-                           .arg(m_record->slurmJobId, lastJobState(),
-                                m_spec));
-  }
-  if (!read.ok()) {  // it never wrote run.json: it refused the job, or died at once
-    m_following = false;
-    return emit failed(tr("The trainer on %1 ended without starting the run: %2")
-                           .arg(m_spec, supervisorLogTail(runDir(), 3).join(' ')));
-  }
-  if (isSlurm()) {
-    markRunKilled(RunPaths{runDir().toStdString()},
-                  tr("killed: Slurm job %1 ended (%2) without its trainer saying how (cancelled, a node failure, "
-                     "out of memory); Continue… resumes from the newest checkpoint here")
-                      .arg(m_record->slurmJobId, lastJobState())
-                      .toStdString());
-    return end(-1, Job::Link::Ended, tr("ended"));
-  }
-  // Killed (a Kill, a kill there, out of memory): the mirror says so from now on.
-  markRunKilled(RunPaths{runDir().toStdString()},
-                tr("killed: its supervisor on %1 ended without saying how (a Kill, a kill there, or out of memory); "
-                   "Continue… resumes from the newest checkpoint here")
-                    .arg(m_spec)
-                    .toStdString());
-  end(-1, Job::Link::Ended, tr("ended"));
 }
 
 }  // namespace traindeck

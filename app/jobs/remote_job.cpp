@@ -1,7 +1,7 @@
 // The job's side of a remote run: its state and link as the pages see them, the connection, and
 // who does what when: RemoteBootstrap the start's steps, RemoteFollower everything after the
-// launch, RuntimeCheck the question whether a run's old runtime lives. Stop and Kill are the
-// helper's `signal` (refused there when the pid now names another process).
+// launch, RuntimeCheck the question whether a run's old runtime lives. Stop, Kill and "alive?"
+// are the run's process's (run_process.h: a supervisor there, a Slurm job, a watched folder).
 #include "remote_job.h"
 
 #include <QDir>
@@ -10,6 +10,7 @@
 
 #include "checkpoint_sync.h"
 #include "remote_helper.h"
+#include "remote_run_process.h"
 #include "runlog/run_directory.h"
 #include "runlog/run_verdict.h"
 #include "supervisor_log.h"
@@ -71,6 +72,7 @@ void RemoteJob::makeHost(const SshTarget& target) {
 }
 
 void RemoteJob::makeBootstrap() {
+  m_options.saveRecord = [this] { return saveRecord(); };
   m_bootstrap = std::make_unique<RemoteBootstrap>(m_host.get(), &m_launch, &m_record, m_mirror.get(), m_options);
   RemoteBootstrap* b = m_bootstrap.get();
   connect(b, &RemoteBootstrap::stepStarted, this, &RemoteJob::beginStep);
@@ -92,6 +94,10 @@ void RemoteJob::makeBootstrap() {
 void RemoteJob::releaseHost() {
   if (m_bootstrap) m_bootstrap->halt();
   if (m_follower) m_follower.release()->deleteLater();  // before the connection it reads over; maybe in its signal
+  if (m_process) {
+    m_process->unfollow();
+    m_process.release()->deleteLater();
+  }
   if (m_bootstrap) m_bootstrap.release()->deleteLater();
   if (m_host) m_host->forgetCallbacks();
   if (m_host) m_host.release()->deleteLater();  // it may be inside one of its own signals now
@@ -99,7 +105,7 @@ void RemoteJob::releaseHost() {
 
 void RemoteJob::fail(const QString& sentence) {
   if (m_state == State::Finished) return;
-  m_link = Link::Ended;
+  setLink(Link::Ended, {});  // not "connecting" any more: the run list says failed
   endSteps();
   addOutput(sentence);
   releaseHost();
@@ -196,7 +202,7 @@ QString RemoteJob::attach(const QString& runDir, bool batch) {
   m_mirror = std::make_unique<RunMirror>(runDir);
   makeHost(m_launch.target);
   m_host->connectToHost();
-  if (m_record.pid > 0 || m_record.watchOnly || !m_record.slurmJobId.isEmpty()) {
+  if (m_record.namesItsProcess()) {
     startFollowing();
     return {};
   }
@@ -209,13 +215,26 @@ QString RemoteJob::attach(const QString& runDir, bool batch) {
   return {};
 }
 
+QString RemoteJob::saveRecord() {
+  return writeRemoteRecord(runDir(), m_record);
+}
+
 void RemoteJob::startFollowing() {
   endSteps();
   setState(State::Running);
-  SlurmQueue* queue = !m_record.slurmJobId.isEmpty() && m_slurmQueues ? m_slurmQueues->forLogin(spec()) : nullptr;
-  m_follower = std::make_unique<RemoteFollower>(
-      m_host.get(), &m_record, m_mirror.get(),
-      RemoteFollower::Options{.keepHere = m_keepHere, .goneAfterMs = m_goneAfterMs, .queue = queue});
+  m_process = remoteRunProcess(m_host.get(), &m_record, runDir(), m_slurmQueues);
+  connect(m_process.get(), &RunProcess::stateWords, this, [this](const QString& words) {
+    if (m_placeText == words) return;
+    m_placeText = words;
+    emit placeTextChanged(words);
+  });
+  connect(m_process.get(), &RunProcess::stopNotDelivered, this, [this] {
+    if (m_state == State::Stopping) setState(State::Running);  // Stop can be pressed again
+  });
+  m_follower =
+      std::make_unique<RemoteFollower>(m_host.get(), &m_record, m_mirror.get(), m_process.get(),
+                                       RemoteFollower::Options{.keepHere = m_keepHere, .goneAfterMs = m_goneAfterMs});
+  connect(m_follower.get(), &RemoteFollower::recordChanged, this, [this] { saveRecord(); });
   connect(m_follower.get(), &RemoteFollower::linkChanged, this, &RemoteJob::setLink);
   connect(m_follower.get(), &RemoteFollower::outputLine, this, &RemoteJob::addOutput);
   connect(m_follower.get(), &RemoteFollower::gone, this, &RemoteJob::runtimeGone);
@@ -231,7 +250,7 @@ void RemoteJob::startFollowing() {
 }
 
 void RemoteJob::runtimeGone(const QString& reason) {
-  if (m_record.watchOnly) return fail(tr("Runtime gone: %1.").arg(reason));  // not ours to continue
+  if (m_process && !m_process->isOurs()) return fail(tr("Runtime gone: %1.").arg(reason));  // not ours to continue
   const QString last = CheckpointSync::newestCheckpoint(runDir());
   const QString next =
       last.isEmpty()
@@ -242,75 +261,23 @@ void RemoteJob::runtimeGone(const QString& reason) {
   fail(tr("Runtime gone: %1. %2").arg(reason, next));
 }
 
-void RemoteJob::signalSupervisor(const QString& signal) {
-  if (!m_host) return;
-  RemoteHelper(m_host.get(), m_record.helper, this)
-      .signal(signal, m_record.pid, m_record.startTime, [this, signal](const SignalAnswer& a) {
-        if (!a.ok()) {
-          const QString why = !a.linkFailure.isEmpty() ? a.linkFailure
-                              : a.helperMissing ? tr("the work folder %1 is not there any more").arg(m_record.workDir)
-                                                : a.why();
-          addOutput(tr("Could not send %1 to the run on %2: %3; try again once the link is back.")
-                        .arg(signal, m_launch.target.spec, why));
-          if (m_state == State::Stopping) setState(State::Running);  // Stop can be pressed again
-        } else if (a.ended)
-          addOutput(tr("The run's supervisor on %1 had ended already.").arg(m_launch.target.spec));
-      });
-}
-
-void RemoteJob::stopSlurmJob() {
-  RemoteHelper(m_host.get(), m_record.helper, this)
-      .stopJob(m_record.slurmJobId, m_record.remoteRunDir, [this](const SignalAnswer& a) {
-        if (!a.ok()) {
-          addOutput(tr("Could not ask Slurm job %1 to stop: %2").arg(m_record.slurmJobId, a.why()));
-          if (m_state == State::Stopping) setState(State::Running);
-          return;
-        }
-        addOutput(tr("Slurm job %1 asked to checkpoint and stop").arg(m_record.slurmJobId));
-        QTimer::singleShot(kStopGraceMs, this, [this] {
-          if (m_state != State::Stopping || !m_host) return;
-          addOutput(tr("Slurm job %1 did not stop within %2 s: cancelling it")
-                        .arg(m_record.slurmJobId)
-                        .arg(kStopGraceMs / 1000));
-          cancelSlurmJob();
-        });
-      });
-}
-
-void RemoteJob::cancelSlurmJob() {
-  RemoteHelper(m_host.get(), m_record.helper, this).cancelJob(m_record.slurmJobId, [this](const YesNoAnswer& a) {
-    if (!a.ok()) addOutput(tr("Could not cancel Slurm job %1: %2").arg(m_record.slurmJobId, a.why()));
-  });
-}
-
 QString RemoteJob::stopRefusal() const {
-  return m_record.watchOnly ? tr("a run started on %1 outside TrainDeck (watched): stop it there").arg(spec())
-                            : QString();
-}
-
-bool RemoteJob::refusedAsWatched() {
-  if (!m_record.watchOnly) return false;
-  addOutput(tr("This run was started on %1 outside TrainDeck: stop it there.").arg(m_launch.target.spec));
-  return true;
+  return m_process ? m_process->stopRefusal() : QString();
 }
 
 void RemoteJob::stop() {
   if (m_state == State::Starting) return cancelStart();
-  if (refusedAsWatched()) return;
-  if (m_state != State::Running || !m_host) return;
-  if (m_record.slurmJobId.isEmpty())
-    signalSupervisor(QStringLiteral("TERM"));
-  else
-    stopSlurmJob();
+  if (m_state != State::Running || !m_process) return;
+  if (const QString why = m_process->stopRefusal(); !why.isEmpty()) return addOutput(why);
   setState(State::Stopping);
+  m_process->stop();
 }
 
 void RemoteJob::kill() {
   if (m_state == State::Starting) return cancelStart();
-  if (refusedAsWatched()) return;
-  if ((m_state != State::Running && m_state != State::Stopping) || !m_host) return;
-  if (!m_record.slurmJobId.isEmpty()) return cancelSlurmJob();
-  signalSupervisor(QStringLiteral("KILL"));
+  if ((m_state != State::Running && m_state != State::Stopping) || !m_process) return;
+  if (const QString why = m_process->stopRefusal(); !why.isEmpty()) return addOutput(why);
+  m_process->kill();
 }
 
 void RemoteJob::cancelStart() {

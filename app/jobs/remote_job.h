@@ -27,6 +27,7 @@
 #include "remote_host.h"
 #include "remote_record.h"
 #include "run_mirror.h"
+#include "run_process.h"
 #include "runtime_check.h"
 #include "slurm_queue.h"
 
@@ -36,7 +37,6 @@ class RemoteJob : public Job {
   Q_OBJECT
  public:
   static constexpr int kOutputLines = 400;
-  static constexpr int kStopGraceMs = 180000;  // a Slurm run asked to stop, then cancelled
 
   explicit RemoteJob(QObject* parent = nullptr);
   ~RemoteJob() override;  // the remote run goes on
@@ -91,6 +91,7 @@ class RemoteJob : public Job {
   // "following", "reconnecting", "host unreachable since 10:42", "building", ...
   QString linkText() const override { return m_linkText; }
   Link link() const override { return m_link; }
+  QString placeText() const override { return m_placeText; }
   QStringList hosts() const override { return {spec()}; }
   QVector<HostStart> startSteps() const override { return {{spec(), m_steps, sinceStartMs()}}; }
   const HostProbe& probe() const;
@@ -122,12 +123,9 @@ class RemoteJob : public Job {
   void cancelStart();
   void startFollowing();
   void runtimeGone(const QString& reason);
-  void signalSupervisor(const QString& signal);
-  // A Slurm run's Stop (marker, USR2, and a cancel when it has not ended kStopGraceMs later) and
-  // Kill (a cancel).
-  void stopSlurmJob();
-  void cancelSlurmJob();
-  bool refusedAsWatched();  // a watched run is not ours to stop: says so
+  // remote.json's one writer: every change to the record (the start's steps, the follower's)
+  // is written here. Empty, or why it could not be written.
+  QString saveRecord();
 
   State m_state = State::Idle;
   RemoteLaunch m_launch;
@@ -138,6 +136,7 @@ class RemoteJob : public Job {
   RemoteBootstrap::Options m_options;
   std::unique_ptr<RunMirror> m_mirror;
   std::unique_ptr<RemoteBootstrap> m_bootstrap;   // the start's steps
+  std::unique_ptr<RunProcess> m_process;          // from the launch (or attach) on: alive?, Stop, Kill, the end
   std::unique_ptr<RemoteFollower> m_follower;     // from the launch (or attach) on
   std::unique_ptr<RuntimeCheck> m_previousCheck;  // continueOnceGone(): asking the host it ran on
   QVector<BootstrapStep> m_steps;
@@ -148,6 +147,7 @@ class RemoteJob : public Job {
   QPointer<SlurmQueues> m_slurmQueues;
   std::deque<QString> m_output;
   QString m_linkText;
+  QString m_placeText;
   Link m_link = Link::Connecting;
 };
 

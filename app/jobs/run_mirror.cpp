@@ -15,14 +15,23 @@ namespace {
 const QStringList kGrowing = {run_file::kMetrics, run_file::kSupervisorLog};
 const QStringList kWhole = {run_file::kConfig, run_file::kRunJson};  // run.json last
 
-// Our own names only: "logs/rank-<n>.log" or one of the lists above; nothing that climbs out.
-bool isMirroredName(const QString& name) {
-  if (kGrowing.contains(name) || kWhole.contains(name)) return true;
+}  // namespace
+
+// Our own names only: "logs/rank-<n>.log", one of the lists above or the place's; nothing that
+// climbs out.
+bool RunMirror::isMirroredName(const QString& name) const {
+  if (kGrowing.contains(name) || kWhole.contains(name) || m_placeFiles.contains(name)) return true;
   static const QRegularExpression kRankLog(QStringLiteral("^logs/rank-\\d{1,6}\\.log$"));
   return kRankLog.match(name).hasMatch();
 }
 
-}  // namespace
+void RunMirror::addGrowingFiles(const QStringList& names) {
+  static const QRegularExpression kPlain(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]*$"));
+  for (const QString& name : names)
+    if (kPlain.match(name).hasMatch() && !m_placeFiles.contains(name) && !kGrowing.contains(name) &&
+        !kWhole.contains(name))
+      m_placeFiles << name;
+}
 
 bool RunMirror::isWholeFile(const QString& name) {
   return kWhole.contains(name);
@@ -37,7 +46,7 @@ QStringList RunMirror::readArguments() const {
 }
 
 QStringList RunMirror::growingFiles() const {
-  QStringList names = kGrowing;
+  QStringList names = kGrowing + m_placeFiles;
   const QDir logs(QDir(m_dir).filePath(run_file::kLogs));
   for (const QString& log : logs.entryList({"rank-*.log"}, QDir::Files, QDir::Name))
     names << QString(run_file::kLogs) + '/' + log;

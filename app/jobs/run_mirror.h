@@ -18,15 +18,19 @@ class RunMirror {
   explicit RunMirror(const QString& localDir) : m_dir(localDir) {}
 
   QString localDir() const { return m_dir; }
+  // Growing files of the place's own, besides the run's (a Slurm job's slurm-<id>.out): copied
+  // home like the others. Only plain names in the run folder are taken.
+  void addGrowingFiles(const QStringList& names);
   // NAME OFFSET pairs for traindeck-remote.sh read: whole files from 0, growing ones from
   // their local size (rank logs not yet here are sent by the helper on its own).
   QStringList readArguments() const;
-  // The growing files, by name in the run folder: metrics.jsonl, supervisor.log (here or not)
-  // and the rank logs here.
+  // The growing files, by name in the run folder: metrics.jsonl, supervisor.log (here or not),
+  // the place's own (addGrowingFiles) and the rank logs here.
   QStringList growingFiles() const;
   // Writes what `answer` holds; returns an empty string or why a file could not be written.
   // *changed says whether any byte changed here.
   QString apply(const RemoteReadAnswer& answer, bool* changed = nullptr);
+  bool isMirroredName(const QString& name) const;
   // Every file of `answer` is here up to its remote size.
   static bool caughtUp(const RemoteReadAnswer& answer);
   // Each growing file here ends where `answer`'s chunk of it ends (it was applied, or was not
@@ -36,6 +40,7 @@ class RunMirror {
 
  private:
   QString m_dir;
+  QStringList m_placeFiles;
 };
 
 }  // namespace traindeck

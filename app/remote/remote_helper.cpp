@@ -154,10 +154,11 @@ void RemoteHelper::stopJob(const QString& jobId, const QString& runDir, Done<Sig
   call<SignalAnswer>({"stop", jobId, runDir}, &SignalAnswer::from, std::move(done));
 }
 
-void RemoteHelper::cancelJob(const QString& jobId, Done<YesNoAnswer> done) const {
+void RemoteHelper::cancelJob(const QString& jobId, const QString& runDir, Done<YesNoAnswer> done) const {
+  QStringList args{"cancel", jobId};
+  if (!runDir.isEmpty()) args << runDir;
   call<YesNoAnswer>(
-      {"cancel", jobId}, [](const RemoteHost::ExecResult& r) { return YesNoAnswer::from(r, "cancelled"); },
-      std::move(done));
+      args, [](const RemoteHost::ExecResult& r) { return YesNoAnswer::from(r, "cancelled"); }, std::move(done));
 }
 
 void RemoteHelper::checkpoint(const QString& runDir, Done<ListingAnswer> done) const {

@@ -68,7 +68,8 @@ class RemoteHelper {
   void submit(const QString& script, const QString& runDir, Done<SubmitAnswer> done) const;
   void queue(Done<QueueAnswer> done) const;
   void stopJob(const QString& jobId, const QString& runDir, Done<SignalAnswer> done) const;
-  void cancelJob(const QString& jobId, Done<YesNoAnswer> done) const;
+  // runDir (may be empty): where the run's kill-requested marker goes first (a Kill by the user).
+  void cancelJob(const QString& jobId, const QString& runDir, Done<YesNoAnswer> done) const;
   void checkpoint(const QString& runDir, Done<ListingAnswer> done) const;
   void exportHf(const QString& trainBinary, const QString& runDir, Done<ListingAnswer> done) const;
 

@@ -41,6 +41,9 @@ struct RemoteRecord {
   // no target (it runs there), so a continue starts from this one.
   QString jobTarget;
 
+  // Whether it names the run's process (a pid, a Slurm job, a watched folder); one that does not
+  // was written before a launch whose answer was lost.
+  bool namesItsProcess() const { return pid > 0 || watchOnly || !slurmJobId.isEmpty(); }
   // What a connection to the host uses: ssh with the defaults filled in, asking nothing if batch.
   SshTarget target(bool batch) const;
   // The target the job of this run named: job_target; for a record from before job_target, the

@@ -51,6 +51,17 @@ void LogFollower::discoverRanks() {
   for (const QString& node :
        QDir(QDir(m_runDir).filePath(run_file::kNodes)).entryList({QStringLiteral("node-*")}, QDir::Dirs))
     dirs << QDir(m_runDir).filePath(QStringLiteral("%1/%2/%3").arg(run_file::kNodes, node, run_file::kLogs));
+  // The scheduler's output (slurm-<id>.out, mirrored home with a Slurm run): one "rank" each,
+  // numbered as they appear.
+  static const QRegularExpression kJobOutput(QStringLiteral("^slurm-\\d+\\.out$"));
+  for (const QString& name : QDir(m_runDir).entryList({QStringLiteral("slurm-*.out")}, QDir::Files, QDir::Name)) {
+    if (!kJobOutput.match(name).hasMatch() || m_jobOutputs.count(name)) continue;
+    const int rank = kJobOutputRank + static_cast<int>(m_jobOutputs.size());
+    m_jobOutputs[name] = rank;
+    const QString path = QDir(m_runDir).filePath(name);
+    m_ranks[rank].tail = std::make_unique<FileTail>(path.toStdString());
+    if (m_watcher) m_watcher->addPath(path);
+  }
   for (const QString& dir : dirs)
     for (const QString& name : QDir(dir).entryList({QStringLiteral("rank-*.log")}, QDir::Files)) {
       const auto match = kName.match(name);

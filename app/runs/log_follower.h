@@ -1,5 +1,6 @@
-// Follows every logs/rank-<r>.log of a run, including ranks whose log appears later, and
-// emits complete lines in batches. A job on several hosts has its other nodes' rank logs in
+// Follows every logs/rank-<r>.log of a run, including ranks whose log appears later, and the
+// scheduler's output in the run folder (slurm-<id>.out, as kJobOutputRank), and emits complete
+// lines in batches. A job on several hosts has its other nodes' rank logs in
 // nodes/node-<n>/logs/ (their mirrors): those are followed too. Threading as MetricsFollower: its owner may move it to
 // a worker thread and invoke start() there; it works as well in the GUI thread (logs are small).
 #pragma once
@@ -52,6 +53,7 @@ class LogFollower : public QObject {
 
   QString m_runDir, m_logsDir;
   std::map<int, RankLog> m_ranks;
+  std::map<QString, int> m_jobOutputs;  // slurm-<id>.out -> its "rank" (kJobOutputRank + n)
   QFileSystemWatcher* m_watcher = nullptr;
   QTimer* m_timer = nullptr;
 };

@@ -70,6 +70,13 @@ RunSummary::Signature runSignature(const QString& runDir) {
   return sig;
 }
 
+QString RunSummary::statusName() const {
+  if (!status) return slurmJob.isEmpty() ? QStringLiteral("unknown") : QStringLiteral("queued");
+  const QString name = QString::fromUtf8(toString(*status));
+  const char* cause = endCauseWords(endCause);
+  return *cause ? QStringLiteral("%1 (%2)").arg(name, QString::fromUtf8(cause)) : name;
+}
+
 RunSummary readRunSummary(const QString& runDir, const RunIndexEntry* indexed, qint64* metricsBytesRead) {
   RunSummary s;
   s.signature = runSignature(runDir);
@@ -90,6 +97,7 @@ RunSummary readRunSummary(const QString& runDir, const RunIndexEntry* indexed, q
     s.supervisorPid = info.supervisorPid;
     s.exitReason = QString::fromStdString(info.exitReason);
     s.failedRank = info.failedRank;
+    s.endCause = info.endCause;
   }
   // A run with no run.json yet (a remote start still on its way): when it was made, from its id.
   if (s.created.isEmpty()) {
@@ -99,8 +107,10 @@ RunSummary readRunSummary(const QString& runDir, const RunIndexEntry* indexed, q
   }
   QFile remote(QDir(runDir).filePath(run_file::kRemoteRecord));  // app/remote's RemoteRecord
   if (remote.open(QIODevice::ReadOnly))
-    if (const std::optional<RemoteRecord> record = decodeRemoteRecord(remote.read(1 << 20)))
+    if (const std::optional<RemoteRecord> record = decodeRemoteRecord(remote.read(1 << 20))) {
       s.remoteSpec = record->ssh.spec;
+      s.slurmJob = record->slurmJobId;
+    }
   const qint64 metricsTimeMs = s.signature.metricsTime.isValid() ? s.signature.metricsTime.toMSecsSinceEpoch() : 0;
   if (indexed != nullptr && indexed->describesMetrics(s.signature.metricsSize, metricsTimeMs)) {
     if (indexed->size >= 0) {  // a run with a metrics.jsonl (an index of none says nothing)

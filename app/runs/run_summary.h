@@ -27,6 +27,8 @@ struct RunSummary {
   int supervisorPid = 0;
   QString host;         // run.json "host": the machine the run executes on (a remote start's host spec)
   QString remoteSpec;   // for the mirror of a remote run, its host as the user named it (remote.json)
+  QString slurmJob;     // for the mirror of a Slurm run, its job id (remote.json)
+  EndCause endCause = EndCause::None;  // run.json "end_cause": why it stopped, when known
   QString exitReason;   // run.json "exit_reason": empty while running
   int failedRank = -1;  // run.json "failed_rank": the rank whose failure ended the run, or -1
 
@@ -37,7 +39,9 @@ struct RunSummary {
     bool operator==(const Signature&) const = default;
   } signature;
 
-  QString statusName() const { return status ? QString::fromUtf8(toString(*status)) : QStringLiteral("unknown"); }
+  // "running", "stopped (time limit reached)", "killed (cancelled through Slurm)"; without
+  // run.json, "queued" for a Slurm job (its trainer has not started), else "unknown".
+  QString statusName() const;
   bool isLive() const { return status && traindeck::isLive(*status); }
   bool hasStatus(RunStatus s) const { return status == s; }
 
@@ -45,6 +49,7 @@ struct RunSummary {
     return id == o.id && name == o.name && status == o.status && created == o.created && path == o.path &&
            host == o.host && remoteSpec == o.remoteSpec && step == o.step && totalSteps == o.totalSteps &&
            supervisorPid == o.supervisorPid && exitReason == o.exitReason && failedRank == o.failedRank &&
+           slurmJob == o.slurmJob && endCause == o.endCause &&
            (lastLoss == o.lastLoss || (std::isnan(lastLoss) && std::isnan(o.lastLoss)));
   }
 };

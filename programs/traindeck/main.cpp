@@ -26,7 +26,7 @@ usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open PATH] [--compa
                  [--proxy-command CMD] [--batch] [--runs-root DIR] [--remote-dir DIR]
                  [--install-missing] [--set K=V]...
        traindeck --watch [user@]host[:port] --remote-run DIR [SSH options as --launch]
-       traindeck --attach RUN_DIR | --stop RUN_DIR | --fetch RUN_DIR [--hf]
+       traindeck --attach RUN_DIR | --stop RUN_DIR | --kill RUN_DIR | --fetch RUN_DIR [--hf]
        traindeck --read PATH
 
 options:
@@ -63,7 +63,10 @@ options:
                     script started there) under --runs-root and follow it until its run.json
                     says it ended; nothing is built or started there. Same SSH options.
   --attach RUN_DIR  follow a remote run's mirror again
-  --stop RUN_DIR    stop a remote run gracefully and follow it to the end
+  --stop RUN_DIR    stop a run gracefully (every rank checkpoints) and follow it to the end;
+                    on this machine, an SSH host or a Slurm cluster alike
+  --kill RUN_DIR    kill a run at once (no checkpoint) and follow it to the end: status
+                    "killed", asked by you
   --fetch RUN_DIR   copy a remote run's newest complete checkpoint into its mirror
                     (RUN_DIR/checkpoints/step-N, resumable, checked); with --hf, that
                     checkpoint exported for Hugging Face on the host (RUN_DIR/exports/step-N-hf).

@@ -18,7 +18,7 @@ namespace traindeck {
 
 bool isRemoteCliCommand(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
-    for (const char* name : {"--launch", "--watch", "--attach", "--stop", "--fetch", "--continue"})
+    for (const char* name : {"--launch", "--watch", "--attach", "--stop", "--kill", "--fetch", "--continue"})
       if (std::strcmp(argv[i], name) == 0 ||
           (std::strncmp(argv[i], name, std::strlen(name)) == 0 && argv[i][std::strlen(name)] == '='))
         return true;
@@ -43,6 +43,7 @@ int runRemoteCli(int argc, char** argv) {
         "       traindeck --watch [user@]host[:port] --remote-run DIR [the same SSH options]\n"
         "       traindeck --attach RUN_DIR [--keep-checkpoints K] [--gone-after SECONDS] | --stop RUN_DIR "
         "[--batch] [--known-hosts FILE]\n"
+        "       traindeck --kill RUN_DIR [--batch] [--known-hosts FILE]\n"
         "       traindeck --fetch RUN_DIR [--hf] [--batch] [--known-hosts FILE]\n",
         qPrintable(why));
     return 2;

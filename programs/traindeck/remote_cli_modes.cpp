@@ -138,10 +138,13 @@ int fetchMode(const RemoteCliContext& c) {
 }
 
 int attachOrStopMode(const RemoteCliContext& c) {
-  const QString runDir =
-      QDir(c.parser.isSet(c.o.attach) ? c.parser.value(c.o.attach) : c.parser.value(c.o.stop)).absolutePath();
-  if (!c.parser.isSet(c.o.attach) && !c.parser.isSet(c.o.stop))
-    return c.usage("say --launch, --watch, --attach, --stop or --fetch");
+  // --attach follows; --stop and --kill ask, once the link is up, then follow to the end. The
+  // job is the app's own (JobController::attach), so each place behaves as it does there.
+  const QCommandLineOption* asked = nullptr;
+  for (const QCommandLineOption* option : {&c.o.attach, &c.o.stop, &c.o.kill})
+    if (c.parser.isSet(*option)) asked = option;
+  if (!asked) return c.usage("say --launch, --watch, --attach, --stop, --kill or --fetch");
+  const QString runDir = QDir(c.parser.value(*asked)).absolutePath();
   JobController jobs(QFileInfo(runDir).absolutePath(), {});
   jobs.setRemoteOptions(c.remote);
   if (const QString why = jobs.attach(runDir); !why.isEmpty()) {
@@ -151,22 +154,21 @@ int attachOrStopMode(const RemoteCliContext& c) {
   Job* job = jobs.jobFor(runDir);
   std::printf("%s\n", qPrintable(runDir));
   std::fflush(stdout);
-
-  if (const QString why = job->stopRefusal(); c.parser.isSet(c.o.stop) && !why.isEmpty()) {
+  if (asked == &c.o.attach) return follow(job);
+  if (const QString why = job->stopRefusal(); !why.isEmpty()) {
     say(QStringLiteral("%1: %2").arg(runDir, why));
     return 1;
   }
-  if (c.parser.isSet(c.o.stop)) {
-    // Once the link is up (the job reads the run), ask for the stop.
-    auto* asked = new QTimer(job);
-    QObject::connect(asked, &QTimer::timeout, job, [job, asked] {
-      if (job->link() != Job::Link::Here && job->link() != Job::Link::Following) return;  // every node's link
-      say(QStringLiteral("stopping (every rank saves a checkpoint)"));
-      job->stop();
-      asked->stop();
-    });
-    asked->start(100);
-  }
+  const bool kill = asked == &c.o.kill;
+  auto* ask = new QTimer(job);
+  QObject::connect(ask, &QTimer::timeout, job, [job, ask, kill] {
+    if (job->link() != Job::Link::Here && job->link() != Job::Link::Following) return;  // every node's link
+    if (job->state() == Job::State::Starting) return;  // a launch's answer still being found
+    say(kill ? QStringLiteral("killing (no checkpoint)") : QStringLiteral("stopping (every rank saves a checkpoint)"));
+    kill ? job->kill() : job->stop();
+    ask->stop();
+  });
+  ask->start(100);
   return follow(job);
 }
 

@@ -19,7 +19,8 @@ struct RemoteCliOptions {
                            "[user@]host[:port]"};
   QCommandLineOption remoteRun{"remote-run", "With --watch: the run folder on the host.", "DIR"};
   QCommandLineOption attach{"attach", "Follow a remote run again.", "RUN_DIR"};
-  QCommandLineOption stop{"stop", "Stop a remote run.", "RUN_DIR"};
+  QCommandLineOption stop{"stop", "Stop a run: every rank checkpoints.", "RUN_DIR"};
+  QCommandLineOption kill{"kill", "Kill a run at once, without a checkpoint.", "RUN_DIR"};
   QCommandLineOption fetch{"fetch", "Copy a remote run's newest complete checkpoint into its mirror.", "RUN_DIR"};
   QCommandLineOption hf{"hf", "With --fetch: that checkpoint exported for Hugging Face on the host."};
   QCommandLineOption continueRun{"continue", "Continue an ended remote run on another host.", "RUN_DIR"};
@@ -40,7 +41,7 @@ struct RemoteCliOptions {
   SshCliOptions ssh;
 
   void addTo(QCommandLineParser& parser) const {
-    parser.addOptions({launch, nodeAddress, watch, remoteRun, attach, stop, fetch, hf, continueRun, on, stopAt,
+    parser.addOptions({launch, nodeAddress, watch, remoteRun, attach, stop, kill, fetch, hf, continueRun, on, stopAt,
                        goneAfter, config, runsRoot, remoteDir, set, installMissing, keep});
     ssh.addTo(parser);
   }

@@ -157,6 +157,28 @@ class FollowersTest : public QObject {
     QCOMPARE(logLevelOf("2026-11-30 08:34:52Z info: x"), LogLevel::Plain);
   }
 
+  // A Slurm run's slurm-<id>.out (mirrored home beside the rank logs) comes as the job's output,
+  // not as a rank's; a second job's (a continued run) as the next; other names are not followed.
+  void theJobsOwnOutputIsFollowedBesideTheRanks() {
+    QTemporaryDir dir;
+    LogFollower follower(dir.path());
+    QVector<LogLine> lines;
+    connect(&follower, &LogFollower::linesAvailable, this, [&](const QVector<LogLine>& l) { lines += l; });
+    follower.start();
+    QVERIFY(QDir(dir.path()).mkpath("logs"));
+    append(dir.filePath("logs/rank-0.log"), "2026-11-30T08:34:49Z info: training\n");
+    append(dir.filePath("slurm-17.out"), "srun: error: n2: task 1: Exited with exit code 1\n");
+    append(dir.filePath("slurm-x.out"), "not a job's\n");
+    QTRY_COMPARE_WITH_TIMEOUT(lines.size(), 2, 5000);
+    const LogLine& job = lines[0].rank == 0 ? lines[1] : lines[0];
+    QVERIFY(isJobOutput(job.rank));
+    QCOMPARE(job.text, QStringLiteral("srun: error: n2: task 1: Exited with exit code 1"));
+    append(dir.filePath("slurm-21.out"), "a second job\n");
+    QTRY_COMPARE_WITH_TIMEOUT(lines.size(), 3, 5000);
+    QVERIFY(isJobOutput(lines[2].rank) && lines[2].rank != job.rank);
+    QVERIFY(!isJobOutput(lines[0].rank) || !isJobOutput(lines[1].rank));
+  }
+
   // A long history comes as a preview first, then whole in one batch that replaces it; what is
   // appended after comes as usual.
   void aLongHistoryIsPreviewedThenReplacedWhole() {

@@ -10,7 +10,8 @@
 // fails within a minute, saying why; a job waiting behind a busy cluster says "waiting for
 // resources"; a time limit checkpoints, requeues, and with no requeue left ends stopped; the
 // cluster's set-up is found only through the login shell; a stopped run continues as a Slurm
-// job (--continue). The login node and the cluster:
+// job (--continue); Kill (traindeck --kill) ends it "killed", asked by you, and a cancel from a
+// terminal "killed", cancelled through Slurm, never "requeued". The login node and the cluster:
 // SlurmLoginNode.
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -120,6 +121,10 @@ class SlurmRunTest : public QObject {
     QCOMPARE(names.size(), 5);  // two ranks, one per node
     for (const QString& name : names)
       QVERIFY2(sha256Of(l.runDir + "/" + name) == sha256Of(remote + "/" + name), qPrintable(name + " differs"));
+    // The job's own output comes home with the run (what it held when the run ended, at least).
+    const QString jobOutput = "/slurm-" + id + ".out";
+    QVERIFY2(QFileInfo::exists(l.runDir + jobOutput), "slurm-<id>.out was not copied home");
+    QVERIFY(readText(remote + jobOutput).startsWith(readText(l.runDir + jobOutput)));
     // Two nodes train as one machine with both ranks does, step for step.
     const QString differs = lossesDifferFromTheReference(l.runDir);
     QVERIFY2(differs.isEmpty(), qPrintable(differs));
@@ -170,6 +175,61 @@ class SlurmRunTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(m_login.cluster().run("squeue", {"-h", "-j", id, "-o", "%T"}).trimmed().isEmpty() ||
                                  m_login.cluster().run("squeue", {"-h", "-j", id, "-o", "%T"}).contains("COMPLETED"),
                              30000);
+  }
+
+  // Kill as the app does it (traindeck --kill, JobController's job): the job is cancelled and the
+  // run ends "killed", asked by you, not "requeued" (scancel's SIGTERM is not a preemption); the
+  // job leaves the queue and the run is usable (not live: Continue, Rename, Trash).
+  void killEndsKilledNotRequeued() {
+    Launched l = m_login.launch({"strategy.nproc_per_node=1", "schedule.max_steps=1000000", "name=killed job"});
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QTRY_VERIFY_WITH_TIMEOUT(test_support::trainSteps(l.runDir + "/metrics.jsonl").size() >= 3, 240000);
+    const QString id = m_login.jobIdOf(l.runDir);
+    const auto cancelJob = qScopeGuard([this, id] { m_login.cluster().run("scancel", {id}); });
+    QProcess kill;
+    kill.start(TRAINDECK_BIN, {"--kill", l.runDir, "--batch", "--known-hosts", m_login.knownHosts()});
+    QVERIFY(kill.waitForFinished(180000));
+    const QString said = QString::fromUtf8(kill.readAllStandardError());
+    QVERIFY2(said.contains("killing"), qPrintable(said.right(3000)));
+    QString err;
+    QCOMPARE(SlurmLoginNode::finish(l, 120000, &err), 1);  // the launcher follows it to the same end
+    const RunInfoReadResult read = readRunInfo(RunPaths{l.runDir.toStdString()});
+    QVERIFY2(read.ok(), read.error.c_str());
+    QCOMPARE(std::string(toString(read.info.status)), std::string("killed"));
+    QCOMPARE(read.info.endCause, EndCause::Asked);
+    QVERIFY2(QString::fromStdString(read.info.exitReason).contains("killed from TrainDeck"),
+             read.info.exitReason.c_str());
+    QVERIFY(!isLive(read.info.status));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !m_login.cluster().inQueue(id) ||
+            m_login.cluster().run("squeue", {"-h", "-t", "all", "-j", id, "-o", "%T"}).contains("CANCELLED"),
+        60000);
+    QVERIFY2(SlurmCluster::jobField(m_login.cluster().jobDetails(id), "Restarts").toInt() == 0 ||
+                 m_login.cluster().jobDetails(id).isEmpty(),
+             "the killed job was requeued");
+  }
+
+  // Cancelled by someone else (scancel in a terminal): the trainer takes the SIGTERM for a
+  // preemption and says "requeued", but the job does not come back: the run ends "killed",
+  // cancelled through Slurm, and says so; the launcher following it ends with it.
+  void aCancelFromOutsideEndsCancelledThroughSlurm() {
+    Launched l = m_login.launch({"strategy.nproc_per_node=1", "schedule.max_steps=1000000", "name=cancelled job"});
+    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
+    QTRY_VERIFY_WITH_TIMEOUT(test_support::trainSteps(l.runDir + "/metrics.jsonl").size() >= 3, 240000);
+    const QString id = m_login.jobIdOf(l.runDir);
+    bool ok = false;
+    m_login.cluster().run("scancel", {id}, &ok);
+    QVERIFY2(ok, qPrintable(m_login.cluster().lastError()));
+    QString err;
+    const int code = SlurmLoginNode::finish(l, 180000, &err);
+    QVERIFY2(code == 1, qPrintable(err.right(4000)));
+    const RunInfoReadResult read = readRunInfo(RunPaths{l.runDir.toStdString()});
+    QVERIFY2(read.ok(), read.error.c_str());
+    QCOMPARE(std::string(toString(read.info.status)), std::string("killed"));
+    QCOMPARE(read.info.endCause, EndCause::Cancelled);
+    QVERIFY2(QString::fromStdString(read.info.exitReason).contains("cancelled through Slurm"),
+             read.info.exitReason.c_str());
+    QVERIFY2(err.contains("cancelled through Slurm"), qPrintable(err.right(3000)));
   }
 
   // A run that stopped (--stop-at) goes on with `traindeck --continue RUN --on LOGIN` as a Slurm

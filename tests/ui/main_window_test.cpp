@@ -573,7 +573,7 @@ class MainWindowTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(agree(run, "running"), 60000);
     QTRY_VERIFY_WITH_TIMEOUT(eta->text().contains("%"), 60000);
     window.findChild<QAction*>("stopAction")->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT(agree(run, "stopped"), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(agree(run, "stopped (asked by you)"), 60000);  // why it stopped, too
     QVERIFY2(!eta->text().contains("left"), qPrintable(eta->text()));
   }
 
@@ -645,9 +645,10 @@ class MainWindowTest : public QObject {
       auto* eta = window.findChild<QLabel*>("eta");
       RunListModel* list = window.runList();
       QTRY_COMPARE(list->data(list->index(list->rowOfPath(run), RunListModel::StatusColumn)).toString(),
-                   QString("killed"));
-      QTRY_VERIFY2(header->text().contains(" · killed · "), qPrintable(header->text()));
-      QTRY_VERIFY2(eta->text().endsWith("· killed") && !eta->text().contains("left"), qPrintable(eta->text()));
+                   QString("killed (asked by you)"));
+      QTRY_VERIFY2(header->text().contains(" · killed (asked by you) · "), qPrintable(header->text()));
+      QTRY_VERIFY2(eta->text().endsWith("· killed (asked by you)") && !eta->text().contains("left"),
+                   qPrintable(eta->text()));
       QTRY_VERIFY(!kill->isEnabled() && !window.findChild<QAction*>("stopAction")->isEnabled());
       QMenu* menu = window.runMenu({run});
       for (const char* name : {"continueRun", "renameRun", "deleteRuns"})
