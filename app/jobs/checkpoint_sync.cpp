@@ -35,7 +35,8 @@ void CheckpointSync::syncNow() {
   connect(m_fetch, &RemoteFetch::progress, this, [this](const QString&, qint64 done, qint64) { m_bytes = done; });
   connect(m_fetch, &RemoteFetch::finished, this, [this, before](const QString& localDir, const QString& error) {
     // No checkpoint there yet is not a failure: the run has not saved one.
-    const bool noneThere = m_fetch->foundNoCheckpoint();
+    // Nor is another process of the app copying it (the app and `traindeck --stop` on one run).
+    const bool noneThere = m_fetch->foundNoCheckpoint() || m_fetch->copyingElsewhere();
     m_fetch->deleteLater();
     m_fetch = nullptr;
     if (!error.isEmpty() && !noneThere) emit syncFailed(error);

@@ -54,6 +54,15 @@ void RemoteFetch::listed(const ListingAnswer& answer) {
   m_partialDir = m_localDir + ".partial";
   for (const File& f : m_files) m_totalBytes += f.size;
   if (QFileInfo::exists(m_localDir)) return finish({});  // fetched before
+  // One copy at a time into the partial folder, across processes (a lock of a process that died
+  // is taken over; no age makes a long copy's lock stale).
+  QDir().mkpath(QFileInfo(m_partialDir).path());
+  m_lock = std::make_unique<QLockFile>(m_partialDir + ".lock");
+  m_lock->setStaleLockTime(0);
+  if (!m_lock->tryLock(0)) {
+    m_elsewhere = true;
+    return finish(tr("%1 is being copied here by another TrainDeck following this run.").arg(m_name));
+  }
   next();
 }
 
@@ -86,6 +95,7 @@ void RemoteFetch::next() {
     QDir(m_localDir).removeRecursively();
     if (!QDir().rename(m_partialDir, m_localDir))
       return finish(tr("Could not rename %1 to %2.").arg(m_partialDir, m_localDir));
+    m_lock.reset();
     return finish({});
   }
   const File& f = m_files[m_next++];
@@ -107,6 +117,7 @@ void RemoteFetch::next() {
 void RemoteFetch::finish(const QString& error) {
   if (m_finished) return;
   m_finished = true;
+  m_lock.reset();
   emit finished(error.isEmpty() ? m_localDir : QString(), error);
 }
 

@@ -3,10 +3,14 @@
 // host (exports/step-N-hf/, made there once by `traindeck-train export`). Each file goes over
 // SFTP, resumable and SHA-256 checked (SftpTransfer); the folder appears under its name only
 // when all of it is here (checkpoints: COMPLETE last), so a cut fetch is never taken for a
-// checkpoint. Runs on the run's own connection while it is followed (one connection per host),
-// else on one of its own that it lets go when done. GUI thread.
+// checkpoint. Two processes of the app that follow the same run (the app and `traindeck --stop`)
+// never copy into the same partial folder at once: the copy holds `<folder>.partial.lock`, and
+// the other leaves the folder to it (copyingElsewhere). Runs on the run's own connection while it
+// is followed (one connection per host), else on one of its own that it lets go when done. GUI
+// thread.
 #pragma once
 
+#include <QLockFile>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -35,6 +39,9 @@ class RemoteFetch : public QObject {
   QString localDir() const { return m_localDir; }
   // The host has no complete checkpoint yet (the fetch finished with that): not a failure.
   bool foundNoCheckpoint() const { return m_noCheckpoint; }
+  // Another process of the app is copying the same folder here (the fetch finished with that):
+  // not a failure, the folder comes with that copy.
+  bool copyingElsewhere() const { return m_elsewhere; }
 
  signals:
   void progress(const QString& file, qint64 done, qint64 total);  // bytes of all files
@@ -59,6 +66,8 @@ class RemoteFetch : public QObject {
   bool m_asked = false;  // the host was asked what there is to fetch
   bool m_finished = false;
   bool m_noCheckpoint = false;
+  bool m_elsewhere = false;
+  std::unique_ptr<QLockFile> m_lock;  // held while this copy writes the partial folder
 };
 
 }  // namespace traindeck

@@ -84,7 +84,7 @@ void RemoteJobTest::aLaunchWhoseAnswerWasLostIsFoundAgain() {
 }
 
 // --fetch: the newest COMPLETE checkpoint comes home whole (COMPLETE last), a folder without
-// COMPLETE never; asked again, nothing moves.
+// COMPLETE never; asked again, nothing moves; asked twice at once, one copy writes it.
 void RemoteJobTest::checkpointsAreFetchedWholeOrNotAtAll() {
   const QString work = m_remoteHome.filePath("fetch"), mirror = m_local.filePath("fetch-runs/r1");
   const QString remoteRun = work + "/runs/r1";
@@ -118,6 +118,22 @@ void RemoteJobTest::checkpointsAreFetchedWholeOrNotAtAll() {
     QCOMPARE(QDir(mirror + "/checkpoints").entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
              QStringList{"step-00000010"});  // no step-00000020, no .partial
   }
+  // Two followers of the same run copying at once (the app and `traindeck --stop`): one copies,
+  // the other leaves it to that copy (a sentence, not a second writer in the same partial
+  // folder): the checkpoint comes home whole, nothing partial or locked is left.
+  QVERIFY(QDir(mirror + "/checkpoints").removeRecursively());
+  QProcess first, second;
+  first.start(TRAINDECK_BIN, {"--fetch", mirror, "--batch"});
+  second.start(TRAINDECK_BIN, {"--fetch", mirror, "--batch"});
+  QVERIFY(first.waitForFinished(60000) && second.waitForFinished(60000));
+  const QByteArray said = first.readAllStandardError() + second.readAllStandardError();
+  QVERIFY2(first.exitCode() == 0 || second.exitCode() == 0, said.constData());
+  for (QProcess* p : {&first, &second})
+    if (p->exitCode() != 0) QVERIFY2(said.contains("being copied here by another TrainDeck"), said.constData());
+  for (const char* name : {"model.safetensors", "state.json", "COMPLETE"})
+    QCOMPARE(sha256Of(mirror + "/checkpoints/step-00000010/" + name), sha256Of(complete + "/" + name));
+  QCOMPARE(QDir(mirror + "/checkpoints").entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+           QStringList{"step-00000010"});
   // A run with no complete checkpoint: a sentence, exit 1, nothing made.
   QVERIFY(QFile::remove(complete + "/COMPLETE"));
   QVERIFY(QDir(mirror + "/checkpoints").removeRecursively());
