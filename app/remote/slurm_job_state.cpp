@@ -40,7 +40,13 @@ QString slurmReasonInWords(const QString& reason) {
   if (reason == QLatin1String("BeginTime")) return stateTr("waiting for its start time");
   if (reason == QLatin1String("Dependency")) return stateTr("waiting for the jobs it depends on");
   if (reason == QLatin1String("DependencyNeverSatisfied")) return stateTr("it depends on a job that can no longer run");
-  if (reason == QLatin1String("ReqNodeNotAvail")) return stateTr("the nodes it needs are not available");
+  // "ReqNodeNotAvail, UnavailableNodes:n[1-2]": drained, down or reserved nodes, named.
+  if (reason.startsWith(QLatin1String("ReqNodeNotAvail"))) {
+    const qsizetype at = reason.indexOf(QLatin1String("UnavailableNodes:"));
+    const QString nodes = at < 0 ? QString() : reason.mid(at + 17).trimmed();
+    return nodes.isEmpty() ? stateTr("the nodes it needs are not available")
+                           : stateTr("the nodes it needs are not available (drained, down or reserved: %1)").arg(nodes);
+  }
   if (reason == QLatin1String("PartitionConfig"))
     return stateTr("the partition can never give it what it asks for (nodes, GPUs, time)");
   if (reason == QLatin1String("PartitionNodeLimit")) return stateTr("it asks for more nodes than the partition has");

@@ -59,6 +59,11 @@ class SlurmAnswersTest : public QObject {
     job.state = "CANCELLED";
     QCOMPARE(job.describe(), QString("cancelled"));
     QCOMPARE(slurmReasonInWords("SomethingNew"), QString("SomethingNew"));  // no words: Slurm's own
+    // A job waiting for drained nodes: squeue's reason names them after a comma.
+    job.state = "PENDING";
+    job.reason = "ReqNodeNotAvail, UnavailableNodes:n[1-2]";
+    QCOMPARE(job.describe(), QString("pending: the nodes it needs are not available (drained, down or reserved: n[1-2])"));
+    QVERIFY(!job.neverRuns());
   }
 
   void onlyReasonsThatNeverPassAreNeverRuns() {
