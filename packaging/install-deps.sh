@@ -21,6 +21,9 @@ packages=(
   slurmctld slurmd slurm-client munge
   # shellcheck reads the remote helper script (remote.remote_helper)
   shellcheck
+  # Python's sqlite3 module writes the Trackio and Optuna stores that `traindeck --read` reads
+  # (cli.app_read_formats)
+  python3
   # the exports' tests: the PyTorch DDP script trains against the native trainer; every export
   # compiles, has no undefined names and every notebook validates as nbformat 4
   python3-torch python3-pyflakes python3-nbformat

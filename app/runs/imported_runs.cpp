@@ -26,6 +26,17 @@ void importFirstTime(double& first, const std::vector<double>& times) {
     if (std::isfinite(t) && !(t >= first)) first = t;
 }
 
+// Where an absolute address may part into a file or folder and a key: at each '#' whose left
+// part exists, the longest left part first. A key may hold '#' (an old Trackio run_name "exp#2",
+// a TensorBoard file's suffix) as may the folders above the file ("exp#1/"), so neither the
+// first nor the last '#' is right by itself.
+QList<qsizetype> importedRunSplits(const QString& whole) {
+  QList<qsizetype> splits;
+  for (qsizetype at = whole.lastIndexOf('#'); at > 0; at = whole.lastIndexOf('#', at - 1))
+    if (QFileInfo::exists(whole.left(at))) splits << at;
+  return splits;
+}
+
 }  // namespace
 
 QString importedRunAddress(const RunSource& source) {
@@ -34,47 +45,36 @@ QString importedRunAddress(const RunSource& source) {
 }
 
 QString importedRunPath(const QString& address) {
-  const QString path = QFileInfo(address).absoluteFilePath();
-  const qsizetype hash = path.lastIndexOf('#');
-  return hash > 0 && !QFileInfo::exists(path) ? path.left(hash) : path;
+  const QString whole = QFileInfo(address).absoluteFilePath();
+  if (QFileInfo::exists(whole)) return whole;
+  if (const QList<qsizetype> splits = importedRunSplits(whole); !splits.isEmpty()) return whole.left(splits.front());
+  const qsizetype hash = whole.lastIndexOf('#');  // gone: a path that does not exist either
+  return hash > 0 ? whole.left(hash) : whole;
 }
 
 std::optional<RunSource> importedRunSource(const QString& address) {
-  const QString path = importedRunPath(address);
   const QString whole = QFileInfo(address).absoluteFilePath();
-  const std::string key = whole.size() > path.size() ? whole.mid(path.size() + 1).toStdString() : std::string();
-  if (!QFileInfo::exists(path) || isTrainDeckRunFolder(path)) return std::nullopt;
-  try {
-    for (RunSource& source : findRuns(path.toStdString()))
-      if (source.kind != SourceKind::TrainDeck && source.key == key &&
-          QFileInfo(QString::fromStdString(source.path.string())).absoluteFilePath() == path)
-        return std::move(source);
-  } catch (const std::exception&) {
-    // A folder that cannot be listed holds no run we can read.
+  QList<qsizetype> splits = importedRunSplits(whole);
+  if (QFileInfo::exists(whole)) splits.prepend(whole.size());  // the whole address: no key
+  for (const qsizetype at : splits) {
+    const QString path = whole.left(at);
+    const std::string key = whole.mid(at + 1).toStdString();
+    if (isTrainDeckRunFolder(path)) continue;
+    try {
+      for (RunSource& source : findRuns(path.toStdString()))
+        if (source.kind != SourceKind::TrainDeck && source.key == key &&
+            QFileInfo(QString::fromStdString(source.path.string())).absoluteFilePath() == path)
+          return std::move(source);
+    } catch (const std::exception&) {
+      // A folder that cannot be listed holds no run we can read.
+    }
   }
   return std::nullopt;
 }
 
 QString sourceBadge(SourceKind kind) {
-  switch (kind) {
-    case SourceKind::TrainDeck:
-      return {};
-    case SourceKind::TensorBoard:
-      return QStringLiteral("TensorBoard");
-    case SourceKind::HfTrainer:
-      return QStringLiteral("HF Trainer");
-    case SourceKind::MlflowStore:
-    case SourceKind::MlflowFolder:
-      return QStringLiteral("MLflow");
-    case SourceKind::Wandb:
-      return QStringLiteral("W&B");
-    case SourceKind::LightningCsv:
-    case SourceKind::KerasCsv:
-      return QStringLiteral("CSV");
-    case SourceKind::LlmC:
-      return QStringLiteral("llm.c");
-  }
-  return {};
+  const std::string_view badge = sourceKindBadge(kind);  // the importer table's
+  return QString::fromUtf8(badge.data(), static_cast<qsizetype>(badge.size()));
 }
 
 bool isTrainDeckRunFolder(const QString& dir) {

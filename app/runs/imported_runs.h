@@ -16,11 +16,13 @@ namespace traindeck {
 
 QString importedRunAddress(const RunSource& source);
 // The file or folder an address names: the address itself, or for a run of a store that holds
-// several, the store's file (the address without "#" and the run's key).
+// several, the store's file (the address without "#" and the run's key). Either side may hold
+// '#': the store is the longest part before a '#' that exists.
 QString importedRunPath(const QString& address);
 // The run at an address, if one of another tool is there now (TrainDeck's own runs are not).
 std::optional<RunSource> importedRunSource(const QString& address);
-// "TensorBoard", "HF Trainer", "MLflow", "W&B", "CSV", "llm.c"; empty for TrainDeck's own runs.
+// "TensorBoard", "HF Trainer", "MLflow", "W&B", "CSV", "llm.c", "Trackio", "DVCLive", "Optuna" (the
+// importer table's badges); empty for TrainDeck's own runs.
 QString sourceBadge(SourceKind kind);
 // A folder of TrainDeck's own: run.json or a remote start's remote.json in it.
 bool isTrainDeckRunFolder(const QString& dir);

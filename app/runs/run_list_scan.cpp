@@ -163,25 +163,27 @@ std::vector<RunSummary> RunListModel::scan() {
 RunListModel::FolderRuns RunListModel::openFolder(const QString& folder) {
   const QString path = cleanFolders({folder}).front();
   FolderRuns found;
+  QStringList notRead;  // files that look like runs' but were not read, and why (an LFS pointer)
   if (isTrainDeckRunFolder(path)) {
     found.runs << path;
   } else if (QFileInfo::exists(path)) {
+    RunSearch search;
     try {
-      for (const RunSource& source : findRuns(path.toStdString()))
-        found.runs << (source.kind == SourceKind::TrainDeck
-                           ? QFileInfo(QString::fromStdString(source.path.string())).absoluteFilePath()
-                           : importedRunAddress(source));
+      search = searchRuns(path.toStdString());
     } catch (const std::exception& e) {
       found.problem = tr("%1 cannot be read: %2").arg(path, QString::fromLocal8Bit(e.what()));
       return found;
     }
+    for (const RunSource& source : search.runs)
+      found.runs << (source.kind == SourceKind::TrainDeck
+                         ? QFileInfo(QString::fromStdString(source.path.string())).absoluteFilePath()
+                         : importedRunAddress(source));
+    for (const NotRead& skipped : search.notRead) notRead << QString::fromStdString(skipped.reason);
   }
   if (found.runs.isEmpty()) {
-    found.problem = tr("No runs found in %1. TrainDeck looks for its own runs (a folder with run.json or "
-                       "metrics.jsonl), TensorBoard event files (events.out.tfevents.*), Hugging Face "
-                       "trainer_state.json, MLflow stores (mlflow.db) and mlruns/ folders, W&B offline runs "
-                       "(run-*.wandb), Lightning and Keras CSV logs (metrics.csv) and llm.c logs (main.log).")
-                        .arg(path);
+    found.problem = tr("No runs found in %1. TrainDeck reads %2.")
+                        .arg(path, QString::fromStdString(runFormatsRead()));  // the importer table's
+    if (!notRead.isEmpty()) found.problem += QLatin1Char('\n') + notRead.join(QLatin1Char('\n'));
     return found;
   }
   setOpenedFolders(m_openedFolders + QStringList{path});

@@ -1,14 +1,18 @@
-// Both loggers are read by one loop that differs in the column giving the step. A last line
-// without its newline is a row still being written: left for the next read.
+// Both loggers are read by one loop that differs in the column giving the step; records are
+// split by csv_records.h whatever the line ends. A last row without its line end is one still
+// being written: left for the next read.
 #include "imports/csv_logs_reader.h"
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <fstream>
 #include <limits>
+#include <optional>
 
+#include "imports/csv_records.h"
+#include "imports/import_error.h"
 #include "imports/import_files.h"
+#include "imports/not_read.h"
 #include "imports/run_builder.h"
 
 namespace traindeck {
@@ -25,11 +29,11 @@ bool parseCsvNumber(std::string_view text, double& out) {
 
 void readCsvRows(const std::filesystem::path& file, const std::string& stepColumn, RunBuilder& into) {
   const std::string bytes = readFileBytes(file);
+  if (isGitLfsPointer(bytes)) throw ImportError(gitLfsPointerSentence(file));
   std::vector<std::string> header;
   std::size_t stepIndex = 0;
   constexpr double kNoTime = std::numeric_limits<double>::quiet_NaN();
-  const bool partial = forEachCompleteLine(bytes, [&](std::string_view line, std::size_t lineNumber) {
-    std::vector<std::string> cells = splitCsvLine(line);
+  const bool partial = forEachCsvRecord(bytes, ',', [&](std::vector<std::string>& cells, std::size_t lineNumber) {
     if (header.empty()) {
       header = std::move(cells);
       const auto found = std::find(header.begin(), header.end(), stepColumn);
@@ -41,14 +45,17 @@ void readCsvRows(const std::filesystem::path& file, const std::string& stepColum
       return true;
     }
     double step = 0;
-    if (cells.size() <= stepIndex || !parseCsvNumber(cells[stepIndex], step) || step != std::floor(step)) {
+    std::optional<std::int64_t> whole;
+    if (cells.size() <= stepIndex || !parseCsvNumber(cells[stepIndex], step) || !(whole = wholeStep(step))) {
       into.addProblem(file.string() + ":" + std::to_string(lineNumber) + ": no whole " + stepColumn + "; row skipped");
       return true;
     }
+    if (cells.size() > header.size())
+      into.addProblem(file.string() + ":" + std::to_string(lineNumber) + ": " + std::to_string(cells.size()) +
+                      " cells under " + std::to_string(header.size()) + " column names; the extra ones skipped");
     for (std::size_t i = 0; i < cells.size() && i < header.size(); ++i) {
       double value = 0;
-      if (i != stepIndex && parseCsvNumber(cells[i], value))
-        into.add(header[i], static_cast<std::int64_t>(step), kNoTime, value);
+      if (i != stepIndex && parseCsvNumber(cells[i], value)) into.add(header[i], *whole, kNoTime, value);
     }
     return true;
   });
@@ -57,37 +64,17 @@ void readCsvRows(const std::filesystem::path& file, const std::string& stepColum
 
 }  // namespace
 
-std::vector<std::string> splitCsvLine(std::string_view line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cells.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cells.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  return cells;
-}
-
 std::vector<std::string> csvHeader(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
-  std::string line;
-  if (!in || !std::getline(in, line) || in.eof()) return {};  // no newline yet: not a header
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  return splitCsvLine(line);
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  std::vector<std::string> header;
+  forEachCsvRecord(head, ',', [&](std::vector<std::string>& cells, std::size_t) {
+    header = std::move(cells);  // complete: its line end was read
+    return false;
+  });
+  return header;
 }
 
 bool isLightningMetricsCsv(const std::filesystem::path& file) {
@@ -115,6 +102,29 @@ ImportedRun readKerasCsvRun(const std::filesystem::path& file, std::string name)
   RunBuilder builder(SourceKind::KerasCsv, std::move(name), file.string());
   readCsvRows(file, "epoch", builder);
   return builder.take();
+}
+
+const RunFormat& lightningCsvFormat() {
+  static const PathFormat format(
+      {.kind = SourceKind::LightningCsv,
+       .name = "lightning-csv",
+       .badge = "CSV",
+       .signs = "metrics.csv",
+       .isRunFolder = [](const std::filesystem::path& folder) { return isLightningMetricsCsv(folder / "metrics.csv"); },
+       .isRunFile = nullptr,
+       .read = readLightningCsvRun});
+  return format;
+}
+
+const RunFormat& kerasCsvFormat() {
+  static const PathFormat format({.kind = SourceKind::KerasCsv,
+                                  .name = "keras-csv",
+                                  .badge = "CSV",
+                                  .signs = "*.csv or *.log with an epoch column",
+                                  .isRunFolder = nullptr,
+                                  .isRunFile = isKerasCsvLog,
+                                  .read = readKerasCsvRun});
+  return format;
 }
 
 }  // namespace traindeck

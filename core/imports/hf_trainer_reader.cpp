@@ -106,4 +106,15 @@ ImportedRun readHfTrainerRun(const std::filesystem::path& folder, std::string na
   return builder.take();
 }
 
+const RunFormat& hfTrainerFormat() {
+  static const PathFormat format({.kind = SourceKind::HfTrainer,
+                                  .name = "hf-trainer",
+                                  .badge = "HF Trainer",
+                                  .signs = "trainer_state.json",
+                                  .isRunFolder = isHfTrainerRun,
+                                  .isRunFile = nullptr,
+                                  .read = readHfTrainerRun});
+  return format;
+}
+
 }  // namespace traindeck

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "imports/imported_run.h"
+#include "imports/run_format.h"
 
 namespace traindeck {
 
@@ -15,5 +16,7 @@ bool isHfTrainerRun(const std::filesystem::path& folder);
 std::filesystem::path newestTrainerState(const std::filesystem::path& folder);
 
 ImportedRun readHfTrainerRun(const std::filesystem::path& folder, std::string name);
+
+const RunFormat& hfTrainerFormat();
 
 }  // namespace traindeck

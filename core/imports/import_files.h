@@ -20,19 +20,20 @@ std::vector<std::filesystem::path> sortedEntries(const std::filesystem::path& fo
 bool isDirectory(const std::filesystem::path& path);
 bool isRegularFile(const std::filesystem::path& path);
 
-// The complete lines of a whole file's `bytes`, numbered from 1, each without its "\n" or
-// "\r\n"; empty ones are counted but not handed out. onLine(line, number) returns false to stop.
+// The complete lines of a whole file's `bytes`, numbered from 1, each without its "\n", "\r\n"
+// or "\r\r\n" (Windows text mode over "\r\n"), the first without a UTF-8 byte order mark; empty
+// ones are counted but not handed out. onLine(line, number) returns false to stop.
 // Returns whether an unterminated last line was left (a file still being written).
 template <class OnLine>
 bool forEachCompleteLine(std::string_view bytes, OnLine&& onLine) {
-  std::size_t at = 0, number = 0;
+  std::size_t at = bytes.starts_with("\xEF\xBB\xBF") ? 3 : 0, number = 0;
   while (at < bytes.size()) {
     const std::size_t end = bytes.find('\n', at);
     if (end == std::string_view::npos) return true;
     ++number;
     std::string_view line = bytes.substr(at, end - at);
     at = end + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (!line.empty() && !onLine(line, number)) return false;
   }
   return false;

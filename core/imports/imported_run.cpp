@@ -1,30 +1,18 @@
-// Lookups on an imported run, and the kinds' names.
+// Lookups on an imported run, and the kinds' names (from the importer table).
 #include "imports/imported_run.h"
+
+#include "imports/run_format.h"
 
 namespace traindeck {
 
 std::string_view sourceKindName(SourceKind kind) {
-  switch (kind) {
-    case SourceKind::TrainDeck:
-      return "traindeck";
-    case SourceKind::TensorBoard:
-      return "tensorboard";
-    case SourceKind::HfTrainer:
-      return "hf-trainer";
-    case SourceKind::MlflowStore:
-      return "mlflow";
-    case SourceKind::MlflowFolder:
-      return "mlflow-files";
-    case SourceKind::Wandb:
-      return "wandb";
-    case SourceKind::LightningCsv:
-      return "lightning-csv";
-    case SourceKind::KerasCsv:
-      return "keras-csv";
-    case SourceKind::LlmC:
-      return "llm.c";
-  }
-  return "unknown";
+  const RunFormat* format = runFormatOf(kind);
+  return format ? format->name() : "unknown";
+}
+
+std::string_view sourceKindBadge(SourceKind kind) {
+  const RunFormat* format = runFormatOf(kind);
+  return format ? format->badge() : "";
 }
 
 const ScalarSeries* ImportedRun::scalar(std::string_view wanted) const {

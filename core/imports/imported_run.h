@@ -22,11 +22,16 @@ enum class SourceKind {
   Wandb,
   LightningCsv,
   KerasCsv,
-  LlmC
+  LlmC,
+  Trackio,
+  DvcLive,
+  Optuna
 };
 
-// A short lowercase name for a badge or a log line: "tensorboard", "hf-trainer", "mlflow", ...
+// A short lowercase name for a log line: "tensorboard", "hf-trainer", "mlflow", ... (the table's)
 std::string_view sourceKindName(SourceKind kind);
+// What the run list's Source column says: "TensorBoard", "MLflow", ...; empty for TrainDeck's own.
+std::string_view sourceKindBadge(SourceKind kind);
 
 // One scalar that is not one of TrainDeck's own metrics, in the order it was read.
 struct ScalarSeries {

@@ -65,4 +65,15 @@ ImportedRun readLlmcRun(const std::filesystem::path& file, std::string name) {
   return builder.take();
 }
 
+const RunFormat& llmcLogFormat() {
+  static const PathFormat format({.kind = SourceKind::LlmC,
+                                  .name = "llm.c",
+                                  .badge = "llm.c",
+                                  .signs = "main.log",
+                                  .isRunFolder = nullptr,
+                                  .isRunFile = isLlmcLog,
+                                  .read = readLlmcRun});
+  return format;
+}
+
 }  // namespace traindeck

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "imports/imported_run.h"
+#include "imports/run_format.h"
 
 namespace traindeck {
 
@@ -13,5 +14,7 @@ namespace traindeck {
 bool isLlmcLog(const std::filesystem::path& file);
 
 ImportedRun readLlmcRun(const std::filesystem::path& file, std::string name);
+
+const RunFormat& llmcLogFormat();
 
 }  // namespace traindeck

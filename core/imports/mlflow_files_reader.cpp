@@ -10,7 +10,10 @@
 #include <limits>
 
 #include "imports/import_files.h"
+#include "imports/not_read.h"
 #include "imports/run_builder.h"
+#include "imports/tensorboard_reader.h"
+#include "imports/tfevents_parser.h"
 
 namespace traindeck {
 
@@ -70,7 +73,105 @@ void forEachKeyFile(const std::filesystem::path& root, const std::filesystem::pa
   }
 }
 
+// TensorBoard logs among the run's artifacts (mlflow.tensorflow.autolog's tensorboard_logs/, a
+// SummaryWriter's folder logged with log_artifacts): their scalars are the run's, each under the
+// folder's path below artifacts/ ("tensorboard_logs/train/epoch_loss").
+void readArtifactEventFiles(const std::filesystem::path& artifacts, const std::filesystem::path& folder, int depth,
+                            RunBuilder& into) {
+  if (depth > 6) return;
+  for (const auto& entry : sortedEntries(folder)) {
+    if (isDirectory(entry)) {
+      readArtifactEventFiles(artifacts, entry, depth + 1, into);
+      continue;
+    }
+    if (!isTfEventsFileName(entry.filename().string()) || !isRegularFile(entry)) continue;
+    const std::string bytes = readFileBytes(entry);
+    if (isGitLfsPointer(bytes)) {
+      into.addProblem(gitLfsPointerSentence(entry));
+      continue;
+    }
+    const std::string prefix = folder.lexically_relative(artifacts).generic_string() + "/";
+    const FramedScan scan = readTfEventsBytes(bytes, entry.string(), prefix == "./" ? std::string() : prefix, into);
+    if (scan.partialTail) into.setPartialTail(true);
+  }
+}
+
+// Deleted in MLflow: the run's lifecycle_stage, or its experiment's (the experiment's meta.yaml
+// is in the folder above).
+bool isDeletedStage(const std::filesystem::path& meta) {
+  try {
+    const YAML::Node node = YAML::LoadFile(meta.string());
+    const YAML::Node stage = node["lifecycle_stage"];
+    return stage && stage.IsScalar() && stage.Scalar() == "deleted";
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+class MlflowFolderFormat final : public RunFormat {
+ public:
+  SourceKind kind() const override { return SourceKind::MlflowFolder; }
+  std::string_view name() const override { return "mlflow-files"; }
+  std::string_view badge() const override { return "MLflow"; }
+  std::string_view signs() const override { return "mlruns/"; }
+  bool findInFolder(const std::filesystem::path& folder, FoundRuns& found) const override {
+    if (!isMlflowRunFolder(folder)) return false;
+    if (isDeletedStage(folder / "meta.yaml") || isDeletedStage(folder.parent_path() / "meta.yaml")) {
+      found.notRead.push_back(NotRead{.path = folder,
+                                      .reason = folder.string() +
+                                                ": deleted in MLflow (lifecycle_stage: deleted), so not shown, as "
+                                                "MLflow hides it; `mlflow gc` removes it for good"});
+      return true;
+    }
+    found.add(kind(), folder);
+    const MlflowRunNames names = mlflowRunNames(folder);
+    const bool shared = !names.name.empty() && namesInExperiment(folder.parent_path(), found)[names.name] > 1;
+    found.runs.back().displayName = shared ? uniqueName(names.name, names.id) : names.name;
+    found.runs.back().id = names.id;
+    return true;
+  }
+
+ private:
+  // The names of the experiment's live runs, counted once a search (a sweep's runs share names).
+  static std::map<std::string, int>& namesInExperiment(const std::filesystem::path& experiment, FoundRuns& found) {
+    const auto [it, added] = found.namesInScope.try_emplace(experiment);
+    if (added)
+      for (const auto& run : sortedEntries(experiment))
+        if (isMlflowRunFolder(run) && !isDeletedStage(run / "meta.yaml"))
+          if (const std::string name = mlflowRunNames(run).name; !name.empty()) ++it->second[name];
+    return it->second;
+  }
+  ImportedRun read(const RunSource& source) const override { return readMlflowFolderRun(source.path, source.name); }
+};
+
 }  // namespace
+
+const RunFormat& mlflowFolderFormat() {
+  static const MlflowFolderFormat format;
+  return format;
+}
+
+MlflowRunNames mlflowRunNames(const std::filesystem::path& folder) {
+  MlflowRunNames names;
+  try {
+    const YAML::Node meta = YAML::LoadFile((folder / "meta.yaml").string());
+    if (const YAML::Node runName = meta["run_name"]; runName && runName.IsScalar()) names.name = runName.Scalar();
+    if (const YAML::Node id = meta["run_id"]; id && id.IsScalar()) names.id = id.Scalar();
+  } catch (const YAML::Exception&) {
+    // said by the read, which names the file
+  }
+  // Runs from before run_name was in meta.yaml keep it as a tag only.
+  if (const auto tag = folder / "tags" / "mlflow.runName"; names.name.empty() && isRegularFile(tag)) {
+    try {
+      names.name = readFileBytes(tag);
+    } catch (const std::exception&) {
+      names.name.clear();
+    }
+    while (!names.name.empty() && (names.name.back() == '\n' || names.name.back() == '\r')) names.name.pop_back();
+  }
+  if (names.id.empty()) names.id = folder.filename().string();
+  return names;
+}
 
 bool isMlflowRunFolder(const std::filesystem::path& folder) {
   return isRegularFile(folder / "meta.yaml") && isDirectory(folder / "metrics");
@@ -78,23 +179,14 @@ bool isMlflowRunFolder(const std::filesystem::path& folder) {
 
 ImportedRun readMlflowFolderRun(const std::filesystem::path& folder, std::string name) {
   RunBuilder builder(SourceKind::MlflowFolder, std::move(name), folder.string());
-  bool named = false;
   try {
-    const YAML::Node meta = YAML::LoadFile((folder / "meta.yaml").string());
-    if (const YAML::Node runName = meta["run_name"]; runName && runName.IsScalar() && !runName.Scalar().empty()) {
-      builder.setName(runName.Scalar());
-      named = true;
-    }
-    if (const YAML::Node id = meta["run_id"]; id && id.IsScalar()) builder.setConfig("mlflow.run_id", id.Scalar());
+    (void)YAML::LoadFile((folder / "meta.yaml").string());
   } catch (const YAML::Exception& e) {
     builder.addProblem((folder / "meta.yaml").string() + ": not read as YAML: " + e.what());
   }
-  // Runs from before run_name was in meta.yaml keep it as a tag only.
-  if (const auto tag = folder / "tags" / "mlflow.runName"; !named && isRegularFile(tag)) {
-    std::string tagged = readFileBytes(tag);
-    while (!tagged.empty() && (tagged.back() == '\n' || tagged.back() == '\r')) tagged.pop_back();
-    if (!tagged.empty()) builder.setName(std::move(tagged));
-  }
+  const MlflowRunNames names = mlflowRunNames(folder);
+  if (!names.name.empty()) builder.setName(names.name);
+  builder.setConfig("mlflow.run_id", names.id);
   const std::filesystem::path metrics = folder / "metrics";
   forEachKeyFile(metrics, metrics, 0, [&](const std::filesystem::path& file, const std::string& key) {
     readMetricFile(file, key, builder);
@@ -105,6 +197,7 @@ ImportedRun readMlflowFolderRun(const std::filesystem::path& folder, std::string
     while (!value.empty() && (value.back() == '\n' || value.back() == '\r')) value.pop_back();
     builder.setConfig(key, std::move(value));
   });
+  if (isDirectory(folder / "artifacts")) readArtifactEventFiles(folder / "artifacts", folder / "artifacts", 0, builder);
   return builder.take();
 }
 

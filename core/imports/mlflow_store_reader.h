@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "imports/imported_run.h"
+#include "imports/run_format.h"
 
 namespace traindeck {
 
@@ -17,12 +18,12 @@ struct MlflowStoreRun {
   std::string experiment;  // the experiment's name
 };
 
-// Whether the file starts as an SQLite database does (cheap: no library call).
-bool looksLikeSqliteFile(const std::filesystem::path& file);
 // The store's runs that are not deleted, by start time; throws ImportError when the file is not
 // an MLflow store.
 std::vector<MlflowStoreRun> listMlflowStoreRuns(const std::filesystem::path& database);
 
 ImportedRun readMlflowStoreRun(const std::filesystem::path& database, const std::string& runUuid);
+
+const RunFormat& mlflowStoreFormat();
 
 }  // namespace traindeck

@@ -32,4 +32,15 @@ ImportedRun readNativeRun(const std::filesystem::path& folder, std::string name)
   return run;
 }
 
+const RunFormat& nativeRunFormat() {
+  static const PathFormat format({.kind = SourceKind::TrainDeck,
+                                  .name = "traindeck",
+                                  .badge = "",
+                                  .signs = "run.json, metrics.jsonl",
+                                  .isRunFolder = isNativeRunFolder,
+                                  .isRunFile = nullptr,
+                                  .read = readNativeRun});
+  return format;
+}
+
 }  // namespace traindeck

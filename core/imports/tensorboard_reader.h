@@ -1,6 +1,6 @@
-// A TensorBoard run: a folder of events.out.tfevents.* files (several when the writer was
-// restarted, read in name order), plus Keras's train/ and validation/ subfolders, merged into
-// one run with their folder as the tags' prefix ("validation/epoch_loss").
+// A TensorBoard run: a folder of events.out.tfevents.* files plus Keras's train/ and validation/
+// subfolders, merged into one run with their folder as the tags' prefix ("validation/epoch_loss").
+// A folder of several sessions (one file each) is several runs (tensorboard_sessions.h).
 #pragma once
 
 #include <filesystem>
@@ -8,15 +8,17 @@
 #include <string_view>
 
 #include "imports/imported_run.h"
+#include "imports/run_format.h"
 
 namespace traindeck {
 
 bool isTfEventsFileName(std::string_view fileName);
-// Whether `folder` is a run: event files in it, or in a Keras train/ or validation/ subfolder.
-bool isTensorBoardRun(const std::filesystem::path& folder);
 // The subfolders whose events belong to their parent's run.
 bool isKerasSplitFolderName(std::string_view name);
 
-ImportedRun readTensorBoardRun(const std::filesystem::path& folder, std::string name);
+// `session`: the key of one session (tensorBoardSessions()), or empty for every file.
+ImportedRun readTensorBoardRun(const std::filesystem::path& folder, std::string name, const std::string& session = {});
+
+const RunFormat& tensorBoardFormat();
 
 }  // namespace traindeck

@@ -2,8 +2,10 @@
 #include "imports/tfevents_parser.h"
 
 #include <cstring>
+#include <unordered_map>
 #include <vector>
 
+#include "imports/hparams_plugin.h"
 #include "imports/proto_reader.h"
 
 namespace traindeck {
@@ -92,14 +94,16 @@ bool tensorScalar(std::string_view tensor, double& out) {
   return (dtype == kDtFloat || dtype == kDtDouble || dtype == 0) && values == 1;
 }
 
-// SummaryMetadata{plugin_data=1 {plugin_name=1}}: the plugin a tensor summary belongs to.
-bool pluginName(std::string_view metadata, std::string_view& name) {
+// SummaryMetadata{plugin_data=1 {plugin_name=1, content=2}}: the plugin a summary belongs to.
+bool pluginName(std::string_view metadata, std::string_view& name, std::string_view& content) {
   ProtoReader m(metadata);
   while (m.next()) {
     if (m.field() != 1 || m.wire() != ProtoReader::Wire::Bytes) continue;
     ProtoReader data(m.bytes());
-    while (data.next())
+    while (data.next()) {
       if (data.field() == 1 && data.wire() == ProtoReader::Wire::Bytes) name = data.bytes();
+      if (data.field() == 2 && data.wire() == ProtoReader::Wire::Bytes) content = data.bytes();
+    }
     if (data.failed()) return false;
   }
   return !m.failed();
@@ -107,7 +111,8 @@ bool pluginName(std::string_view metadata, std::string_view& name) {
 
 }  // namespace
 
-bool parseTfEvent(std::string_view event, const std::function<void(const TfScalar&)>& onScalar) {
+bool parseTfEvent(std::string_view event, const std::function<void(const TfScalar&)>& onScalar,
+                  const std::function<void(std::string_view, std::string)>& onHparam) {
   ProtoReader r(event);
   TfScalar scalar;
   std::vector<std::string_view> summaries;
@@ -123,7 +128,7 @@ bool parseTfEvent(std::string_view event, const std::function<void(const TfScala
       if (s.field() != 1 || s.wire() != ProtoReader::Wire::Bytes) continue;
       ProtoReader v(s.bytes());
       bool hasValue = false;
-      std::string_view tag, tensor, plugin;
+      std::string_view tag, tensor, plugin, content;
       while (v.next()) {
         if (v.field() == 1 && v.wire() == ProtoReader::Wire::Bytes) tag = v.bytes();
         if (v.field() == 2 && v.wire() == ProtoReader::Wire::Fixed32) {
@@ -131,9 +136,14 @@ bool parseTfEvent(std::string_view event, const std::function<void(const TfScala
           hasValue = true;
         }
         if (v.field() == 8 && v.wire() == ProtoReader::Wire::Bytes) tensor = v.bytes();
-        if (v.field() == 9 && v.wire() == ProtoReader::Wire::Bytes && !pluginName(v.bytes(), plugin)) return false;
+        if (v.field() == 9 && v.wire() == ProtoReader::Wire::Bytes && !pluginName(v.bytes(), plugin, content))
+          return false;
       }
       if (v.failed()) return false;
+      if (plugin == "hparams") {  // its content is the plugin's own: damage there is not the Event's
+        if (onHparam) parseHparamsPluginData(content, onHparam);
+        continue;
+      }
       // A one-element tensor of another plugin (hparams' session markers, say) is not a scalar.
       if (!hasValue && !tensor.empty() && (plugin.empty() || plugin == "scalars"))
         hasValue = tensorScalar(tensor, scalar.value);
@@ -149,13 +159,32 @@ bool parseTfEvent(std::string_view event, const std::function<void(const TfScala
 FramedScan readTfEventsBytes(std::string_view bytes, const std::string& label, const std::string& tagPrefix,
                              RunBuilder& into) {
   std::string name;
-  int malformed = 0;
-  std::size_t firstMalformed = 0;
+  int malformed = 0, hparams = 0;
+  std::size_t firstMalformed = 0, scalars = 0;
+  // A tag's step going back: another session in the same file (a writer reopened in append mode
+  // or a loop started over). Said once, with the first place.
+  std::unordered_map<std::string, std::int64_t> lastStep;
+  std::string restart;
+  std::size_t at = 0;
   FramedScan scan = scanTfRecords(bytes, [&](std::string_view data, std::size_t offset) {
-    const bool ok = parseTfEvent(data, [&](const TfScalar& s) {
-      name.assign(tagPrefix).append(s.tag);
-      into.add(name, s.step, s.wallTime, s.value);
-    });
+    at = offset;
+    const bool ok = parseTfEvent(
+        data,
+        [&](const TfScalar& s) {
+          name.assign(tagPrefix).append(s.tag);
+          const auto [it, added] = lastStep.try_emplace(name, s.step);
+          if (!added && s.step < it->second && restart.empty())
+            restart = "the step counter starts again at byte " + std::to_string(at) + " (" + name + " at step " +
+                      std::to_string(s.step) + " after step " + std::to_string(it->second) +
+                      "): a later session in the same file, read on after the first";
+          it->second = s.step;
+          into.add(name, s.step, s.wallTime, s.value);
+          ++scalars;
+        },
+        [&](std::string_view key, std::string value) {
+          into.setConfig(std::string(key), std::move(value));
+          ++hparams;
+        });
     if (!ok && malformed++ == 0) firstMalformed = offset;
   });
   if (malformed > 0)
@@ -164,6 +193,12 @@ FramedScan readTfEventsBytes(std::string_view bytes, const std::string& label, c
   if (!scan.ok())
     into.addProblem(label + ": " + scan.error + "; the " + std::to_string(scan.records) +
                     " records before it are read, the rest of the file is skipped");
+  if (!restart.empty()) into.addProblem(label + ": " + restart);
+  // The first record of every file is its file_version event: more than that and no scalar.
+  if (scalars == 0 && hparams == 0 && scan.records > 1 && scan.ok())
+    into.addProblem(label + ": " + std::to_string(scan.records) +
+                    " records and no scalar among them (text, images, histograms or other plugins' data "
+                    "only): nothing in it to chart");
   return scan;
 }
 

@@ -21,13 +21,15 @@ struct TfScalar {
   double value = 0;
 };
 
-// Calls `onScalar` for every scalar in one Event; false when the bytes are not an Event.
-// Non-scalar summaries (histograms, images, text) and tensors of plugins other than "scalars"
-// (hparams) are skipped.
-bool parseTfEvent(std::string_view event, const std::function<void(const TfScalar&)>& onScalar);
+// Calls `onScalar` for every scalar in one Event, and `onHparam` for every hyperparameter of the
+// HParams plugin's session start (hparams_plugin.h); false when the bytes are not an Event.
+// Non-scalar summaries (histograms, images, text) and other plugins' tensors are skipped.
+bool parseTfEvent(std::string_view event, const std::function<void(const TfScalar&)>& onScalar,
+                  const std::function<void(std::string_view, std::string)>& onHparam = {});
 
-// An events file's bytes into `into`, tags prefixed by `tagPrefix`; damage becomes a problem
-// naming `label` (the file) and the byte. Returns the framing's scan.
+// An events file's bytes into `into`, tags prefixed by `tagPrefix`, HParams into its config;
+// damage, a step counter starting again and a file of no scalars become problems naming `label`
+// (the file) and the byte. Returns the framing's scan.
 FramedScan readTfEventsBytes(std::string_view bytes, const std::string& label, const std::string& tagPrefix,
                              RunBuilder& into);
 

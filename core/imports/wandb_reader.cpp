@@ -3,6 +3,7 @@
 
 #include "imports/import_error.h"
 #include "imports/import_files.h"
+#include "imports/not_read.h"
 #include "imports/run_builder.h"
 #include "imports/wandb_records.h"
 
@@ -11,7 +12,11 @@ namespace traindeck {
 std::filesystem::path wandbFileOf(const std::filesystem::path& folder) {
   for (const auto& entry : sortedEntries(folder)) {
     const std::string name = entry.filename().string();
-    if (name.starts_with("run-") && name.ends_with(".wandb") && isRegularFile(entry)) return entry;
+    std::error_code ec;
+    // An empty file or a Git LFS pointer holds no run: the search says so (not_read.h).
+    if (name.starts_with("run-") && name.ends_with(".wandb") && isRegularFile(entry) &&
+        std::filesystem::file_size(entry, ec) > 0 && !ec && !isGitLfsPointerFile(entry))
+      return entry;
   }
   return {};
 }
@@ -28,6 +33,17 @@ ImportedRun readWandbRun(const std::filesystem::path& folder, std::string name) 
   const FramedScan scan = readWandbBytes(bytes, file.string(), builder);
   builder.setPartialTail(scan.partialTail);
   return builder.take();
+}
+
+const RunFormat& wandbFormat() {
+  static const PathFormat format({.kind = SourceKind::Wandb,
+                                  .name = "wandb",
+                                  .badge = "W&B",
+                                  .signs = "run-*.wandb",
+                                  .isRunFolder = isWandbRunFolder,
+                                  .isRunFile = nullptr,
+                                  .read = readWandbRun});
+  return format;
 }
 
 }  // namespace traindeck

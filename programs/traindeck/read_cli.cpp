@@ -1,6 +1,6 @@
-// Train rows print their metrics in column order, then eval rows, then each named scalar. Float
-// columns print as the shortest text that reads back as that float ("0.001", not
-// "0.0010000000474974513"); times as plain digits; a missing time is null.
+// Runs are found through the importer table (core/imports/run_formats.cpp); what was found and
+// not read goes to stderr. Records print train columns, eval rows, then each named scalar; floats
+// as the shortest text that reads back ("0.001"), times as digits, a missing time as null.
 #include "read_cli.h"
 
 #include <charconv>
@@ -99,12 +99,13 @@ int runReadCli(int argc, char** argv, std::FILE* out, std::FILE* err) {
     std::fprintf(err, "traindeck: --read needs a PATH\n%s", kReadUsage);
     return 2;
   }
-  const std::vector<RunSource> sources = findRuns(path);
+  const RunSearch search = searchRuns(path);
+  // What looks like a run's file but was not read (a Git LFS pointer, an empty .wandb, a run
+  // MLflow deleted), and what to do about it.
+  for (const NotRead& skipped : search.notRead) std::fprintf(err, "traindeck: %s\n", skipped.reason.c_str());
+  const std::vector<RunSource>& sources = search.runs;
   if (sources.empty()) {
-    std::fprintf(err,
-                 "traindeck: no runs at %s (TrainDeck runs, TensorBoard event files, trainer_state.json, MLflow "
-                 "stores or mlruns/, W&B offline runs, Lightning or Keras CSV logs, llm.c main.log)\n",
-                 path.c_str());
+    std::fprintf(err, "traindeck: no runs at %s (formats read: %s)\n", path.c_str(), runFormatsRead().c_str());
     return 1;
   }
   int failed = 0;

@@ -1,6 +1,6 @@
 // Other tools' runs in the app's run services, on files written here in the tools' own formats
 // (llm.c's main.log, Lightning's metrics.csv, MLflow's mlruns/): the run list shows them beside
-// TrainDeck's runs with their source's badge, has the index's thread read them (again as they
+// TrainDeck's runs with their source's badge (Trackio's and DVCLive's too), has the index's thread read them (again as they
 // grow; an unreadable one once per change of its files) and never trashes them; Compare takes
 // them by address and offers the union of their metrics by name.
 #include <QAbstractItemModelTester>
@@ -8,7 +8,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <sqlite3.h>
 
+#include "../imports/fixture_writers.h"
 #include "import_fixtures.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
@@ -222,6 +224,92 @@ class ImportedRunsTest : public QObject {
     const QString why = comparison.setRuns({m_llmc, m_root.path() + "/nothing-here"});
     QVERIFY2(why.contains("nothing-here"), qPrintable(why));
     QCOMPARE(comparison.size(), 1);
+  }
+
+  void anAddressWhoseKeyOrFoldersHoldAHashResolves() {
+    QTemporaryDir root;
+    // A folder named with '#' beside one named as its part before the '#', and two sessions whose
+    // files carry a writer's filename_suffix with '#' in it: each session's key holds a '#'.
+    QVERIFY(QDir().mkpath(root.path() + "/exp"));
+    const QString logs = root.path() + "/exp#1/logs";
+    for (const auto& [name, start] : {std::pair{"/events.out.tfevents.1718000000.host.1.0#a", 1718000000.0},
+                                      std::pair{"/events.out.tfevents.1718003600.host.2.0#b", 1718003600.0}})
+      writeText(logs + name,
+                QByteArray::fromStdString(fixtures::tfRecord(fixtures::tfFileVersion(start)) +
+                                          fixtures::tfRecord(fixtures::tfSimpleValue(start + 1, 0, "loss", 2.0f))));
+    const std::vector<RunSource> sessions = findRuns(logs.toStdString());
+    QCOMPARE(sessions.size(), std::size_t(2));
+    for (const RunSource& session : sessions) {
+      const QString address = importedRunAddress(session);
+      QVERIFY2(address.endsWith("#a") || address.endsWith("#b"), qPrintable(address));
+      QCOMPARE(importedRunPath(address), logs);
+      const std::optional<RunSource> back = importedRunSource(address);
+      QVERIFY2(back.has_value(), qPrintable(address));
+      QCOMPARE(back->key, session.key);
+    }
+    // An old Trackio project's run is keyed by its run_name, which may be "exp#2".
+    writeText(root.path() + "/project.db", "a store");
+    QCOMPARE(importedRunPath(root.path() + "/project.db#exp#2"), root.path() + "/project.db");
+    QVERIFY(!QFileInfo::exists(importedRunPath(root.path() + "/gone.db#exp#2")));  // its index entry can go
+  }
+
+  // The formats added for runs as users have them now (Trackio's project file, DVCLive's folder):
+  // rows of the run list with their badge, read by the index's thread, and runs of Compare with
+  // their metrics by name and their values.
+  void trackioAndDvcLiveRunsAreRowsAndCompared() {
+    QTemporaryDir root, cache;
+    const QString live = root.path() + "/exp/dvclive";
+    writeText(live + "/plots/metrics/train/loss.tsv", "step\tloss\n0\t2.5\n1\t2.25\n2\t2.0\n");
+    writeText(live + "/params.yaml", "lr: 0.003\n");
+    const QString trackio = root.path() + "/trackio/sweep.db";
+    QVERIFY(QDir().mkpath(root.path() + "/trackio"));
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(trackio.toUtf8().constData(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db,
+                          "CREATE TABLE metrics (id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, "
+                          "timestamp TEXT NOT NULL, run_name TEXT NOT NULL, step INTEGER NOT NULL, metrics TEXT NOT "
+                          "NULL);"
+                          "CREATE TABLE configs (id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, run_name "
+                          "TEXT NOT NULL, config TEXT NOT NULL, created_at TEXT NOT NULL, UNIQUE(run_id));"
+                          "INSERT INTO metrics (run_id, timestamp, run_name, step, metrics) VALUES "
+                          "('r1', '2025-08-21T16:00:00+00:00', 'brave-fox', 0, '{\"train/loss\": 3.5}'),"
+                          "('r1', '2025-08-21T16:00:01+00:00', 'brave-fox', 1, '{\"train/loss\": 3.0}');",
+                          nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    sqlite3_close(db);
+
+    RunListModel model(nullptr, cache.path());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setRunsRoot(root.path());
+    QCOMPARE(model.rowCount(), 2);
+    QStringList badges;
+    for (int r = 0; r < model.rowCount(); ++r) {
+      badges << model.data(model.index(r, RunListModel::SourceColumn)).toString();
+      QCOMPARE(model.statusOf(model.runAt(r)), QString("imported"));
+    }
+    badges.sort();
+    QCOMPARE(badges, QStringList({"DVCLive", "Trackio"}));
+    const auto rowOf = [&](const QString& badge) {
+      for (int r = 0; r < model.rowCount(); ++r)
+        if (model.data(model.index(r, RunListModel::SourceColumn)).toString() == badge) return r;
+      return -1;
+    };
+    QTRY_COMPARE(model.runAt(rowOf("DVCLive")).step, qint64(2));  // read by the index's thread
+    QTRY_COMPARE(model.runAt(rowOf("Trackio")).step, qint64(1));
+    QCOMPARE(model.runAt(rowOf("Trackio")).name, QString("brave-fox"));
+
+    RunRegistry registry;
+    Comparison comparison(registry);
+    QCOMPARE(comparison.setRuns({model.runAt(rowOf("DVCLive")).path, model.runAt(rowOf("Trackio")).path}), QString());
+    QCOMPARE(comparison.run(0).source, QString("DVCLive"));
+    QCOMPARE(comparison.run(1).source, QString("Trackio"));
+    QTRY_VERIFY(comparison.store(0).train().size() == 3 && comparison.store(1).train().size() == 2);
+    const auto loss = [&](int run) {
+      return metricSeriesByName(comparison.store(run), comparison.scalars(run), "loss", CompareX::Step);
+    };
+    QCOMPARE(loss(0).x, QVector<double>({0, 1, 2}));
+    QCOMPARE(loss(0).y, QVector<double>({2.5, 2.25, 2.0}));
+    QCOMPARE(loss(1).y, QVector<double>({3.5, 3.0}));
   }
 
   void aComparedRunThatGrowsIsReadAgain() {

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "fixture_writers.h"
 #include "imports/csv_logs_reader.h"
+#include "imports/csv_records.h"
 #include "imports/llmc_log_reader.h"
 #include "imports/run_discovery.h"
 
@@ -77,6 +79,36 @@ TEST(CsvLogsReader, KerasOneRowPerEpoch) {
   EXPECT_EQ(run.scalar("accuracy")->value[1], 0.625);
   EXPECT_EQ(run.scalar("val_accuracy")->value[0], 0.55);
   EXPECT_TRUE(run.problems.empty());
+}
+
+TEST(CsvLogsReader, AStepThatIsNoWholeInt64IsABadRow) {
+  ScratchDir dir("csv-steps");
+  const auto version = dir.path() / "lightning_logs" / "version_0";
+  writeFile(version / "metrics.csv",
+            "step,train_loss\n0,2.5\ninf,2.4\n-inf,2.3\nnan,2.2\n1e300,2.1\n9223372036854775808,2.0\n1.5,1.9\n"
+            "-9223372036854775808,1.8\n1e3,1.7\n");
+  const std::vector<RunSource> found = findRuns(dir.path());
+  ASSERT_EQ(found.size(), 1u);
+  const ImportedRun run = readRun(found[0]);
+  EXPECT_EQ(run.metrics.train.step, (std::vector<std::int64_t>{0, std::numeric_limits<std::int64_t>::min(), 1000}));
+  const std::string file = (version / "metrics.csv").string();
+  std::vector<std::string> expected;
+  for (int line = 3; line <= 8; ++line)
+    expected.push_back(file + ":" + std::to_string(line) + ": no whole step; row skipped");
+  EXPECT_EQ(run.problems, expected);
+}
+
+TEST(CsvLogsReader, WholeStepTakesOnlyFiniteWholeInt64s) {
+  EXPECT_EQ(wholeStep(0.0), 0);
+  EXPECT_EQ(wholeStep(-3.0), -3);
+  EXPECT_EQ(wholeStep(9007199254740992.0), 9007199254740992);
+  EXPECT_EQ(wholeStep(-9223372036854775808.0), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(wholeStep(9223372036854775808.0), std::nullopt);  // 2^63: one past the largest
+  EXPECT_EQ(wholeStep(1e300), std::nullopt);
+  EXPECT_EQ(wholeStep(-1e300), std::nullopt);
+  EXPECT_EQ(wholeStep(1.5), std::nullopt);
+  EXPECT_EQ(wholeStep(std::numeric_limits<double>::infinity()), std::nullopt);
+  EXPECT_EQ(wholeStep(std::numeric_limits<double>::quiet_NaN()), std::nullopt);
 }
 
 TEST(LlmcLogReader, TrainAndValLinesWithLrAndNorm) {

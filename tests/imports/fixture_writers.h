@@ -105,6 +105,30 @@ inline std::string tfContentTensor(double wallTime, std::int64_t step, std::stri
   return tfEventWithValue(wallTime, step, Proto().bytes(1, tag).message(8, tensor));
 }
 
+// The HParams plugin's session start, as PyTorch's add_hparams and TensorFlow's hp.hparams write
+// it: Value{tag, tensor (empty), metadata=9{plugin_data=1{plugin_name="hparams",
+// content=HParamsPluginData{version=1, session_start_info=3{hparams=1 map<key=1, Value=2>}}}}}.
+// Each hparam's Value is google.protobuf.Value: number_value=2, string_value=3, bool_value=4.
+inline std::string tfHparamsEvent(double wallTime, const std::vector<std::pair<std::string, Proto>>& hparams) {
+  Proto start;
+  for (const auto& [key, value] : hparams) start.message(1, Proto().bytes(1, key).message(2, value));
+  const Proto content = Proto().varint(1, 0).message(3, start);
+  const Proto metadata = Proto().message(1, Proto().bytes(1, "hparams").bytes(2, content.str()));
+  const Proto tensor = Proto().varint(1, 7);
+  return tfEventWithValue(wallTime, 0,
+                          Proto().bytes(1, "_hparams_/session_start_info").message(8, tensor).message(9, metadata));
+}
+// A text summary (add_text): a DT_STRING tensor with string_val=8, plugin "text".
+inline std::string tfTextEvent(double wallTime, std::int64_t step, std::string_view tag, std::string_view text) {
+  const Proto tensor = Proto().varint(1, 7).bytes(8, text);
+  const Proto metadata = Proto().message(1, Proto().bytes(1, "text"));
+  return tfEventWithValue(wallTime, step, Proto().bytes(1, tag).message(8, tensor).message(9, metadata));
+}
+// The first record of every event file: Event{wall_time, file_version=3 "brain.Event:2"}.
+inline std::string tfFileVersion(double wallTime) {
+  return Proto().fixed64(1, wallTime).bytes(3, "brain.Event:2").str();
+}
+
 // W&B's .wandb: a 7-byte header, then LevelDB log chunks in 32 KiB blocks with zlib's CRC-32
 // over the type byte and the data; a block's last 1..6 bytes are zeros (datastore.py's writer).
 class WandbLog {

@@ -61,7 +61,8 @@ TEST(RunDiscovery, FindsEveryKindOnceInPathOrder) {
 }
 
 TEST(RunDiscovery, AVanishedRunIsAnImportError) {
-  const RunSource gone{.kind = SourceKind::LlmC, .name = "x", .path = "/nonexistent/main.log", .key = {}};
+  const RunSource gone{
+      .kind = SourceKind::LlmC, .name = "x", .path = "/nonexistent/main.log", .key = {}, .displayName = {}, .id = {}};
   EXPECT_THROW(readRun(gone), ImportError);
 }
 
