@@ -9,7 +9,7 @@ cd "$dir"
 fail() { echo "train_cli_test: $*" >&2; exit 1; }
 
 "$train" run --config job.yaml --run-dir run --stop-at 12 --no-progress > first.out 2>&1 || fail "first run: $(cat first.out)"
-grep -q "stopped at step 12 on request" first.out || fail "no stop message: $(cat first.out)"
+grep -q "stopped at step 12 as --stop-at asked" first.out || fail "no stop message: $(cat first.out)"
 grep -q '"status":"stopped"' run/run.json || fail "run.json is not stopped: $(cat run/run.json)"
 "$train" run --run-dir run --resume --no-progress > second.out 2>&1 || fail "resume: $(cat second.out)"
 grep -q "resumed from .*step-00000012 at step 12" run/logs/rank-0.log || fail "no resume line in the log"

@@ -198,7 +198,7 @@ std::string Trainer::resumeCause() const {
 }
 
 std::string Trainer::stopWords() const {
-  if (m_options.stopAtStep > 0 && m_step >= m_options.stopAtStep) return "at --stop-at " + std::to_string(m_step);
+  if (m_options.stopAtStep > 0 && m_step >= m_options.stopAtStep) return "as --stop-at asked";
   const int signal = m_options.stopRequested ? static_cast<int>(*m_options.stopRequested) : 0;
   std::error_code ec;
   const bool byUser = std::filesystem::exists(m_options.paths.stopRequest(), ec);
