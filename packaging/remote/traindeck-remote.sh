@@ -527,7 +527,18 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     id=$1 rundir=${2:-}
     # A Kill, not a preemption: the trainer reads the marker when scancel's SIGTERM comes.
     if [ -n "$rundir" ]; then : > "$rundir/kill-requested" || die "cannot write $rundir/kill-requested"; fi
-    out=$(scancel "$id" 2>&1) || die "scancel refused: $out"
+    # A busy slurmctld may time out and cancel the job all the same (24.11): asked again, a job
+    # already ending counts as cancelled.
+    tries=1
+    until out=$(scancel "$id" 2>&1); do
+      case "$out" in
+        *"already completing or completed"*) [ $tries -gt 1 ] || die "scancel refused: $out"; break ;;
+        *"timed out"*) [ $tries -lt 3 ] || die "scancel refused: $out" ;;
+        *) die "scancel refused: $out" ;;
+      esac
+      tries=$((tries + 1))
+      sleep 2
+    done
     echo "cancelled=yes"
     ;;
   *)

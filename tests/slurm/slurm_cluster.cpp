@@ -204,6 +204,14 @@ bool SlurmCluster::requeueOnce(const QString& id) const {
   return ok || m_lastError.contains("pending execution");
 }
 
+bool SlurmCluster::cancelOnce(const QString& id) const {
+  const QString state = run("squeue", {"-h", "-t", "all", "-j", id, "-o", "%T"}).trimmed();
+  if (!state.isEmpty() && state != QLatin1String("PENDING") && state != QLatin1String("RUNNING")) return true;
+  bool ok = false;
+  run("scancel", {id}, &ok);
+  return ok;
+}
+
 QString SlurmCluster::logs() const {
   QStringList out;
   for (const QString& name : QDir(m_dir.filePath("log")).entryList(QDir::Files))

@@ -47,6 +47,10 @@ class SlurmCluster {
   // answer "Unexpected message received" while the job's step is being launched and requeue it
   // all the same, so callers ask again until true (QTRY), and never start it a third time.
   bool requeueOnce(const QString& id) const;
+  // `scancel ID`, for a QTRY loop: true once the job is cancelled. A busy slurmctld may answer
+  // scancel with a timeout and cancel the job all the same (24.11): asked again only while
+  // squeue still shows it pending or running.
+  bool cancelOnce(const QString& id) const;
   // What the last client command said on stderr.
   QString lastError() const { return m_lastError; }
   // What the daemons logged, their last lines (for failure messages).

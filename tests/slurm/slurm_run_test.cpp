@@ -217,9 +217,8 @@ class SlurmRunTest : public QObject {
     QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
     QTRY_VERIFY_WITH_TIMEOUT(test_support::trainSteps(l.runDir + "/metrics.jsonl").size() >= 3, 240000);
     const QString id = m_login.jobIdOf(l.runDir);
-    bool ok = false;
-    m_login.cluster().run("scancel", {id}, &ok);
-    QVERIFY2(ok, qPrintable(m_login.cluster().lastError()));
+    QTRY_VERIFY2_WITH_TIMEOUT(m_login.cluster().cancelOnce(id),
+                              qPrintable(m_login.cluster().lastError() + "\n" + m_login.cluster().logs()), 30000);
     QString err;
     const int code = SlurmLoginNode::finish(l, 180000, &err);
     QVERIFY2(code == 1, qPrintable(err.right(4000)));
