@@ -135,7 +135,9 @@ MetricChart::MetricChart(const QString& title, const QString& valueLabel, QWidge
   axisRect()->setRangeZoom(Qt::Horizontal);
   axisRect()->setRangeDrag(Qt::Horizontal);
   connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
-    if (QGuiApplication::mouseButtons() != Qt::NoButton) m_following = false;
+    // Only a drag on this chart is the user's: a button held elsewhere (a click in the run
+    // list that shows another run) while the axes fit the new data is not.
+    if (m_dragging) m_following = false;
     if (!m_following) fitYToVisibleX();
   });
   connect(this, &QCustomPlot::mouseWheel, this, [this] { m_following = false; });
@@ -383,6 +385,14 @@ void MetricChart::fitIfFollowing() {
   if (!m_markers.isEmpty()) setMarkers(m_markers);  // keep markers at the top edge
 }
 
+void MetricChart::follow() {
+  m_following = true;
+  if (visibleBounds().any) return fitIfFollowing();
+  xAxis->setRange(0, 1);
+  yAxis->setRange(0, 1);
+  showEmpty(true);
+}
+
 void MetricChart::fitYToVisibleX() {
   if (const std::optional<QCPRange> data = dataRange(xAxis->range())) fitY(*data);
   if (!m_markers.isEmpty()) setMarkers(m_markers);
@@ -455,6 +465,16 @@ void MetricChart::mouseMoveEvent(QMouseEvent* event) {
     QToolTip::hideText();
   else
     QToolTip::showText(event->globalPosition().toPoint(), value, this);
+}
+
+void MetricChart::mousePressEvent(QMouseEvent* event) {
+  m_dragging = true;
+  QCustomPlot::mousePressEvent(event);
+}
+
+void MetricChart::mouseReleaseEvent(QMouseEvent* event) {
+  QCustomPlot::mouseReleaseEvent(event);
+  m_dragging = false;
 }
 
 void MetricChart::mouseDoubleClickEvent(QMouseEvent* event) {

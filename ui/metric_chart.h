@@ -53,6 +53,9 @@ class MetricChart : public QCustomPlot {
   void setLogScale(bool on);
   // Fits the axes to the data unless the user has zoomed or panned since the last fit.
   void fitIfFollowing();
+  // Follows the data again, whatever the user's zoom: another run is shown (the zoom was the
+  // last run's). A chart with no data gets the default ranges, not the last run's.
+  void follow();
   // The y range leaves out the top and bottom 1% of the points (a loss spike, a slow first step),
   // as TensorBoard's option does.
   void setIgnoreOutliers(bool on);
@@ -70,6 +73,8 @@ class MetricChart : public QCustomPlot {
 
  protected:
   void mouseMoveEvent(QMouseEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void changeEvent(QEvent* event) override;  // follows light and dark palettes
 
@@ -111,6 +116,7 @@ class MetricChart : public QCustomPlot {
   SeriesBounds m_mainBounds;            // raw and smoothed
   QVector<SeriesBounds> m_extraBounds;  // one per extra line
   bool m_following = true;
+  bool m_dragging = false;  // a mouse button went down on this chart: a range change is the user's
   bool m_ignoreOutliers = false;
 };
 

@@ -311,6 +311,9 @@ void MonitorPage::showMetrics(const MetricsView& view) {
   // Another run (or the first): drawn at the next turn of the event loop, not after the wait
   // that paces a live run's redraws (redraw() sets that wait again).
   const bool anotherRun = view.train != m_drawn.source;
+  // Each run gets its own ranges: the charts follow the new one's data, whatever the last one's
+  // zoom (an imported run's store is told apart by the store, its train columns may be none).
+  if (view.train != m_view.train || view.store != m_view.store) m_followAnew = true;
   m_view = view;
   if (anotherRun)
     m_redrawTimer.start(0);
@@ -494,6 +497,9 @@ void MonitorPage::redraw() {
   updateShownCharts();
   for (const auto& named : m_named)
     if (m_shown.contains(named->chart())) named->draw(m_view.store, m_xAxis, m_smoothingWeight);
+  if (m_followAnew)
+    for (MetricChart* chart : m_charts) chart->follow();
+  m_followAnew = false;
   for (MetricChart* chart : m_shown) {
     chart->setXAxisLabel(chart == m_deviceUtil || chart == m_deviceMemory ? tr("Elapsed time (s)") : xLabel);
     chart->fitIfFollowing();

@@ -146,6 +146,7 @@ class MonitorPage : public QWidget {
     DebiasedEma loss, throughput, gradNorm;
   };
   DrawnTrain m_drawn;
+  bool m_followAnew = false;  // another run is shown: every chart follows its data again
 };
 
 }  // namespace traindeck

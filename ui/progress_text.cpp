@@ -30,11 +30,14 @@ QString progressText(const TrainColumns& train, std::int64_t totalSteps, const Q
   if (!live) return QStringLiteral("%1% · %2").arg(percent).arg(status);
   if (linkLost) return QStringLiteral("%1% · %2").arg(percent).arg(waiting);
   if (totalSteps <= step) return QStringLiteral("%1%").arg(percent);
-  // The pace of the last (up to) kPaceRecords records since the run last stood still (a resume
-  // after a stop), so neither a slow start nor the stopped time skews the estimate; until they
-  // span kMinPaceSeconds there is no pace to tell.
+  // The pace of the records since the run last stood still (a resume after a stop), so neither a
+  // slow start nor the stopped time skews the estimate: the last kPaceRecords of them, or more
+  // where those span less than kMinPaceSeconds (a fast run logs many records a second); until
+  // the stretch spans kMinPaceSeconds there is no pace to tell.
   const std::size_t n = train.size();
-  const std::size_t first = std::max(n > kPaceRecords ? n - kPaceRecords : 0, lastStretchStart(train, EvalColumns{}));
+  const std::size_t stretch = lastStretchStart(train, EvalColumns{});
+  std::size_t first = std::max(n > kPaceRecords ? n - kPaceRecords : 0, stretch);
+  while (first > stretch && train.time[n - 1] - train.time[first] < kMinPaceSeconds) --first;
   const double steps = static_cast<double>(train.step[n - 1] - train.step[first]);
   const double seconds = train.time[n - 1] - train.time[first];
   if (!(steps > 0) || !(seconds >= kMinPaceSeconds) || !std::isfinite(seconds))

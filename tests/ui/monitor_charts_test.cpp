@@ -1,7 +1,7 @@
 // The Monitor's charts by name: it offers every metric the shown run has (TrainDeck's other
 // columns, another tool's scalars), draws a chosen one from the run's store, hides a chart whose
 // metric the run lacks (and for another tool's run the fixed ones it lacks), keeps the choice
-// across runs, and exports the charts it shows under their metrics' names.
+// across runs, gives each run shown its own ranges, and exports the charts it shows under their metrics' names.
 #include <QApplication>
 #include <QMenu>
 #include <QSignalSpy>
@@ -72,6 +72,13 @@ MetricsStore theirsStore() {
   return store;
 }
 
+// How the window shows another tool's run.
+MetricsView importedView(const MetricsStore& store) {
+  MetricsView view = metricsViewOf(store);
+  view.imported = true;
+  return view;
+}
+
 }  // namespace
 
 class MonitorChartsTest : public QObject {
@@ -118,9 +125,7 @@ class MonitorChartsTest : public QObject {
     MonitorPage page;
     page.resize(1200, 900);
     page.setChartNames(MonitorPage::defaultChartNames() << "val_acc" << "eval/perplexity");
-    MetricsView view = metricsViewOf(theirs);
-    view.imported = true;
-    page.showMetrics(view);
+    page.showMetrics(importedView(theirs));
     QTRY_COMPARE(page.chart("val_acc")->graph(0)->dataCount(), 3);
     QCOMPARE(page.chart("val_acc")->graph(0)->data()->at(2)->value, 0.7);
     QCOMPARE(page.chart("eval/perplexity")->graph(0)->dataCount(), 2);
@@ -145,14 +150,44 @@ class MonitorChartsTest : public QObject {
     QVERIFY(page.offeredChartNames().contains("val_acc"));
   }
 
+  void eachRunShownGetsItsOwnRanges() {
+    // Another tool's run, zoomed in by the user, then a run of ours: the charts fit ours (the
+    // Monitor kept the last run's ranges, hiding most of the new run's data).
+    const MetricsStore ours = oursStore();
+    const MetricsStore theirs = theirsStore();
+    MonitorPage page;
+    page.resize(1200, 900);
+    page.show();
+    page.showMetrics(importedView(theirs));
+    MetricChart* loss = page.chart("loss");
+    QTRY_COMPARE(loss->graph(0)->dataCount(), 30);
+    loss->zoomX(QCPRange(10, 20));
+    QCOMPARE(loss->xAxis->range().upper, 20.0);
+    page.showMetrics(metricsViewOf(ours));
+    QTRY_COMPARE(loss->graph(0)->dataCount(), 50);
+    QTRY_VERIFY2(loss->xAxis->range().lower <= 1 && loss->xAxis->range().upper >= 50,
+                 qPrintable(QString("x %1..%2").arg(loss->xAxis->range().lower).arg(loss->xAxis->range().upper)));
+    QVERIFY2(loss->yAxis->range().lower <= 4.0 / std::sqrt(50.0) && loss->yAxis->range().upper >= 4.0,
+             qPrintable(QString("y %1..%2").arg(loss->yAxis->range().lower).arg(loss->yAxis->range().upper)));
+    // Its devices' utilization (50 %), then a run with no device records: that chart says it has
+    // none, on its default ranges, not the last run's.
+    MetricChart* util = page.chart("device_util");
+    QTRY_VERIFY(util->yAxis->range().contains(50.0));
+    MetricsStore noDevices;
+    MetricsBatch batch;
+    batch.train = ours.train();
+    noDevices.append(batch);
+    page.showMetrics(metricsViewOf(noDevices));
+    QTRY_VERIFY(util->showsEmpty());
+    QCOMPARE(util->yAxis->range().upper, 1.0);
+  }
+
   void theChartsMenuChoosesByName() {
     const MetricsStore theirs = theirsStore();
     MonitorPage page;
     page.resize(1200, 900);
     page.show();
-    MetricsView view = metricsViewOf(theirs);
-    view.imported = true;
-    page.showMetrics(view);
+    page.showMetrics(importedView(theirs));
     QTRY_COMPARE(page.chart("loss")->graph(0)->dataCount(), 30);
     bool picked = false;
     QTimer::singleShot(0, this, [&] {
@@ -176,9 +211,7 @@ class MonitorChartsTest : public QObject {
     MonitorPage page;
     page.resize(1200, 900);
     page.setChartNames(MonitorPage::defaultChartNames() << "eval/perplexity");
-    MetricsView view = metricsViewOf(theirs);
-    view.imported = true;
-    page.showMetrics(view);
+    page.showMetrics(importedView(theirs));
     QTRY_COMPARE(page.chart("eval/perplexity")->graph(0)->dataCount(), 2);
     QTemporaryDir dir;
     QVERIFY(page.exportCharts(dir.path(), "png"));
