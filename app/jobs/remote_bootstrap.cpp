@@ -11,14 +11,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QTemporaryFile>
 #include <QTimer>
 
 #include "checkpoint_sync.h"
 #include "config/config_io.h"
-#include "config/slurm_partitions.h"
-#include "config/validate.h"
 #include "remote_helper.h"
 #include "runlog/metrics_writer.h"
 #include "runlog/run_paths.h"
@@ -68,21 +65,42 @@ QString RemoteBootstrap::prepare() {
   return {};
 }
 
+QVector<RemoteBootstrap::Step> RemoteBootstrap::stepsFor() const {
+  using B = RemoteBootstrap;
+  if (!m_options.watchDir.isEmpty()) return {&B::stepWorkFolder, &B::stepHelper, &B::stepWatchFolder};
+  const bool slurm = m_launch->slurm().has_value();
+  QVector<Step> steps{&B::stepWorkFolder, &B::stepHelper, &B::stepProbe};
+  if (slurm) steps << &B::stepPartitions;
+  steps << &B::stepTools << &B::stepSources << &B::stepBuild << &B::stepData;
+  if (m_options.continuing) steps << &B::stepSeed;
+  if (m_options.holdBeforeLaunch) steps << &B::stepHold;
+  steps << (slurm ? &B::stepSubmit : &B::stepLaunch);
+  return steps;
+}
+
 void RemoteBootstrap::start() {
-  const auto first = [this] { runStep([this] { stepWorkFolder(); }); };
-  if (m_host->isReady()) return first();
-  connect(m_host, &RemoteHost::readyChanged, this, [this, first](bool ready) {
-    if (ready && m_active && !m_currentStep) first();
-  });
+  if (m_launch->slurm() && m_launch->slurm()->buildInJob) m_compile = &RemoteBootstrap::stepCompileAsJob;
+  runTable(stepsFor());
 }
 
 void RemoteBootstrap::findLaunched() {
   m_currentStepName = QStringLiteral("launch");
-  const auto ask = [this] { runStep([this] { stepLaunched(); }); };
-  if (m_host->isReady()) return ask();
-  connect(m_host, &RemoteHost::readyChanged, this, [this, ask](bool ready) {
-    if (ready && m_active && !m_currentStep) ask();
+  runTable({&RemoteBootstrap::stepLaunched});
+}
+
+void RemoteBootstrap::runTable(QVector<Step> steps) {
+  m_steps = std::move(steps);
+  m_nextRow = 0;
+  if (m_host->isReady()) return next();
+  connect(m_host, &RemoteHost::readyChanged, this, [this](bool ready) {
+    if (ready && m_active && !m_currentStep) next();
   });
+}
+
+void RemoteBootstrap::next() {
+  if (!m_active || m_nextRow >= m_steps.size()) return;
+  const Step step = m_steps[m_nextRow++];
+  runStep([this, step] { (this->*step)(); });
 }
 
 QString RemoteBootstrap::cancel() {
@@ -191,17 +209,12 @@ void RemoteBootstrap::stepWorkFolder() {
           tr("Could not make the work folder %1 on %2: %3").arg(m_launch->workDir, m_launch->target.spec, a.why()));
     m_record->workDir = a.path;
     m_record->helper = a.path + "/traindeck-remote-" + m_sourcesHash.left(12) + ".sh";
-    runStep([this] { stepHelper(); });
+    next();
   });
 }
 
 void RemoteBootstrap::stepHelper() {
-  upload(QDir(m_launch->payloadDir).filePath("traindeck-remote.sh"), m_record->helper, [this] {
-    if (m_options.watchDir.isEmpty())
-      runStep([this] { stepProbe(); });
-    else
-      runStep([this] { stepWatchFolder(); });
-  });
+  upload(QDir(m_launch->payloadDir).filePath("traindeck-remote.sh"), m_record->helper, [this] { next(); });
 }
 
 void RemoteBootstrap::stepWatchFolder() {
@@ -220,8 +233,12 @@ void RemoteBootstrap::stepWatchFolder() {
 }
 
 void RemoteBootstrap::stepProbe() {
+  probeHost([this] { next(); });
+}
+
+void RemoteBootstrap::probeHost(std::function<void()> then) {
   beginStep(QStringLiteral("probe"), QString());
-  helper().probe(m_record->workDir, [this](const ProbeAnswer& a) {
+  helper().probe(m_record->workDir, [this, then](const ProbeAnswer& a) {
     if (!arrived(a)) return;
     m_probe = a.probe;
     if (a.exitStatus != 0 || !m_probe.complete)
@@ -229,23 +246,26 @@ void RemoteBootstrap::stepProbe() {
     m_record->bootId = m_probe.bootId;
     addOutput(tr("%1: %2").arg(m_launch->target.spec, m_probe.summary()));
     emit probed(m_probe);
-    if (const QString refusal = partitionRefusal(); !refusal.isEmpty()) return fail(refusal);
-    const QStringList missing = m_probe.missingForBuild();
-    if (missing.isEmpty()) return runStep([this] { stepSources(); });
-    const QStringList packages = m_probe.packagesToInstall();
-    if (packages.isEmpty() || m_installTried) return fail(missing.join(' '));
-    const QString question = tr("%1 lacks what building the trainer needs: %2\n\nInstall %3 there now, as "
-                                "root, with apt-get?")
-                                 .arg(m_launch->target.spec, missing.join(' '), packages.join(' '));
-    // Asked outside this answer's handler: a dialog runs its own event loop.
-    QTimer::singleShot(0, this, [this, missing, packages, question] {
-      if (!m_active) return;
-      if (!m_options.installPrompt || !m_options.installPrompt(question))
-        return fail(missing.join(' ') + tr(" (The account there is root: TrainDeck can install %1 for you "
-                                           "when asked, or with traindeck --launch … --install-missing.)")
-                                            .arg(packages.join(' ')));
-      runStep([this, packages] { stepInstall(packages); });
-    });
+    then();
+  });
+}
+
+void RemoteBootstrap::stepTools() {
+  const QStringList missing = m_probe.missingForBuild();
+  if (missing.isEmpty()) return next();
+  const QStringList packages = m_probe.packagesToInstall();
+  if (packages.isEmpty() || m_installTried) return fail(missing.join(' '));
+  const QString question = tr("%1 lacks what building the trainer needs: %2\n\nInstall %3 there now, as "
+                              "root, with apt-get?")
+                               .arg(m_launch->target.spec, missing.join(' '), packages.join(' '));
+  // Asked outside the probe's answer handler: a dialog runs its own event loop.
+  QTimer::singleShot(0, this, [this, missing, packages, question] {
+    if (!m_active) return;
+    if (!m_options.installPrompt || !m_options.installPrompt(question))
+      return fail(missing.join(' ') + tr(" (The account there is root: TrainDeck can install %1 for you "
+                                         "when asked, or with traindeck --launch … --install-missing.)")
+                                          .arg(packages.join(' ')));
+    runStep([this, packages] { stepInstall(packages); });
   });
 }
 
@@ -260,7 +280,8 @@ void RemoteBootstrap::stepInstall(const QStringList& packages) {
           return fail(tr("Installing on %1 failed: %2")
                           .arg(m_launch->target.spec, a.error.isEmpty() ? tr("see the output") : a.error));
         addOutput(tr("Installed %1 on %2.").arg(a.value, m_launch->target.spec));
-        runStep([this] { stepProbe(); });  // once more, to see what it has now
+        // Once more, to see what it has now.
+        runStep([this] { probeHost([this] { stepTools(); }); });
       },
       streamOutput());
 }
@@ -272,7 +293,7 @@ void RemoteBootstrap::stepSources() {
     if (!arrived(there)) return;
     if (there.yes) {
       addOutput(tr("The trainer's sources %1 are there already.").arg(m_sourcesHash.left(12)));
-      return runStep([this] { stepBuild(); });
+      return next();
     }
     const QString tarball = src + "." + remoteName() + ".tar";  // this start's: another may unpack and remove its own
     helper().mkdirs({m_record->workDir + "/src"}, [this, src, tarball](const HelperStatus& made) {
@@ -282,7 +303,7 @@ void RemoteBootstrap::stepSources() {
           if (!arrived(unpacked)) return;
           if (unpacked.exitStatus != 0) return fail(unpacked.why());
           helper().remove({tarball}, [this](const HelperStatus& removed) {
-            if (arrived(removed)) runStep([this] { stepBuild(); });
+            if (arrived(removed)) next();
           });
         });
       });
@@ -292,27 +313,27 @@ void RemoteBootstrap::stepSources() {
 
 void RemoteBootstrap::stepBuild() {
   const QString key = m_sourcesHash.left(16) + "-" + libtorchKey(m_probe);
-  const QString build = m_record->workDir + "/build/" + key;
+  m_buildDir = m_record->workDir + "/build/" + key;
   beginStep(QStringLiteral("build"), key);
-  m_record->trainBinary = build + "/bin/traindeck-train";
-  helper().built(build, [this, build](const YesNoAnswer& built) {
+  m_record->trainBinary = m_buildDir + "/bin/traindeck-train";
+  helper().built(m_buildDir, [this](const YesNoAnswer& built) {
     if (!arrived(built)) return;
     if (built.yes) {
       addOutput(tr("The trainer for this LibTorch is built there already."));
       return afterBuild();
     }
     const QString home = TrainerCache(m_options.trainerCacheDir).binaryFor(trainerSignature(m_probe, m_sourcesHash));
-    if (!home.isEmpty()) return runStep([this, home, build] { stepUploadTrainer(home, build); });
-    runStep([this, build] { stepCompile(build); });
+    if (!home.isEmpty()) return runStep([this, home] { stepUploadTrainer(home); });
+    runStep([this] { (this->*m_compile)(); });
   });
 }
 
-void RemoteBootstrap::stepUploadTrainer(const QString& binary, const QString& build) {
+void RemoteBootstrap::stepUploadTrainer(const QString& binary) {
   addOutput(tr("A trainer built on a host like this one is kept here: uploading it instead of building."));
-  helper().mkdirs({build + "/bin"}, [this, binary, build](const HelperStatus& made) {
+  helper().mkdirs({m_buildDir + "/bin"}, [this, binary](const HelperStatus& made) {
     if (!arrived(made)) return;
-    upload(binary, m_record->trainBinary + ".partial", [this, build] {
-      helper().installTrainer(build, [this, build](const MadeAnswer& a) {
+    upload(binary, m_record->trainBinary + ".partial", [this] {
+      helper().installTrainer(m_buildDir, [this](const MadeAnswer& a) {
         if (!arrived(a)) return;
         if (a.made) {
           addOutput(tr("The trainer brought here runs on %1 (%2): nothing to build.")
@@ -321,28 +342,25 @@ void RemoteBootstrap::stepUploadTrainer(const QString& binary, const QString& bu
         }
         addOutput(tr("The trainer brought here does not run on %1 (%2): building it there.")
                       .arg(m_launch->target.spec, a.why()));
-        runStep([this, build] { stepCompile(build); });
+        runStep([this] { (this->*m_compile)(); });
       });
     });
   });
 }
 
-void RemoteBootstrap::stepCompile(const QString& build) {
-  const QString src = m_record->workDir + "/src/" + m_sourcesHash;
-  const bool asJob = m_launch->slurm() && m_launch->slurm()->buildInJob;
-  RemoteHelper::Done<MadeAnswer> built = [this, asJob](const MadeAnswer& a) {
+void RemoteBootstrap::stepCompile() {
+  helper().build(m_record->workDir + "/src/" + m_sourcesHash, m_buildDir, m_probe.libtorchChoice(),
+                 compiled(tr("Building the trainer on %1 failed: %2")), streamOutput());
+}
+
+RemoteHelper::Done<MadeAnswer> RemoteBootstrap::compiled(const QString& failedWords) {
+  return [this, failedWords](const MadeAnswer& a) {
     if (!arrived(a)) return;
     if (!a.made)
-      return fail((asJob ? tr("Building the trainer as a Slurm job through %1 failed: %2")
-                         : tr("Building the trainer on %1 failed: %2"))
-                      .arg(m_launch->target.spec, a.error.isEmpty() ? tr("see the build output") : a.error));
+      return fail(failedWords.arg(m_launch->target.spec, a.error.isEmpty() ? tr("see the build output") : a.error));
     if (a.cached) addOutput(tr("The trainer for this LibTorch is built there already."));
     afterBuild();
   };
-  if (!asJob) return helper().build(src, build, m_probe.libtorchChoice(), std::move(built), streamOutput());
-  addOutput(tr("Building the trainer as a Slurm job (target.build: job); it waits in the queue like any job."));
-  helper().buildAsJob(src, build, m_probe.libtorchChoice(), slurmBuildJobOptions(*m_launch->slurm()), std::move(built),
-                      streamOutput());
 }
 
 void RemoteBootstrap::afterBuild() {
@@ -353,7 +371,7 @@ void RemoteBootstrap::afterBuild() {
   m_launch->config = config;
   m_uploads = plan.uploads;
   m_record->localPaths = plan.localPaths;
-  runStep([this] { stepData(0); });
+  next();
 }
 
 void RemoteBootstrap::bringTrainerHome() {
@@ -380,11 +398,8 @@ void RemoteBootstrap::bringTrainerHome() {
       });
 }
 
-void RemoteBootstrap::stepData(int index) {
-  if (index >= m_uploads.size()) {
-    if (m_options.continuing) return runStep([this] { stepSeed(); });
-    return runStep([this] { stepHold(); });
-  }
+void RemoteBootstrap::stepDataAt(int index) {
+  if (index >= m_uploads.size()) return next();
   const PlannedUpload& up = m_uploads[index];
   beginStep(QStringLiteral("data"), up.field);
   helper().have(up.remoteDir + "/.done", [this, index](const YesNoAnswer& there) {
@@ -392,7 +407,7 @@ void RemoteBootstrap::stepData(int index) {
     const PlannedUpload& up = m_uploads[index];
     if (there.yes) {
       addOutput(tr("%1 is on the host already (%2).").arg(up.field, up.key.left(12)));
-      return runStep([this, index] { stepData(index + 1); });
+      return runStep([this, index] { stepDataAt(index + 1); });
     }
     QStringList dirs;
     for (const QString& file : up.files) dirs << QFileInfo(partialDataDir(up) + "/" + file).path();
@@ -425,7 +440,7 @@ void RemoteBootstrap::stepDataFile(int index, int file) {
   helper().installData(partialDataDir(up), up.remoteDir, [this, index](const HelperStatus& a) {
     if (!arrived(a)) return;
     if (!a.ok()) return fail(a.why());
-    runStep([this, index] { stepData(index + 1); });
+    runStep([this, index] { stepDataAt(index + 1); });
   });
 }
 
@@ -471,7 +486,7 @@ void RemoteBootstrap::stepSeed() {
 }
 
 void RemoteBootstrap::stepSeedFile(int index) {
-  if (index >= m_seedFiles.size()) return runStep([this] { stepHold(); });
+  if (index >= m_seedFiles.size()) return next();
   const QString& name = m_seedFiles[index];
   upload(QDir(runDir()).filePath(name), m_record->remoteRunDir + "/" + name,
          [this, index] { stepSeedFile(index + 1); });
@@ -505,17 +520,16 @@ void RemoteBootstrap::markMove(const QString& checkpoint) {
 }
 
 void RemoteBootstrap::stepHold() {
-  if (!m_options.holdBeforeLaunch) return runStep([this] { stepLaunch(); });
   beginStep(QStringLiteral("waiting"), tr("for the other hosts"));
   emit readyToLaunch();
 }
 
 void RemoteBootstrap::releaseLaunch() {
   if (!m_active || m_currentStepName != QLatin1String("waiting")) return;
-  runStep([this] { stepLaunch(); });
+  next();
 }
 
-void RemoteBootstrap::stepLaunch() {
+void RemoteBootstrap::uploadJobCopy(std::function<void(const QString& remoteConfig)> then) {
   beginStep(QStringLiteral("launch"), m_options.continuing ? tr("resumed") : QString());
   const QString id = remoteName();
   m_record->remoteRunDir = m_record->workDir + "/runs/" + id;
@@ -534,73 +548,31 @@ void RemoteBootstrap::stepLaunch() {
   // Recorded before it is launched (pid 0: launching): an app closed before the answer came
   // back finds the run again by asking the host what it started (attach).
   if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
-  const auto started = [this](const LaunchAnswer& a) {
-    if (!arrived(a)) return;
-    if (!a.started()) return fail(tr("The trainer did not start on %1: %2").arg(m_launch->target.spec, a.why()));
-    m_record->pid = a.pid;
-    m_record->startTime = a.startTime;
-    m_record->bootId = a.bootId;
-    if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
-    addOutput(
-        tr("Started on %1 as pid %2 in %3").arg(m_launch->target.spec).arg(m_record->pid).arg(m_record->remoteRunDir));
-    finish();
-  };
-  helper().mkdirs({m_record->workDir + "/runs"}, [this, localConfig, remoteConfig, started](const HelperStatus& made) {
+  helper().mkdirs({m_record->workDir + "/runs"}, [this, localConfig, remoteConfig, then](const HelperStatus& made) {
     if (!arrived(made)) return;
-    upload(localConfig, remoteConfig, [this, localConfig, remoteConfig, started] {
+    upload(localConfig, remoteConfig, [localConfig, remoteConfig, then] {
       QFile::remove(localConfig);
-      if (m_launch->slurm()) return stepSubmit(remoteConfig);
-      helper().launch(m_record->trainBinary, remoteConfig, m_record->remoteRunDir, m_launch->extraArgs, started);
+      then(remoteConfig);
     });
   });
 }
 
-QString RemoteBootstrap::partitionRefusal() const {
-  // What a Slurm login node's partitions say, right after its probe, before anything is built,
-  // uploaded or queued: a job that can never run there (Slurm would keep it pending for ever).
-  if (!m_launch->slurm() || m_probe.sinfo.isEmpty()) return {};
-  for (const Diagnostic& d : slurmPartitionProblems(m_launch->config, parseSinfo(m_probe.sinfo.toStdString()))) {
-    if (d.severity == Severity::Error)
-      return tr("Not submitted: %1 (%2)").arg(QString::fromStdString(d.message), QString::fromStdString(d.hint));
-  }
-  return {};
-}
-
-void RemoteBootstrap::stepSubmit(const QString& remoteConfig) {
-  SlurmStart start;
-  start.jobName = QString::fromStdString(m_launch->config.name);
-  start.trainBinary = m_record->trainBinary;
-  start.configPath = remoteConfig;
-  start.runDir = m_record->remoteRunDir;
-  start.nodes = static_cast<int>(m_launch->config.strategy.nnodes);
-  start.masterPort = static_cast<int>(m_launch->config.strategy.master_port);
-  start.maxRequeues = static_cast<int>(m_launch->config.target.slurm.max_requeues);
-  start.resume = m_launch->extraArgs.contains(QStringLiteral("--resume"));
-  start.extraArgs = m_launch->extraArgs;
-  start.extraArgs.removeAll(QStringLiteral("--resume"));
-  QString why;
-  const QString script = slurmBatchScript(*m_launch->slurm(), start, &why);
-  if (script.isEmpty()) return fail(tr("The Slurm batch script could not be written: %1").arg(why));
-  // Kept here, beside the run it started, and shown as it is.
-  QSaveFile kept(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")));
-  const QByteArray bytes = script.toUtf8();
-  if (!kept.open(QIODevice::WriteOnly) || kept.write(bytes) != bytes.size() || !kept.commit())
-    return fail(tr("Could not keep the batch script in the run folder: %1").arg(kept.errorString()));
-  addOutput(tr("The batch script (slurm.sbatch in the run folder):"));
-  for (const QString& line : script.split('\n', Qt::SkipEmptyParts)) addOutput(QStringLiteral("  ") + line);
-  const QString remoteScript = m_record->remoteRunDir + "/slurm.sbatch";
-  helper().mkdirs({m_record->remoteRunDir}, [this, remoteScript](const HelperStatus& made) {
-    if (!arrived(made)) return;
-    upload(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")), remoteScript, [this, remoteScript] {
-      helper().submit(remoteScript, m_record->remoteRunDir, [this](const SubmitAnswer& a) {
-        if (!arrived(a)) return;
-        if (!a.submitted()) return fail(tr("Slurm did not take the job on %1: %2").arg(m_launch->target.spec, a.why()));
-        m_record->slurmJobId = a.jobId;
-        if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
-        addOutput(tr("Submitted to Slurm through %1 as job %2").arg(m_launch->target.spec, a.jobId));
-        finish();
-      });
-    });
+void RemoteBootstrap::stepLaunch() {
+  uploadJobCopy([this](const QString& remoteConfig) {
+    const auto started = [this](const LaunchAnswer& a) {
+      if (!arrived(a)) return;
+      if (!a.started()) return fail(tr("The trainer did not start on %1: %2").arg(m_launch->target.spec, a.why()));
+      m_record->pid = a.pid;
+      m_record->startTime = a.startTime;
+      m_record->bootId = a.bootId;
+      if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
+      addOutput(tr("Started on %1 as pid %2 in %3")
+                    .arg(m_launch->target.spec)
+                    .arg(m_record->pid)
+                    .arg(m_record->remoteRunDir));
+      finish();
+    };
+    helper().launch(m_record->trainBinary, remoteConfig, m_record->remoteRunDir, m_launch->extraArgs, started);
   });
 }
 

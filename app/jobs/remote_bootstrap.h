@@ -1,13 +1,14 @@
-// A remote start's steps, in order: work folder, helper, probe (and install), sources, build (or a
-// trainer built on a host like it, brought home), data, seed (a continued run), waiting (one node
-// of several hosts), launch; or, after the helper, watch (a run started there by something else);
-// or, for an attach whose launch answer was lost, only asking the host what it started. Each step
-// is one small function that runs remote operations over the job's connection (the helper's
-// subcommands through RemoteHelper, uploads) and starts the next (runStep). A step cut by a
-// lost link runs again once the link is back; one that fails the same way kSameFailureLimit
-// times in a row, or any other failure, ends the start with one sentence.
-// The launch is the last step; a Slurm job's submits its batch script instead (stepSubmit). GUI
-// thread.
+// A remote start is a table of steps (stepsFor), run in order: work folder, helper, probe, tools
+// (installed when missing and allowed), sources, build (or a trainer built on a host like it, brought home), data, seed
+// (a continued run), waiting (one node of several hosts), launch. The place fills the table: a host of its own launches
+// the trainer there (stepLaunch); a Slurm cluster's login node adds its partition check after the probe, may build the
+// trainer as a job, and submits a batch script instead of launching (its rows are in remote_bootstrap_slurm.cpp: no
+// step asks which place it is in). A watch (a run started there by something else) is work folder, helper, watch; an
+// attach whose launch answer was lost only asks the host what it started. Each step is one small
+// function that runs remote operations over the job's connection (the helper's subcommands
+// through RemoteHelper, uploads) and then goes on to the table's next row (next()). A step cut
+// by a lost link runs again once the link is back; one that fails the same way kSameFailureLimit
+// times in a row, or any other failure, ends the start with one sentence. GUI thread.
 #pragma once
 
 #include <QElapsedTimer>
@@ -40,7 +41,8 @@ struct RemoteLaunch {
   QStringList notes;                       // said once the host is reached (continueOn's remote: fields)
   QString remoteName;                      // the run's folder name there; empty: the mirror's name
   // A Slurm job (config.target.kind slurm): the host is the cluster's login node and the launch
-  // is a submission (sbatch) of slurm.sbatch, kept in the run folder here and there.
+  // is a submission (sbatch) of slurm.sbatch, kept in the run folder here and there. Read once,
+  // by the step table.
   std::optional<SlurmPlace> slurm() const {
     if (config.target.kind != TargetKind::Slurm) return std::nullopt;
     return slurmPlaceOf(config.target.slurm);
@@ -102,6 +104,11 @@ class RemoteBootstrap : public QObject {
 
  private:
   using UploadDone = std::function<void()>;
+  using Step = void (RemoteBootstrap::*)();
+  // The rows of this start, in order, as its place and kind (watch, continue, hold) say.
+  QVector<Step> stepsFor() const;
+  void runTable(QVector<Step> steps);  // from the first row, once the host is ready
+  void next();                         // the table's next row, or nothing when the start has ended
   QString runDir() const { return m_mirror->localDir(); }
   RemoteHelper helper();       // the helper script there, answering to this object
   QString remoteName() const;  // the run's folder name on the host (and of what it uploads)
@@ -117,29 +124,39 @@ class RemoteBootstrap : public QObject {
   void fail(const QString& sentence);
   void finish();  // launched: the run is known
 
+  // The rows every place has.
   void stepWorkFolder();
   void stepHelper();
   void stepWatchFolder();
   void stepProbe();
+  void probeHost(std::function<void()> then);
+  void stepTools();  // what building the trainer needs: there, or installed when allowed
   void stepInstall(const QStringList& packages);
   void stepSources();
-  void stepBuild();
-  // BUILD is the build folder there: BUILD/bin/traindeck-train is the record's trainBinary.
-  void stepUploadTrainer(const QString& binary, const QString& build);  // a build brought home, for a host like it
-  void stepCompile(const QString& build);
+  void stepBuild();                               // m_buildDir: its bin/traindeck-train is the record's trainBinary
+  void stepUploadTrainer(const QString& binary);  // a build brought home, for a host like it
+  void stepCompile();                             // on the host itself
+  // A build's answer: on to afterBuild, or the start ends with `failedWords` (%1 the host, %2 why).
+  RemoteHelper::Done<MadeAnswer> compiled(const QString& failedWords);
   void afterBuild();
   void bringTrainerHome();
-  void stepData(int index);
+  void stepData() { stepDataAt(0); }
+  void stepDataAt(int index);
   void stepDataFile(int index, int file);
   QString partialDataDir(const PlannedUpload& upload) const;
   void stepSeed();  // continuing: the run's files and its checkpoint, into its folder there
   void stepSeedFile(int index);
   void markMove(const QString& checkpoint);
   void stepHold();
-  void stepLaunch();
-  void stepSubmit(const QString& remoteConfig);  // a Slurm job's launch
-  QString partitionRefusal() const;  // a Slurm job its login node's partitions can never run: why
+  // The job's remote copy (every key resolved, paths rewritten for the host), uploaded, and the
+  // record saved as "launching": then `then` with the copy's path there.
+  void uploadJobCopy(std::function<void(const QString& remoteConfig)> then);
+  void stepLaunch();  // a host's own: the trainer started there
   void stepLaunched();
+  // A Slurm cluster's rows (remote_bootstrap_slurm.cpp).
+  void stepPartitions();    // a job its partitions can never run is not submitted
+  void stepCompileAsJob();  // target.build: job
+  void stepSubmit();        // the batch script, kept here and there, and sbatch
 
   RemoteHost* m_host;
   RemoteLaunch* m_launch;
@@ -151,6 +168,10 @@ class RemoteBootstrap : public QObject {
   QString m_sourcesHash;
   QVector<PlannedUpload> m_uploads;
   bool m_installTried = false;
+  QVector<Step> m_steps;  // this start's table, and the row to run next
+  int m_nextRow = 0;
+  Step m_compile = &RemoteBootstrap::stepCompile;  // how the build step builds, as the place says
+  QString m_buildDir;                              // the build folder there
   std::function<void()> m_currentStep;
   QString m_currentStepName;
   bool m_retryStep = false;

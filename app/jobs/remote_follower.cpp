@@ -219,7 +219,7 @@ void RemoteFollower::onAnswer(const RemoteReadAnswer& answer) {
   const bool lives = m_process->lives(answer.supervisorAlive);
   if (!ended) m_endedSeen.invalidate();  // a requeued Slurm run goes on
   if (ended && !m_endedSeen.isValid()) m_endedSeen.start();
-  if (ended && lives && read.info.status != RunStatus::Requeued) m_process->runSaysEnded();
+  if (ended && lives && read.info.status != RunStatus::Requeued) m_process->runSaysEnded(m_endedSeen.elapsed());
   RunSighting seen{.run = read.ok() ? std::optional(read.info) : std::nullopt,
                    .processesLive = lives,
                    .caughtUp = RunMirror::caughtUp(answer),

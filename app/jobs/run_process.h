@@ -36,8 +36,9 @@ class RunProcess : public QObject {
   // Starts and ends its own following where it has one (a Slurm job's queue).
   virtual void follow() {}
   virtual void unfollow() {}
-  // run.json says the run ended: a place that learns its processes' end slowly asks sooner.
-  virtual void runSaysEnded() {}
+  // run.json has said for `endedForMs` that the run ended (while its processes live): a place
+  // that learns its processes' end slowly asks sooner.
+  virtual void runSaysEnded(qint64 endedForMs) { (void)endedForMs; }
   // How long a supervisor may outlive its run's verdict before the run ends anyway (-1: wait).
   virtual qint64 endGraceMs() const { return kSupervisorGraceMs; }
   // The end rule over what a look saw, with this place's knowledge of a death.

@@ -38,11 +38,11 @@ bool SlurmJobProcess::lives(bool) const {
   return !m_job || m_job->active();  // not asked yet: as if it lived
 }
 
-void SlurmJobProcess::runSaysEnded() {
+void SlurmJobProcess::runSaysEnded(qint64 endedForMs) {
   // A job that lives after its run said it ended is requeued or ending: for a while its queue is
-  // asked sooner, so that its end is seen within about a second.
-  if (!m_endedSaid.isValid()) m_endedSaid.start();
-  if (m_queue && m_endedSaid.elapsed() < kQueueSoonMs) m_queue->pollSoon();
+  // asked sooner, so that its end is seen within about a second. (The run's follower counts the
+  // time afresh for each end, a requeued run's next one included.)
+  if (m_queue && endedForMs < kQueueSoonMs) m_queue->pollSoon();
 }
 
 void SlurmJobProcess::onQueue(const QMap<QString, SlurmJobState>& jobs) {

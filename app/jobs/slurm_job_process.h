@@ -8,7 +8,6 @@
 // passes is cancelled and said (cannotRun). GUI thread.
 #pragma once
 
-#include <QElapsedTimer>
 #include <QPointer>
 #include <optional>
 
@@ -37,7 +36,7 @@ class SlurmJobProcess : public RunProcess {
   QStringList ownFiles() const override { return {QStringLiteral("slurm-%1.out").arg(m_record->slurmJobId)}; }
   void follow() override;
   void unfollow() override;
-  void runSaysEnded() override;
+  void runSaysEnded(qint64 endedForMs) override;
   qint64 endGraceMs() const override { return -1; }  // a live job after its verdict is being requeued
   QString verdictReason(const RunEnd& end) const override;
   QString neverStartedReason(const QString& supervisorSaid) const override;
@@ -57,7 +56,6 @@ class SlurmJobProcess : public RunProcess {
   bool m_following = false;
   std::optional<SlurmJobState> m_job;  // the queue's last word
   bool m_left = false;                 // a poll answered without it: ended and forgotten
-  QElapsedTimer m_endedSaid;           // since the run first said it ended while the job lived
 };
 
 }  // namespace traindeck

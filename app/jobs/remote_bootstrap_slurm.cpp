@@ -1,0 +1,73 @@
+// A Slurm cluster's rows of a remote start (RemoteBootstrap::stepsFor puts them in its table):
+// the partition check right after the probe, the trainer built by a small job (target.build: job),
+// and the submission of the batch script instead of a launch. The host is the cluster's login
+// node; what follows the submission (queue, requeue, cancel) is SlurmJobProcess's.
+#include <QDir>
+#include <QSaveFile>
+
+#include "config/slurm_partitions.h"
+#include "config/validate.h"
+#include "remote_bootstrap.h"
+
+namespace traindeck {
+
+void RemoteBootstrap::stepPartitions() {
+  // What the login node's partitions say, before anything is built, uploaded or queued: a job that
+  // can never run there (Slurm would keep it pending for ever) is refused with the reason.
+  if (m_probe.sinfo.isEmpty()) return next();
+  for (const Diagnostic& d : slurmPartitionProblems(m_launch->config, parseSinfo(m_probe.sinfo.toStdString()))) {
+    if (d.severity == Severity::Error)
+      return fail(tr("Not submitted: %1 (%2)").arg(QString::fromStdString(d.message), QString::fromStdString(d.hint)));
+  }
+  next();
+}
+
+void RemoteBootstrap::stepCompileAsJob() {
+  addOutput(tr("Building the trainer as a Slurm job (target.build: job); it waits in the queue like any job."));
+  helper().buildAsJob(m_record->workDir + "/src/" + m_sourcesHash, m_buildDir, m_probe.libtorchChoice(),
+                      slurmBuildJobOptions(*m_launch->slurm()),
+                      compiled(tr("Building the trainer as a Slurm job through %1 failed: %2")), streamOutput());
+}
+
+void RemoteBootstrap::stepSubmit() {
+  uploadJobCopy([this](const QString& remoteConfig) {
+    SlurmStart start;
+    start.jobName = QString::fromStdString(m_launch->config.name);
+    start.trainBinary = m_record->trainBinary;
+    start.configPath = remoteConfig;
+    start.runDir = m_record->remoteRunDir;
+    start.nodes = static_cast<int>(m_launch->config.strategy.nnodes);
+    start.masterPort = static_cast<int>(m_launch->config.strategy.master_port);
+    start.maxRequeues = static_cast<int>(m_launch->config.target.slurm.max_requeues);
+    start.resume = m_launch->extraArgs.contains(QStringLiteral("--resume"));
+    start.extraArgs = m_launch->extraArgs;
+    start.extraArgs.removeAll(QStringLiteral("--resume"));
+    QString why;
+    const QString script = slurmBatchScript(*m_launch->slurm(), start, &why);
+    if (script.isEmpty()) return fail(tr("The Slurm batch script could not be written: %1").arg(why));
+    // Kept here, beside the run it started, and shown as it is.
+    QSaveFile kept(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")));
+    const QByteArray bytes = script.toUtf8();
+    if (!kept.open(QIODevice::WriteOnly) || kept.write(bytes) != bytes.size() || !kept.commit())
+      return fail(tr("Could not keep the batch script in the run folder: %1").arg(kept.errorString()));
+    addOutput(tr("The batch script (slurm.sbatch in the run folder):"));
+    for (const QString& line : script.split('\n', Qt::SkipEmptyParts)) addOutput(QStringLiteral("  ") + line);
+    const QString remoteScript = m_record->remoteRunDir + "/slurm.sbatch";
+    helper().mkdirs({m_record->remoteRunDir}, [this, remoteScript](const HelperStatus& made) {
+      if (!arrived(made)) return;
+      upload(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")), remoteScript, [this, remoteScript] {
+        helper().submit(remoteScript, m_record->remoteRunDir, [this](const SubmitAnswer& a) {
+          if (!arrived(a)) return;
+          if (!a.submitted())
+            return fail(tr("Slurm did not take the job on %1: %2").arg(m_launch->target.spec, a.why()));
+          m_record->slurmJobId = a.jobId;
+          if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
+          addOutput(tr("Submitted to Slurm through %1 as job %2").arg(m_launch->target.spec, a.jobId));
+          finish();
+        });
+      });
+    });
+  });
+}
+
+}  // namespace traindeck
