@@ -50,7 +50,7 @@ CompareChart::CompareChart(const QString& title, const QString& valueLabel, QWid
   setObjectName("compareChart:" + title);
   yAxis->setLabel(valueLabel);
   plotLayout()->insertRow(0);
-  m_heading = new QCPTextElement(this, title, QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+  m_heading = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
   plotLayout()->addElement(0, 0, m_heading);
   m_cursor = new QCPItemStraightLine(this);
   m_cursor->setPen(QPen(QColor(128, 128, 128), 1, Qt::DashLine));
@@ -66,11 +66,33 @@ CompareChart::CompareChart(const QString& title, const QString& valueLabel, QWid
     emit xRangeChangedByUser(range);
   });
   setMinimumHeight(150);
+  setTitle(title);
 }
 
 void CompareChart::setTitle(const QString& title, const QColor& color) {
-  m_heading->setText(title);
+  m_title = title;
+  showTitle();
   if (color.isValid()) m_heading->setTextColor(color);
+}
+
+QString CompareChart::shownTitle() const {
+  return m_heading->text();
+}
+
+void CompareChart::showTitle() {
+  const QFontMetrics metrics(m_heading->font());
+  const int room = std::max(metrics.averageCharWidth() * 12, width() - 2 * metrics.averageCharWidth());
+  m_heading->setText(metrics.elidedText(m_title, Qt::ElideMiddle, room));
+}
+
+QSize CompareChart::minimumSizeHint() const {
+  const QSize plot = QCustomPlot::minimumSizeHint();
+  return {std::min(plot.width(), 12 * fontMetrics().averageCharWidth() + 120), plot.height()};
+}
+
+void CompareChart::resizeEvent(QResizeEvent* event) {
+  QCustomPlot::resizeEvent(event);  // a replot is queued: the heading elided anew is in it
+  showTitle();
 }
 
 void CompareChart::setLines(const QVector<CompareLine>& lines) {
@@ -247,6 +269,10 @@ void CompareChart::mouseMoveEvent(QMouseEvent* event) {
   QCustomPlot::mouseMoveEvent(event);
   m_userInput = false;
   const QPointF pos = event->position();
+  if (m_heading->outerRect().contains(pos.toPoint()) && m_heading->text() != m_title) {  // an elided heading, whole
+    QToolTip::showText(event->globalPosition().toPoint(), m_title, this);
+    return;
+  }
   if (!axisRect()->rect().contains(pos.toPoint()) || m_lines.isEmpty()) {
     emit crosshairLeft();
     emit lineHovered({});

@@ -49,7 +49,13 @@ class CompareChart : public QCustomPlot {
  public:
   CompareChart(const QString& title, const QString& valueLabel, QWidget* parent = nullptr);
 
+  // The heading; one wider than the chart (a long run name) is elided in its middle, whole in the
+  // tooltip over it.
   void setTitle(const QString& title, const QColor& color = {});
+  QString title() const { return m_title; }
+  QString shownTitle() const;
+  // The chart's own minimum: a long heading does not widen it (it is elided).
+  QSize minimumSizeHint() const override;
   void setLines(const QVector<CompareLine>& lines);
   // The same, a line at a time: a redraw after one run grew replaces only that run's line.
   void setLineCount(int count);
@@ -90,12 +96,15 @@ class CompareChart : public QCustomPlot {
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void leaveEvent(QEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   enum class Emphasis { Normal, Highlighted, Faded };
   QString xText(double x) const;
   void applyEmphasis(int index, Emphasis emphasis);
+  void showTitle();  // m_title, elided to the chart's width
 
+  QString m_title;
   QCPTextElement* m_heading;
   QCPItemStraightLine* m_cursor;
   QVector<CompareLine> m_lines;

@@ -15,6 +15,7 @@
 #include "runs/comparison.h"
 #include "runs/comparison_summary_model.h"
 #include "runs/config_diff_model.h"
+#include "table_fit.h"
 
 namespace traindeck {
 
@@ -28,6 +29,8 @@ QTableView* makeTable(QWidget* parent, const QString& name) {
   view->setSelectionBehavior(QAbstractItemView::SelectRows);
   view->setEditTriggers(QAbstractItemView::NoEditTriggers);
   view->setAlternatingRowColors(true);
+  view->setTextElideMode(Qt::ElideMiddle);  // a long run name keeps its start and its end
+  view->horizontalHeader()->setTextElideMode(Qt::ElideMiddle);
   return view;
 }
 
@@ -74,10 +77,12 @@ CompareTables::CompareTables(const Comparison* comparison, QWidget* parent)
   diffLayout->addWidget(m_showAll);
   addTab(diffTab, tr("Config diff"));
 
-  // Each view fits its own model when that resets (the other may not have caught up yet).
-  connect(m_summary, &QAbstractItemModel::modelReset, m_summaryView, &QTableView::resizeColumnsToContents);
+  // Each view fits its own model when that resets (the other may not have caught up yet); a long
+  // run name is elided, whole in its tooltip.
+  connect(m_summary, &QAbstractItemModel::modelReset, this,
+          [this] { fitColumnsToContents(m_summaryView, kMaxColumnChars); });
   connect(m_diff, &QAbstractItemModel::modelReset, this, [this] {
-    m_diffView->resizeColumnsToContents();
+    fitColumnsToContents(m_diffView, kMaxColumnChars);
     setTabText(1, tr("Config diff (%1)").arg(m_diff->rowCount()));
   });
   connect(m_summaryView, &QTableView::doubleClicked, this, [this, proxy](const QModelIndex& index) {

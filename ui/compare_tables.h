@@ -18,6 +18,7 @@ class ConfigDiffModel;
 class CompareTables : public QTabWidget {
   Q_OBJECT
  public:
+  static constexpr int kMaxColumnChars = 40;  // a column wider (a long run name) is elided
   CompareTables(const Comparison* comparison, QWidget* parent = nullptr);
 
   ComparisonSummaryModel* summaryModel() const { return m_summary; }

@@ -3,13 +3,13 @@
 #include "help_menu.h"
 
 #include <QCoreApplication>
-#include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QUrl>
+
+#include "doc_viewer.h"
 
 namespace traindeck {
 
@@ -48,11 +48,9 @@ void HelpMenu::open(const QString& path, const QString& relative) {
     return m_tellProblem(tr("Not found"), tr("%1 was not found beside the app's presets (%2); it is %1 in TrainDeck's "
                                              "sources and in share/doc/TrainDeck once installed.")
                                               .arg(relative, QDir::toNativeSeparators(m_presetDirs.join(", "))));
-  // The file is here; only a program to show it may be missing (xdg-open on a bare desktop).
-  if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-    m_tellProblem(tr("No program opens it"), tr("No program here opens %1 (is xdg-open installed?). Open it in any "
-                                                "text editor or browser: %2")
-                                                 .arg(QFileInfo(path).fileName(), QDir::toNativeSeparators(path)));
+  // Shown here: a bare desktop has no program that opens files (no xdg-open).
+  if (!m_viewer) m_viewer = new DocViewer(m_window);
+  m_viewer->showFile(path);
 }
 
 }  // namespace traindeck

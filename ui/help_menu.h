@@ -1,7 +1,7 @@
-// The main window's Help menu: Tutorial (F1) and Documentation open docs/tutorial.md and the
-// README where they are, beside the app's presets in the source tree or in share/doc/TrainDeck
-// once installed; when a file is missing, or no program opens it, the user is told where it is or
-// was looked for. And About.
+// The main window's Help menu: Tutorial (F1) and Documentation show docs/tutorial.md and the
+// README in the app's own viewer (DocViewer), found beside the app's presets in the source tree or
+// in share/doc/TrainDeck once installed; when a file is missing, the user is told where it was
+// looked for. And About.
 #pragma once
 
 #include <QObject>
@@ -14,6 +14,8 @@ class QWidget;
 
 namespace traindeck {
 
+class DocViewer;
+
 class HelpMenu : public QObject {
   Q_OBJECT
  public:
@@ -24,6 +26,7 @@ class HelpMenu : public QObject {
 
   QString docsPath() const;      // the README that Documentation opens, or empty
   QString tutorialPath() const;  // docs/tutorial.md, which Tutorial (F1) opens, or empty
+  DocViewer* viewer() const { return m_viewer; }  // the docs' window, once one was shown
 
  private:
   // A file of the docs (README.md, docs/tutorial.md) where it is found, or empty.
@@ -33,6 +36,7 @@ class HelpMenu : public QObject {
   QStringList m_presetDirs;
   QWidget* m_window;
   TellProblem m_tellProblem;
+  DocViewer* m_viewer = nullptr;
 };
 
 }  // namespace traindeck

@@ -15,6 +15,7 @@
 
 #include "run_filter_model.h"
 #include "runs/run_list_model.h"
+#include "table_fit.h"
 
 namespace traindeck {
 
@@ -78,8 +79,11 @@ RunListPanel::RunListPanel(RunListModel* runs, const QString& runsRoot, QWidget*
   connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunListPanel::selectionChanged);
   connect(m_runs, &QAbstractItemModel::rowsInserted, this, &RunListPanel::fitColumns);
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &RunListPanel::fitColumns);
-  // The run selected is the one highlighted, also when its row comes after (a start).
-  connect(m_runs, &QAbstractItemModel::rowsInserted, this, [this] { selectRun(m_selected); });
+  // The run shown is the one selected, also when its row comes after (a start); rows that come
+  // while the user has picked runs for Compare leave that choice alone.
+  connect(m_runs, &QAbstractItemModel::rowsInserted, this, [this] {
+    if (m_selectWhenListed) selectRun(m_selected);
+  });
 }
 
 QStringList RunListPanel::selectedRunDirs() const {
@@ -91,11 +95,20 @@ QStringList RunListPanel::selectedRunDirs() const {
 
 void RunListPanel::selectRun(const QString& runDir) {
   m_selected = runDir;
+  m_selectWhenListed = false;
   if (runDir.isEmpty()) return;
   const int row = m_runs->rowOfPath(runDir);
-  const int viewRow = row >= 0 ? m_filter->mapFromSource(m_runs->index(row, 0)).row() : -1;
-  if (viewRow >= 0 && m_table->currentIndex().row() != viewRow) m_table->selectRow(viewRow);
-  if (viewRow < 0) m_table->selectionModel()->clear();
+  const QModelIndex at = row >= 0 ? m_filter->mapFromSource(m_runs->index(row, 0)) : QModelIndex();
+  QItemSelectionModel* selection = m_table->selectionModel();
+  if (!at.isValid()) {
+    selection->clear();
+    m_selectWhenListed = row < 0;  // a start: its row comes a moment later
+    return;
+  }
+  // Alone: runs selected before (for Compare) are let go, also when this one is already current.
+  const bool alone = selection->currentIndex().row() == at.row() && selection->selectedRows().size() == 1 &&
+                     selection->isRowSelected(at.row());
+  if (!alone) selection->setCurrentIndex(at, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 QMenu* RunListPanel::columnMenu() {
@@ -192,10 +205,7 @@ void RunListPanel::setHiddenColumns(const QList<int>& columns) {
 }
 
 void RunListPanel::fitColumns() {
-  m_table->resizeColumnsToContents();
-  const int widest = m_table->fontMetrics().averageCharWidth() * kMaxColumnChars;
-  for (int c = 0; c < m_table->model()->columnCount(); ++c)
-    if (m_table->columnWidth(c) > widest) m_table->setColumnWidth(c, widest);
+  fitColumnsToContents(m_table, kMaxColumnChars);
 }
 
 }  // namespace traindeck

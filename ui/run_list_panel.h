@@ -30,7 +30,7 @@ class RunListPanel : public QWidget {
   QTableView* table() const { return m_table; }
   RunListModel* runs() const { return m_runs; }
   QStringList selectedRunDirs() const;
-  // Highlights this run's row; with none (empty, or not listed yet) no other row stays highlighted.
+  // Selects this run's row alone (one not listed yet: when its row comes); with none, no row stays selected.
   void selectRun(const QString& runDir);
   // The header's menu: columns to show or hide, config keys as columns, and "Metric columns": each
   // metric name the summary index has seen, checked when it has columns. The caller owns it.
@@ -59,6 +59,7 @@ class RunListPanel : public QWidget {
   RunFilterModel* m_filter;
   QTableView* m_table = nullptr;
   QString m_selected;  // the run selectRun was last told
+  bool m_selectWhenListed = false;  // m_selected is not listed yet: select it when its row comes
 };
 
 }  // namespace traindeck

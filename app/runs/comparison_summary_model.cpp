@@ -87,8 +87,10 @@ QVariant ComparisonSummaryModel::data(const QModelIndex& index, int role) const 
   if (role == SortRole) return rawValue(row, column);
   if (role == Qt::DecorationRole && column == RunColumn) return m_comparison->runColour(row);
   if (role == Qt::ToolTipRole) {
+    // The whole name first: the table elides a long one.
+    const ComparedRun& run = m_comparison->run(row);
     const QString note = m_comparison->colourNote(row);
-    return note.isEmpty() ? m_comparison->run(row).runDir : m_comparison->run(row).runDir + '\n' + note;
+    return run.label + '\n' + run.runDir + (note.isEmpty() ? QString() : '\n' + note);
   }
   if (role == Qt::TextAlignmentRole && column >= FinalLossColumn && column <= WorldSizeColumn)
     return QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -108,7 +108,8 @@ QVariant ConfigDiffModel::headerData(int section, Qt::Orientation orientation, i
   const ComparedRun& run = m_comparison->run(section - 1);
   if (role == Qt::DisplayRole) return run.label;
   if (role == Qt::ForegroundRole) return QBrush(m_comparison->runColour(section - 1));  // headers show no colour icons
-  if (role == Qt::ToolTipRole) return run.config.error.empty() ? run.runDir : QString::fromStdString(run.config.error);
+  if (role == Qt::ToolTipRole)  // the whole name first: the header elides a long one
+    return run.label + '\n' + (run.config.error.empty() ? run.runDir : QString::fromStdString(run.config.error));
   return {};
 }
 

@@ -17,6 +17,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -29,6 +30,7 @@
 
 #include "compare_chart.h"
 #include "compare_page.h"
+#include "doc_viewer.h"
 #include "jobs/checkpoint_sync.h"
 #include "jobs/job_controller.h"
 #include "logs_page.h"
@@ -278,10 +280,10 @@ class MainWindowTest : public QObject {
     QCOMPARE(QGuiApplication::clipboard()->text(), window.setupPage()->yamlText());
   }
 
-  // Issue 25: F1 is Help → Tutorial and opens docs/tutorial.md; where no program opens files it
-  // says where the file is (it said "documentation not found"), and where the file is missing it
-  // says where it was looked for.
-  void f1OpensTheTutorialOrSaysWhereItIs() {
+  // Issues 25 and 40: F1 is Help → Tutorial and shows docs/tutorial.md in the app, also where no
+  // program opens files (it said where the file is); where the file is missing it says where it
+  // was looked for.
+  void f1ShowsTheTutorialInTheApp() {
     QTemporaryDir data, runs, empty;
     useDataDir(data);
     MainWindow window(options(runs));
@@ -289,30 +291,41 @@ class MainWindowTest : public QObject {
     QVERIFY(tutorial);
     QCOMPARE(tutorial->shortcut(), QKeySequence(QKeySequence::HelpContents));
     QVERIFY(window.tutorialPath().endsWith("/docs/tutorial.md"));
+    QFile file(window.tutorialPath());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString heading = QString::fromUtf8(file.readLine()).remove(QRegularExpression("^#+ ")).trimmed();
+    QVERIFY(!heading.isEmpty());
+
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", empty.path().toUtf8());  // no xdg-open, nor anything else that opens files
     UrlCatcher opener;
     QDesktopServices::setUrlHandler("file", &opener, "open");
     tutorial->trigger();
     QDesktopServices::unsetUrlHandler("file");
-    QCOMPARE(opener.urls, QList<QUrl>{QUrl::fromLocalFile(window.tutorialPath())});
+    qputenv("PATH", path);
+    QVERIFY(opener.urls.isEmpty());  // no other program asked
+    auto* viewer = window.findChild<DocViewer*>("docViewer");
+    QVERIFY(viewer != nullptr && viewer->isVisible());
+    QCOMPARE(viewer->shownFile(), window.tutorialPath());
+    QVERIFY2(viewer->text().contains(heading), qPrintable(viewer->text().left(200)));
     // What the window said last (other problems, such as a missing trainer, may be up too).
     const auto said = [](const MainWindow& w) {
       const QList<QMessageBox*> boxes = w.findChildren<QMessageBox*>("problemMessage");
       return boxes.isEmpty() ? QString() : boxes.last()->text();
     };
     QVERIFY(!said(window).contains("tutorial"));
-
-    const QByteArray path = qgetenv("PATH");
-    qputenv("PATH", empty.path().toUtf8());  // no xdg-open, nor anything else that opens files
-    tutorial->trigger();
-    qputenv("PATH", path);
-    QVERIFY2(said(window).contains(window.tutorialPath()) && !said(window).contains("not found"),
-             qPrintable(said(window)));
+    // The README in the same window.
+    window.findChild<QAction*>("docsAction")->trigger();
+    QCOMPARE(window.findChildren<DocViewer*>().size(), 1);
+    QCOMPARE(viewer->shownFile(), window.docsPath());
+    QVERIFY(viewer->text().contains("TrainDeck"));
 
     MainWindowOptions elsewhere = options(runs);
     elsewhere.presetDirs = {empty.path()};
     MainWindow bare(elsewhere);
     bare.findChild<QAction*>("tutorialAction")->trigger();
     QVERIFY2(said(bare).contains("docs/tutorial.md") && said(bare).contains(empty.path()), qPrintable(said(bare)));
+    QVERIFY(bare.findChild<DocViewer*>() == nullptr);
   }
 
   // Run → Checkpoints kept here…: how many of a remote run's newest checkpoints come home, kept

@@ -11,6 +11,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -134,6 +135,38 @@ class RunListColumnsTest : public QObject {
     delete menu;
     QVERIFY(modelAgain.metricColumns().isEmpty());
     QVERIFY(QSettings().value(RunListPanel::kMetricColumnsKey).toStringList().isEmpty());
+  }
+
+  // Showing a run (a click elsewhere, a start) selects it alone: runs selected before for Compare
+  // are let go, also when the run shown is already the current row or its row comes later.
+  void showingARunSelectsItAlone() {
+    QTemporaryDir root, cache;
+    makeRun(root.path(), "20261201-100000-a", "a", lossLines(3, 2));
+    makeRun(root.path(), "20261201-100001-b", "b", lossLines(3, 2));
+    QSettings().clear();
+    RunListModel model(nullptr, cache.path());
+    RunListPanel panel(&model, root.path());
+    model.setRunsRoot(root.path());
+    QTRY_COMPARE(model.rowCount(), 2);
+    QTableView* table = panel.table();
+    const auto selectBoth = [&] {
+      table->selectAll();
+      table->selectionModel()->setCurrentIndex(table->model()->index(0, 0), QItemSelectionModel::NoUpdate);
+      QCOMPARE(panel.selectedRunDirs().size(), 2);
+    };
+    selectBoth();
+    const auto* proxy = qobject_cast<const QSortFilterProxyModel*>(table->model());
+    const QString current = model.runAt(proxy->mapToSource(table->currentIndex()).row()).path;
+    panel.selectRun(current);  // the current row already: the other is let go all the same
+    QCOMPARE(panel.selectedRunDirs(), QStringList({current}));
+
+    selectBoth();
+    const QString started = root.filePath("20261201-100002-started");
+    panel.selectRun(started);  // a start: its folder is listed a moment later
+    makeRun(root.path(), "20261201-100002-started", "started", lossLines(3, 2));
+    model.rescan();
+    QTRY_COMPARE(model.rowCount(), 3);
+    QTRY_COMPARE(panel.selectedRunDirs(), QStringList({started}));
   }
 
   void openedFoldersAreListedAgainAfterARestartUntilClosed() {
