@@ -1,5 +1,5 @@
 // Only the layouts configs use are edited in place: top-level keys and sections at column 0, a
-// block section's keys one indentation in. A value that spans lines
+// block section's keys one indentation in, a flow section on one line. A value that spans lines
 // in a block section (a block sequence, a `|` scalar) is replaced whole by the new one.
 #include "job_yaml_edit.h"
 
@@ -125,6 +125,43 @@ bool replaceValue(QStringList& lines, int at, int indent, int valueAt, const QSt
   return true;
 }
 
+// Sets `key` in the flow map whose '{' is at `open` in `line`: its value in place, or the key
+// added after the last one. False when the map does not close on this line.
+bool setInFlowMap(QString& line, int open, const QString& key, const QString& valueYaml) {
+  const int close = closingEnd(line, open) - 1;
+  if (close < 0) return false;
+  int start = open + 1;
+  int lastEnd = -1;  // where the last entry's text ends
+  for (int i = open + 1; i <= close; ++i) {
+    const QChar c = line[i];
+    if (i < close && (c == '"' || c == '\'' || c == '[' || c == '{')) {
+      const int end = closingEnd(line, i);
+      if (end < 0) return false;
+      i = end - 1;
+      continue;
+    }
+    if (i < close && c != ',') continue;
+    const QString entry = line.mid(start, i - start);
+    int lead = 0, trail = static_cast<int>(entry.size());
+    while (lead < trail && entry[lead].isSpace()) ++lead;
+    while (trail > lead && entry[trail - 1].isSpace()) --trail;
+    if (trail > lead) {
+      lastEnd = start + trail;
+      int valueAt = 0;
+      if (keyAt(QString(lead, ' ') + entry.mid(lead, trail - lead), lead, key, &valueAt)) {
+        line.replace(start + valueAt, trail - valueAt, valueYaml);
+        return true;
+      }
+    }
+    start = i + 1;
+  }
+  if (lastEnd < 0)
+    line.replace(open + 1, close - open - 1, key + ": " + valueYaml);
+  else
+    line.insert(lastEnd, ", " + key + ": " + valueYaml);
+  return true;
+}
+
 bool startsSection(const QString& line) {
   static const std::vector<std::string> sections = configSections();
   for (const std::string& section : sections) {
@@ -155,6 +192,8 @@ bool setInSection(QStringList& lines, const QString& section, const QString& key
           << "  " + key + ": " + valueYaml << QString();
     return true;
   }
+  if (valueAt < lines[header].size() && lines[header][valueAt] == '{')
+    return setInFlowMap(lines[header], valueAt, key, valueYaml);
   if (valueAt < lines[header].size() && lines[header][valueAt] != '#') return false;  // not a map
   const int end = blockEnd(lines, header, 0);
   int indent = 2, last = header;

@@ -1,6 +1,7 @@
 // The Setup page's job document without widgets: its text read into values and problems at their
-// lines, one undo history that gives back the exact text, and no values at all (never the
-// defaults) while the text cannot be read.
+// lines, key edits that keep the text's comments, key order and flow style, one undo history that
+// gives back the exact text, and no values at all (never the defaults) while the text cannot be
+// read.
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -63,6 +64,33 @@ class JobDocumentTest : public QObject {
     QVERIFY2(heads, qPrintable(problemsText(document)));
     QCOMPARE(heads->line, 7);
     QVERIFY(!document.isStartable());
+  }
+
+  void aKeyEditKeepsCommentsKeyOrderAndFlowStyle() {
+    JobDocument document;
+    document.load(kJob, {}, QDir::tempPath());
+    QVERIFY(document.setValues({{"strategy.nnodes", "2"}}));  // a key the flow map lacks
+    QVERIFY(document.setValues({{"strategy.kind", "zero1"}}));
+    QVERIFY(document.setValues({{"model.n_layer", "4"}}));
+    QVERIFY(document.setValues({{"optimizer.betas", "[0.8, 0.9]"}}));  // a block sequence, replaced
+    QVERIFY(document.setValues({{"optimizer.weight_decay", "0.1"}}));  // added at the section's end
+    QVERIFY(document.setValues({{"eval.every", "50"}}));               // a new section
+    QString expected = kJob;
+    expected.replace("n_layer: 2  # small", "n_layer: 4  # small");
+    expected.replace("strategy: {kind: ddp, nproc_per_node: 2, device: cpu}",
+                     "strategy: {kind: zero1, nproc_per_node: 2, device: cpu, nnodes: 2}");
+    expected.replace("  betas:\n    - 0.9\n    - 0.95\n", "  betas: [0.8, 0.9]\n");
+    expected.replace("  lr: 0.001\n", "  lr: 0.001\n  weight_decay: 0.1\n");
+    expected += "eval:\n  every: 50\n";
+    QCOMPARE(document.text(), expected);
+    const RunConfig& c = document.loaded()->config;
+    QCOMPARE(c.strategy.nnodes, 2);
+    QCOMPARE(c.strategy.kind, StrategyKind::Zero1);
+    QCOMPARE(c.model.n_layer, 4);
+    QCOMPARE(c.optimizer.weight_decay, 0.1);
+    QCOMPARE(c.eval.every, 50);
+    for (const Diagnostic& d : document.problems())
+      QVERIFY2(d.message.find("appears twice") == std::string::npos && !d.path.empty(), d.message.c_str());
   }
 
   void undoAndRedoGiveBackTheExactText() {
