@@ -22,8 +22,8 @@
 
 #include "config/config_fields.h"
 #include "field_labels.h"
+#include "job_yaml_edit.h"
 #include "problem_colors.h"
-#include "setup_yaml_edit.h"
 
 namespace traindeck {
 

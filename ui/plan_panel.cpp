@@ -1,5 +1,4 @@
-// Planning is cheap (closed-form arithmetic in core/config/planner.cpp), so it runs on the GUI
-// thread on every change.
+// What it shows is the document's plan, remade there on every change; this only words it.
 #include "plan_panel.h"
 
 #include <QComboBox>
@@ -10,7 +9,7 @@
 
 #include "config/devices.h"
 #include "config/planner.h"
-#include "config/run_steps.h"
+#include "job_document.h"
 #include "kind_fits_table.h"
 #include "memory_bar.h"
 #include "progress_text.h"
@@ -29,9 +28,25 @@ QLabel* valueLabel(const QString& name, QWidget* parent) {
   label->setWordWrap(true);
   return label;
 }
+void addDevice(QComboBox* chooser, const QString& name, const QString& description, int at = -1) {
+  if (at < 0) at = chooser->count();
+  chooser->insertItem(at, name, description);
+  chooser->setItemData(at, description, Qt::ToolTipRole);
+}
+// Steps x step time, and what that costs in device-hours (every rank holds a device).
+QString wholeRunText(const JobPlan& job) {
+  const Plan& plan = job.plan;
+  if (plan.stepSeconds <= 0 || job.totalSteps <= 0) return PlanPanel::tr("unknown");
+  const double seconds = plan.stepSeconds * static_cast<double>(job.totalSteps);
+  const double deviceHours = seconds * static_cast<double>(plan.worldSize) / 3600.0;
+  return PlanPanel::tr("%1 for %2 steps · %3 %4")
+      .arg(formatSeconds(seconds), str(formatThousands(job.totalSteps)))
+      .arg(deviceHours, 0, 'g', 3)
+      .arg(plan.device.isCpu ? PlanPanel::tr("CPU-hours (ranks × hours)") : PlanPanel::tr("GPU-hours"));
+}
 }  // namespace
 
-PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent) {
+PlanPanel::PlanPanel(JobDocument* document, QWidget* parent) : QWidget(parent), m_document(document) {
   setObjectName("plan");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -40,9 +55,8 @@ PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent) {
   m_device = new QComboBox(this);
   m_device->setObjectName("planDevice");
   m_device->setToolTip(tr("The device each rank runs on, for the memory and speed estimates."));
-  for (const DeviceSpec& d : knownDevices()) m_device->addItem(str(d.name), str(d.description));
-  m_device->addItem(QStringLiteral("CPU"), str(thisMachineCpu().description));
-  for (int i = 0; i < m_device->count(); ++i) m_device->setItemData(i, m_device->itemData(i), Qt::ToolTipRole);
+  for (const DeviceSpec& d : knownDevices()) addDevice(m_device, str(d.name), str(d.description));
+  addDevice(m_device, QStringLiteral("CPU"), str(thisMachineCpu().description));
   top->addWidget(m_device);
   top->addStretch(1);
   layout->addLayout(top);
@@ -77,94 +91,56 @@ PlanPanel::PlanPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_notes);
   layout->addStretch(1);
 
-  connect(m_device, &QComboBox::currentTextChanged, this, [this] { replan(); });
-  setConfig(std::nullopt);
+  connect(m_device, &QComboBox::currentTextChanged, m_document, &JobDocument::setPlanDevice);
+  connect(m_document, &JobDocument::changed, this, &PlanPanel::showDocument);
+  showDocument();
 }
 
 QString PlanPanel::deviceName() const {
   return m_device->currentText();
 }
+
 void PlanPanel::setDeviceName(const QString& name) {
   m_device->setCurrentText(name);
 }
 
-namespace {
-const QString kHostItem = QStringLiteral("host");
-}
-
-void PlanPanel::setHost(const std::optional<ProbedDevices>& devices, const QString& spec) {
-  const bool had = m_host.has_value();
-  if (had == devices.has_value() && m_hostSpec == spec && (!devices || devices->label == m_host->label)) return;
-  m_host = devices;
-  m_hostSpec = spec;
-  const QSignalBlocker block(m_device);
-  if (had) m_device->removeItem(0);
-  if (devices) {
-    const QString description = tr("%1: %2").arg(spec, devices->label);
-    m_device->insertItem(0, kHostItem, description);
-    m_device->setItemData(0, description, Qt::ToolTipRole);
-    m_device->setCurrentIndex(0);
-  } else if (had) {
-    m_plannedKind.reset();  // the default device is picked again
-  }
-  if (m_config && !devices) setConfig(m_config);
-  replan();
-}
-
-void PlanPanel::setConfig(const std::optional<RunConfig>& config) {
-  m_config = config;
-  // CPU jobs are planned on this machine, CUDA (or auto) jobs on an H100, until the user picks.
-  if (config && m_plannedKind != config->strategy.device && !m_host) {
-    m_plannedKind = config->strategy.device;
-    const QSignalBlocker block(m_device);
-    m_device->setCurrentText(config->strategy.device == DeviceKind::Cpu ? QStringLiteral("CPU")
-                                                                        : QStringLiteral("H100"));
-  }
-  replan();
-}
-
-QString PlanPanel::wholeRunText(const Plan& plan, const DeviceSpec& device) const {
-  // Steps x step time, and what that costs in device-hours (every rank holds a device).
-  const std::int64_t steps = totalSteps(*m_config);
-  if (plan.stepSeconds <= 0 || steps <= 0) return tr("unknown");
-  const double seconds = plan.stepSeconds * static_cast<double>(steps);
-  const double deviceHours = seconds * static_cast<double>(plan.worldSize) / 3600.0;
-  return tr("%1 for %2 steps · %3 %4")
-      .arg(formatSeconds(seconds), str(formatThousands(steps)))
-      .arg(deviceHours, 0, 'g', 3)
-      .arg(device.isCpu ? tr("CPU-hours (ranks × hours)") : tr("GPU-hours"));
-}
-
-void PlanPanel::replan() {
-  m_details->setVisible(m_config.has_value());
+void PlanPanel::showDocument() {
+  showDevices();
   m_warning->clear();
   m_notes->clear();
-  FitProblem fit;
-  const auto announce = [this](const FitProblem& now) {
-    if (now == m_fitProblem) return;
-    m_fitProblem = now;
-    emit fitProblemChanged();
-  };
-  if (!m_config) {
+  const std::optional<JobPlan>& plan = m_document->plan();
+  m_details->setVisible(plan.has_value());
+  if (plan)
+    showPlan(*plan);
+  else
     m_status->setText(tr("Fix the model and strategy sections to see a plan."));
-    announce(fit);
-    return;
-  }
-  const QString name = m_device->currentText();
-  const bool onHost = m_host && name == kHostItem;
-  const DeviceSpec device = onHost          ? m_host->device
-                            : name == "CPU" ? thisMachineCpu()
-                                            : findDevice(name.toStdString()).value_or(thisMachineCpu());
-  const Plan plan = makePlan(*m_config, device);
+}
+
+// The chooser: "host" first while the target is a probed host, and the document's device chosen.
+void PlanPanel::showDevices() {
+  const QSignalBlocker block(m_device);
+  const std::optional<ProbedDevices>& host = m_document->targetHost();
+  const bool hasHostItem = m_device->itemText(0) == JobDocument::kHostDevice;
+  if (hasHostItem) m_device->removeItem(0);
+  if (host)
+    addDevice(m_device, JobDocument::kHostDevice, tr("%1: %2").arg(m_document->targetHostSpec(), host->label), 0);
+  m_device->setCurrentText(m_document->planDevice());
+}
+
+void PlanPanel::showPlan(const JobPlan& job) {
+  const Plan& plan = job.plan;
+  const DeviceSpec& device = plan.device;
+  const bool onHost = !job.hostSpec.isEmpty();
   auto bytes = [](std::int64_t b) { return str(formatBytes(b)); };
-  m_status->setText(onHost ? tr("%1 rank(s) on %2 (%3)").arg(plan.worldSize).arg(m_hostSpec, m_host->label)
+  m_status->setText(onHost ? tr("%1 rank(s) on %2 (%3)").arg(plan.worldSize).arg(job.hostSpec, job.hostLabel)
                            : tr("%1 rank(s) on %2").arg(plan.worldSize).arg(str(device.description)));
   m_parameters->setText(str(formatThousands(plan.parameters)));
   m_memory->setText(
       tr("%1 of %2 (%3)")
           .arg(bytes(plan.memory.total()), bytes(plan.memoryAvailable), plan.fits ? tr("fits") : tr("does not fit")));
   m_bar->setMemory(plan.memory, plan.memoryAvailable);
-  m_kinds->setFits(planEachKind(*m_config, device), m_config->strategy.kind);
+  const std::optional<LoadedConfig>& values = m_document->lastReadable();
+  m_kinds->setFits(job.kinds, values ? values->config.strategy.kind : StrategyKind::Single);
   m_tokensPerStep->setText(str(formatThousands(plan.tokensPerStep)));
   const bool timed = plan.stepSeconds > 0;
   // Under a minute in seconds with 3 digits ("0.412 s"); longer as people say it ("1h59m", not "7.16e+03 s").
@@ -172,7 +148,7 @@ void PlanPanel::replan() {
   m_stepTime->setText(timed ? tr("%1 at %2% utilization").arg(step).arg(plan.utilization * 100)
                             : tr("unknown (no peak for this precision on %1)").arg(str(device.name)));
   m_throughput->setText(timed ? str(formatThousands(static_cast<std::int64_t>(plan.tokensPerSecond))) : tr("unknown"));
-  m_wholeRun->setText(wholeRunText(plan, device));
+  m_wholeRun->setText(wholeRunText(job));
   if (!plan.fits) {
     const QString usable = bytes(static_cast<std::int64_t>(plan.memoryAvailable * kUsableMemoryFraction));
     const QString head =
@@ -182,16 +158,9 @@ void PlanPanel::replan() {
                                : tr("Not even micro_batch 1 fits: try zero1, activation checkpointing, "
                                     "more ranks or a bigger device.");
     m_warning->setText(head + " " + change);
-    fit.message = tr("does not fit in memory as planned: %1 per rank, %2 usable on %3")
-                      .arg(bytes(plan.memory.total()), usable, onHost ? m_hostSpec : str(device.name));
-    fit.hint = plan.largestMicroBatch > 0 ? tr("use micro_batch %1 or less, or a bigger device (the plan's device "
-                                               "chooser)")
-                                                .arg(plan.largestMicroBatch)
-                                          : tr("try zero1, activation checkpointing, more ranks or a bigger device");
   }
-  announce(fit);
   QStringList notes;
-  if (onHost && !m_host->known)
+  if (onHost && !job.hostKnown)
     notes << tr("The host's GPU is not in the planner's table: memory as the host reports it, no speed estimate.");
   for (const std::string& n : plan.notes) notes << str(n);
   m_notes->setText(notes.join('\n'));
@@ -199,7 +168,7 @@ void PlanPanel::replan() {
 
 QString PlanPanel::summaryText() const {
   QStringList out{m_status->text()};
-  if (m_details->isVisibleTo(this) || m_config) {
+  if (m_document->plan()) {
     out << tr("Parameters: ") + m_parameters->text() << tr("Memory per rank: ") + m_memory->text()
         << tr("By kind: ") + m_kinds->rowTexts().join(QStringLiteral("; "))
         << tr("Tokens per step: ") + m_tokensPerStep->text() << tr("Step time: ") + m_stepTime->text()

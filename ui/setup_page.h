@@ -1,8 +1,7 @@
-// The Setup page: a job's config as a form and as YAML side by side, kept in sync both ways,
-// with every problem shown at its field and line, a problems list, presets, open/save, and the
-// plan. The config being edited is its only state; it never starts anything itself. The YAML
-// document is the one truth and holds the one undo history: every form edit, "Where to run"
-// choice and Prepare result is one undoable edit of it, and the form re-reads it after each.
+// The Setup page: the job as one document (app/setup's JobDocument) shown by views side by side:
+// the form, the YAML pane, the problem list and the plan, under the "Where to run" and file rows.
+// Every form edit, "Where to run" choice and Prepare result is one undoable edit of the document,
+// and every view follows it. It never starts anything itself.
 #pragma once
 
 #include <QList>
@@ -12,26 +11,22 @@
 #include <QWidget>
 #include <optional>
 
-#include "config/config_io.h"
 #include "config/diagnostic.h"
+#include "config/run_config.h"
 #include "config/validate.h"
 #include "host_store.h"
-
-class QComboBox;
-class QLabel;
-class QListWidget;
-class QListWidgetItem;
-class QPlainTextEdit;
-class QTimer;
-class QToolButton;
 
 namespace traindeck {
 
 class ConfigForm;
-class Gpt2FilesFetch;
 class ExportDialog;
-class PrepareDialog;
+class Gpt2FilesFetch;
+class JobDocument;
 class PlanPanel;
+class PrepareDialog;
+class SetupFileBar;
+class SetupTargetBar;
+class SetupYamlPane;
 
 class SetupPage : public QWidget {
   Q_OBJECT
@@ -39,17 +34,19 @@ class SetupPage : public QWidget {
   // `presetDirs`: where the preset chooser finds its presets.
   explicit SetupPage(const QStringList& presetDirs, QWidget* parent = nullptr);
 
+  JobDocument* document() const { return m_document; }
   // The last config the YAML could be read into (while the YAML is broken: the one before).
-  RunConfig config() const { return m_loaded.config; }
+  RunConfig config() const;
   QString yamlText() const;
+  // A new text for the job, its history starting from it (the file stays).
   void setYamlText(const QString& text);
   // True when the config has no errors (warnings allowed).
-  bool isStartable() const { return m_startable; }
-  Diagnostics problems() const { return m_problems; }
+  bool isStartable() const;
+  Diagnostics problems() const;
   // The file the YAML came from and is saved to; empty for a preset or an old run's config.
-  QString filePath() const { return m_filePath; }
+  QString filePath() const;
   // The YAML differs from what was last opened or saved.
-  bool isModified() const { return yamlText() != m_savedText; }
+  bool isModified() const;
   // Where runs go (the app's --runs-root): "From run…" offers the runs there.
   void setRunsRoot(const QString& dir);
   // traindeck-train, for Prepare data…
@@ -82,7 +79,7 @@ class SetupPage : public QWidget {
   // checked against it as `traindeck-train validate` checks them. Until it is set (or where the
   // trainer cannot tell), the rules about this machine's devices are skipped.
   void setThisMachine(const std::optional<HostDevices>& devices);
-  const std::optional<HostDevices>& thisMachine() const { return m_thisMachine; }
+  const std::optional<HostDevices>& thisMachine() const;
 
  public slots:
   // Each takes a path, or asks for one with a file dialog when it is empty.
@@ -92,10 +89,10 @@ class SetupPage : public QWidget {
   // the runs under the runs root are offered (newest first).
   void newFromConfig(const QString& path = {});
   void choosePreset(const QString& name);
-  // Undo or Redo in the YAML document (Ctrl+Z, Ctrl+Shift+Z there, its menu, the buttons above it):
-  // the form follows at once and the line under the YAML says what changed.
-  void undoEdit() { moveInHistory(true); }
-  void redoEdit() { moveInHistory(false); }
+  // Undo or Redo in the job's one history (Ctrl+Z, Ctrl+Shift+Z in the YAML, its menu, the
+  // buttons above it): every view follows at once and the line under the YAML says what changed.
+  void undoEdit();
+  void redoEdit();
 
  signals:
   void validityChanged(bool startable);
@@ -103,70 +100,24 @@ class SetupPage : public QWidget {
   void hostsRequested();  // the Hosts… button
   void gpt2FilesFetched(bool ok, const QString& why);
 
- protected:
-  bool eventFilter(QObject* watched, QEvent* event) override;
-
  private:
-  void loadText(const QString& text, const QString& filePath, const QString& baseDir);
-  // Before the YAML is replaced: unsaved edits are saved, dropped or kept (Cancel: false). Asked
-  // only while the page is shown.
-  bool mayReplaceEdits();
-  QString chooseRunConfig();  // a run's config.yaml, or empty
-  // The file's text, or nullopt after saying on the file label why it could not be read.
-  std::optional<QString> readFile(const QString& file);
-  void reparse(const QString& editedField = {});
-  // A field typed in the form (its editor keeps what it shows while the YAML follows).
-  void applyFieldEdit(const QString& path, const QString& valueYaml);
-  // Edits from elsewhere (Where to run, Prepare…) as one undoable edit; every editor re-reads.
-  void applyFieldEdits(const QList<QPair<QString, QString>>& edits, const QString& typedField = {});
-  // `text` with each (path, YAML value) set: in place where it can be, else regenerated.
-  QString withFieldValues(QString text, const QList<QPair<QString, QString>>& edits) const;
-  void replaceYaml(const QString& text);
-  void moveInHistory(bool undo);
-  // The config's problems plus the plan's (a job that does not fit), in the list and at the fields.
-  void refreshProblems();
-  void showProblems(const Diagnostics& problems);
-  // A folder to write into by default: the job's own, or ${TRAINDECK_DATA} for a preset.
-  QString writableDir() const;
-  void problemActivated(QListWidgetItem* item);
-  // "Where to run": the chooser and the line beside it follow the config's target.
-  void showTarget();
-  void chooseTarget(int index);
+  // The form shows the document's values, except while its text cannot be read.
+  void showInForm();
+  void editField(const QString& path, const QString& valueYaml);
+  void goToProblem(const QString& path, int line);
 
+  JobDocument* m_document = nullptr;
   QStringList m_presetDirs;
-  QString m_runsRoot;
   QString m_trainBinary = QStringLiteral("traindeck-train");
-  QString m_savedText;  // as last opened, chosen or saved
   QString m_trainerSources;
   QString m_gpt2FilesScript;
+  QString m_typedField;  // the form field whose edit is being applied: its editor keeps what it shows
   Gpt2FilesFetch* m_gpt2Fetch = nullptr;
-  QString m_presetName;  // the preset shown, while the YAML is one
-  QString m_filePath;
-  QString m_baseDir;
-  LoadedConfig m_loaded;  // from m_goodText: the last YAML that could be read
-  QString m_goodText;
-  bool m_textUsable = true;      // the YAML as shown could be read (no file-level error)
-  Diagnostics m_problems;        // m_configProblems and the plan's
-  Diagnostics m_configProblems;  // as validation found them
-  bool m_startable = false;
-  bool m_settingText = false;
-
-  QList<HostEntry> m_hosts;
-  QMap<QString, HostStore::StoredProbe> m_probes;
-  std::optional<HostDevices> m_thisMachine;  // unknown until setThisMachine
-  QComboBox* m_target = nullptr;
-  QLabel* m_targetInfo = nullptr;
-  QComboBox* m_presets = nullptr;
-  QLabel* m_fileLabel = nullptr;
+  SetupFileBar* m_files = nullptr;
+  SetupTargetBar* m_target = nullptr;
   ConfigForm* m_form = nullptr;
-  QPlainTextEdit* m_yaml = nullptr;
-  QLabel* m_yamlError = nullptr;
-  QLabel* m_historyNote = nullptr;
-  QToolButton* m_undo = nullptr;
-  QToolButton* m_redo = nullptr;
-  QListWidget* m_problemList = nullptr;
+  SetupYamlPane* m_yaml = nullptr;
   PlanPanel* m_plan = nullptr;
-  QTimer* m_debounce = nullptr;
 };
 
 }  // namespace traindeck

@@ -567,6 +567,35 @@ class SetupPageTest : public QObject {
     QVERIFY2(!step.contains("e+") && !step.contains(" s at"), qPrintable(step));
   }
 
+  // Issue 40, item 6: a flow-style section (docs/slurm.md writes strategy so) stays one: a form
+  // edit changes or adds its key inside the braces, keeping the comment and the key order.
+  void aFormEditKeepsAFlowStyleSection() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    QString job = validJob();
+    job.replace("strategy:\n  device: cpu\n  micro_batch: 2\n",
+                "strategy: {kind: ddp, device: cpu, micro_batch: 2}  # as in docs/slurm.md\n");
+    page.setYamlText(job);
+    QVERIFY2(page.isStartable(), qPrintable(problemText(page)));
+    auto* nodes = page.findChild<QLineEdit*>("field:strategy.nnodes");
+    QVERIFY(nodes);
+    nodes->selectAll();
+    QTest::keyClicks(nodes, "2");
+    QCOMPARE(page.config().strategy.nnodes, 2);
+    QCOMPARE(page.config().strategy.kind, StrategyKind::Ddp);
+    QCOMPARE(page.yamlText().count("strategy:"), 1);
+    QVERIFY2(page.yamlText().contains(
+                 "strategy: {kind: ddp, device: cpu, micro_batch: 2, nnodes: 2}  # as in docs/slurm.md\n"),
+             qPrintable(page.yamlText()));
+    auto* micro = page.findChild<QLineEdit*>("field:strategy.micro_batch");
+    micro->selectAll();
+    QTest::keyClicks(micro, "4");
+    QVERIFY2(page.yamlText().contains("strategy: {kind: ddp, device: cpu, micro_batch: 4, nnodes: 2}  # as in"),
+             qPrintable(page.yamlText()));
+    QVERIFY(page.yamlText().startsWith("# a small byte-level job\nname: tiny\nmodel:\n"));
+    QVERIFY2(!problemText(page).contains("appears twice") && !problemText(page).contains("not valid YAML"),
+             qPrintable(problemText(page)));
+  }
+
   void rendersAScreenshot() {
     SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
     page.resize(1500, 950);
