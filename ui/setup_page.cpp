@@ -716,7 +716,7 @@ void SetupPage::refreshProblems() {
     all.insert(after, d);
   }
   m_problems = all;
-  if (m_textUsable) m_form->setProblems(all);
+  m_form->setProblems(all);
   showProblems(all);
 }
 
