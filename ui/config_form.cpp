@@ -98,8 +98,15 @@ ConfigForm::ConfigForm(QWidget* parent) : QScrollArea(parent) {
   setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the form narrows with the page instead
   auto* inner = new QWidget(this);
   auto* column = new QVBoxLayout(inner);
+  m_unreadableNote = new QLabel(inner);
+  m_unreadableNote->setObjectName("formUnreadable");
+  m_unreadableNote->setWordWrap(true);
+  m_unreadableNote->setStyleSheet(QStringLiteral("color: %1;").arg(kErrorColor.name()));
+  m_unreadableNote->hide();
+  column->addWidget(m_unreadableNote);
   for (const Group& group : groups()) {
     auto* box = new QGroupBox(tr(group.title), inner);
+    m_groups.append(box);
     auto* form = new QFormLayout(box);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);  // a narrow form puts a label above its field
@@ -249,6 +256,7 @@ void ConfigForm::setEditorValue(QWidget* editor, const QString& valueYaml) {
 }
 
 void ConfigForm::setConfig(const RunConfig& config, const QSet<QString>& keep) {
+  showReadable();
   const QMap<QString, QString> values = fieldValueTexts(config);
   for (auto it = values.begin(); it != values.end(); ++it)
     if (QWidget* editor = m_editors.value(it.key()); editor && !keep.contains(it.key()))
@@ -256,6 +264,11 @@ void ConfigForm::setConfig(const RunConfig& config, const QSet<QString>& keep) {
 }
 
 void ConfigForm::setProblems(const Diagnostics& problems) {
+  for (const Diagnostic& d : problems)
+    if (d.severity == Severity::Error && d.path.empty()) {
+      showUnreadable(d);
+      return;
+    }
   QHash<QString, QStringList> messages;
   QHash<QString, Severity> worst;
   auto add = [&](const QString& path, Severity severity, const QString& message) {
@@ -308,6 +321,46 @@ void ConfigForm::markRow(const QString& path, Severity severity, const QStringLi
   if (qobject_cast<QLineEdit*>(row.editor))  // combo and check boxes keep their native look
     row.editor->setStyleSheet(
         QStringLiteral("QLineEdit { border: 2px solid %1; border-radius: 3px; padding: 1px; }").arg(color.name()));
+}
+
+void ConfigForm::showUnreadable(const Diagnostic& why) {
+  QString where = why.line > 0 ? tr(", at line %1 column %2,").arg(why.line).arg(why.column) : QString();
+  QString what = QString::fromStdString(why.message);
+  if (!why.hint.empty()) what += " (" + QString::fromStdString(why.hint) + ")";
+  m_unreadableNote->setText(tr("The form cannot show values: the YAML%1 %2. Fix it there; the form follows.")
+                                .arg(where, what.toHtmlEscaped()));
+  m_unreadableNote->show();
+  if (m_unreadable) return;
+  m_unreadable = true;
+  for (auto it = m_rows.cbegin(); it != m_rows.cend(); ++it) {
+    markRow(it.key(), Severity::Warning, {});
+    QWidget* editor = it->editor;
+    const QSignalBlocker block(editor);
+    if (auto* combo = qobject_cast<QComboBox*>(editor)) {
+      combo->setCurrentIndex(-1);
+    } else if (auto* check = qobject_cast<QCheckBox*>(editor)) {
+      check->setTristate(true);  // neither true nor false: not known
+      check->setCheckState(Qt::PartiallyChecked);
+    } else if (auto* line = qobject_cast<QLineEdit*>(editor)) {
+      line->clear();
+      line->setProperty("placeholder", line->placeholderText());  // "[0.9, 0.95]" would read as a value
+      line->setPlaceholderText(QString());
+    }
+  }
+  for (QWidget* group : m_groups) group->setEnabled(false);
+}
+
+void ConfigForm::showReadable() {
+  if (!m_unreadable) return;
+  m_unreadable = false;
+  m_unreadableNote->hide();
+  for (const Row& row : m_rows) {
+    const QSignalBlocker block(row.editor);
+    if (auto* check = qobject_cast<QCheckBox*>(row.editor)) check->setTristate(false);
+    if (auto* line = qobject_cast<QLineEdit*>(row.editor))
+      line->setPlaceholderText(line->property("placeholder").toString());
+  }
+  for (QWidget* group : m_groups) group->setEnabled(true);
 }
 
 void ConfigForm::setFieldNote(const QString& path, const QString& note) {

@@ -167,10 +167,12 @@ void SetupPage::showInForm() {
   const std::optional<LoadedConfig>& job = m_document->loaded();
   // Never the defaults in place of values: with no text ever read, the form has nothing to show.
   m_form->setEnabled(m_document->lastReadable().has_value());
-  if (!job) return;  // the form keeps the last readable values
-  QSet<QString> keep = m_document->unreadableKeys();
-  keep.insert(m_typedField);
-  m_form->setConfig(job->config, keep);
+  if (job) {
+    QSet<QString> keep = m_document->unreadableKeys();
+    keep.insert(m_typedField);
+    m_form->setConfig(job->config, keep);
+  }
+  // An unreadable file empties the form (it shows no values the file does not hold).
   m_form->setProblems(m_document->problems());
 }
 

@@ -3,6 +3,7 @@
 #include "config_io.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -157,6 +158,25 @@ Diagnostic fileProblem(std::string message, int line = 0, int column = 0) {
   return d;
 }
 
+// The first tab in the indentation of a line that is not blank, up to line
+// `lastLine` (1-based), as a 1-based (line, column); {0, 0} when none. yaml-cpp's own message
+// for one ("illegal map value", "illegal tab when looking for indentation") does not say what
+// to do, and may stand on a later line.
+std::pair<int, int> tabInIndentation(const std::string& text, int lastLine) {
+  int line = 1;
+  for (std::size_t start = 0; start < text.size() && line <= lastLine; ++line) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::size_t content = text.find_first_not_of(" \t\r", start);
+    if (content < end) {
+      const std::size_t tab = text.find('\t', start);
+      if (tab < content) return {line, static_cast<int>(tab - start) + 1};
+    }
+    start = end + 1;
+  }
+  return {0, 0};
+}
+
 }  // namespace
 
 // The offset of the first byte that is not part of well-formed UTF-8 text, or npos. Control
@@ -269,8 +289,14 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
     DocumentReader(result).read(root);
   } catch (const YAML::Exception& e) {
     const bool placed = !e.mark.is_null();
-    result.problems.push_back(
-        fileProblem("is not valid YAML: " + e.msg, placed ? e.mark.line + 1 : 0, placed ? e.mark.column + 1 : 0));
+    const auto [tabLine, tabColumn] = tabInIndentation(text, placed ? e.mark.line + 1 : INT_MAX);
+    if (tabLine > 0) {
+      Diagnostic tab = fileProblem("is not valid YAML: tabs are not allowed for indentation", tabLine, tabColumn);
+      tab.hint = "indent with spaces";
+      result.problems.push_back(tab);
+    } else
+      result.problems.push_back(
+          fileProblem("is not valid YAML: " + e.msg, placed ? e.mark.line + 1 : 0, placed ? e.mark.column + 1 : 0));
   } catch (const std::exception& e) {
     result.problems.push_back(fileProblem(std::string("could not be read: ") + e.what()));
   }

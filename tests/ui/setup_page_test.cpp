@@ -1,7 +1,7 @@
 // The Setup page offscreen: form and YAML stay in sync both ways, unreadable YAML keeps the
-// form's last good state, validation shows at the fields and gates startability, the plan
-// follows presets, devices and "Where to run". Also renders the page to /tmp/setup_page.png for
-// a look. Its dialogs and the files they write: setup_files_test.cpp.
+// last good config but the form shows no values, validation shows at the fields and gates
+// startability, the plan follows presets, devices and "Where to run". Also renders the page to
+// /tmp/setup_page.png for a look. Its dialogs and the files they write: setup_files_test.cpp.
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -105,14 +105,15 @@ class SetupPageTest : public QObject {
     QCOMPARE(page.config().model.n_layer, 6);
   }
 
-  void unreadableYamlKeepsTheLastGoodForm() {
+  // config() stays the last good one; the form shows no values (issue 40: they may not be the file's).
+  void unreadableYamlKeepsTheLastGoodConfig() {
     SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
     page.setYamlText(validJob());
     QSignalSpy changed(&page, &SetupPage::configChanged);
     QString broken = validJob();
     broken.replace("n_layer: 2", "n_layer: [2");
     page.setYamlText(broken);
-    QCOMPARE(page.findChild<QLineEdit*>("field:model.n_layer")->text(), QString("2"));
+    QCOMPARE(page.findChild<QLineEdit*>("field:model.n_layer")->text(), QString());
     QCOMPARE(page.config().model.n_layer, 2);
     QCOMPARE(changed.count(), 0);
     QVERIFY(!page.isStartable());
@@ -124,6 +125,34 @@ class SetupPageTest : public QObject {
     const int markedLine = marks.first().cursor.blockNumber() + 1;
     QVERIFY2(error->text().startsWith(QString("Line %1:").arg(markedLine)), qPrintable(error->text()));
     QVERIFY(page.findChild<QListWidget*>("problems")->item(0)->text().contains("not valid YAML"));
+  }
+
+  // Issue 40, item 4: a YAML the page cannot read from the start (a tab in the indentation) is
+  // never shown as the defaults' form (12 layers): the form says it cannot show values, and the
+  // problem names the tab's line and column.
+  void aYamlWithATabShowsNoValuesInTheForm() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    QString tabbed = validJob();
+    tabbed.replace("  n_head: 2", "\tn_head: 2");
+    page.setYamlText(tabbed);
+    QVERIFY(!page.isStartable());
+    const int line = tabbed.left(tabbed.indexOf("\tn_head")).count('\n') + 1;
+    QVERIFY2(problemText(page).contains(QString("job:%1:1: error: is not valid YAML: tabs are not allowed for "
+                                                "indentation")
+                                            .arg(line)),
+             qPrintable(problemText(page)));
+    auto* layers = page.findChild<QLineEdit*>("field:model.n_layer");
+    QCOMPARE(layers->text(), QString());
+    QVERIFY(!layers->isEnabled());
+    QVERIFY(!page.findChild<QComboBox*>("field:strategy.kind")->isEnabled());
+    auto* unreadable = page.findChild<QLabel*>("formUnreadable");
+    QVERIFY(unreadable && unreadable->isVisibleTo(&page));
+    QVERIFY2(unreadable->text().contains(QString("line %1").arg(line)) && unreadable->text().contains("cannot show"),
+             qPrintable(unreadable->text()));
+    page.setYamlText(validJob());  // readable again: the file's values
+    QCOMPARE(layers->text(), QString("2"));
+    QVERIFY(layers->isEnabled());
+    QVERIFY(!unreadable->isVisibleTo(&page));
   }
 
   void crossFieldErrorShowsAtBothFieldsAndGatesStart() {
