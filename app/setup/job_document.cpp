@@ -184,7 +184,9 @@ void JobDocument::reparse() {
     return;
   }
   m_configProblems = checkConfig(loaded, contextFor(loaded.config));
-  m_planable = !hasErrors(problemsIn(m_configProblems, {"model", "strategy"}));
+  // The plan needs the job's own model and strategy right, checked without the machine: what the
+  // target lacks (no CUDA device there) is a problem of where it runs, listed, not of the plan.
+  m_planable = !hasErrors(problemsIn(checkConfig(loaded, ValidationContext{}), {"model", "strategy"}));
   m_startable = !hasErrors(m_configProblems);
   m_loaded = loaded;
   m_lastReadable = std::move(loaded);

@@ -1,7 +1,7 @@
 // The Setup page's job document without widgets: its text read into values and problems at their
 // lines, key edits that keep the text's comments, key order and flow style, one undo history that
-// gives back the exact text, and no values at all (never the defaults) while the text cannot be
-// read.
+// gives back the exact text, a plan for the device chosen whatever the target lacks, and no
+// values at all (never the defaults) while the text cannot be read.
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -118,6 +118,23 @@ class JobDocumentTest : public QObject {
     document.setValues({{"name", "other"}});  // a new edit drops what could be redone
     QVERIFY(!document.canRedo());
     QVERIFY(document.text().contains("name: other\n") && document.text().contains("max_steps: 300"));
+  }
+
+  // Issue 40, item 2: what the target lacks ("no CUDA device" on this machine) is a problem of the
+  // target; the plan is made for the device chosen all the same.
+  void aCudaJobHasAPlanOnATargetWithoutGpus() {
+    JobDocument document;
+    document.load(QString(kJob).replace("device: cpu", "device: cuda"), {}, QDir::tempPath());
+    document.setThisMachine(HostDevices{.cudaDevices = 0, .bf16 = false, .colabRuntime = false});
+    QVERIFY2(problemsText(document).contains("strategy.device: is cuda, but this machine has no CUDA device"),
+             qPrintable(problemsText(document)));
+    QVERIFY(!document.isStartable());
+    QCOMPARE(document.planDevice(), QString("H100"));
+    QVERIFY(document.plan().has_value());
+    document.setPlanDevice("T4");
+    QVERIFY(document.plan().has_value());
+    QCOMPARE(document.plan()->plan.device.name, std::string("T4"));
+    QCOMPARE(document.plan()->plan.worldSize, 2);
   }
 
   void noValuesWhileTheTextCannotBeRead() {
