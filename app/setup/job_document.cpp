@@ -105,6 +105,24 @@ QString JobDocument::withValues(QString text, const KeyEdits& edits) const {
   return text;
 }
 
+QString JobDocument::textWithAbsolutePaths() const {
+  if (!m_lastReadable) return m_text;
+  const RunConfig& c = m_lastReadable->config;
+  const std::pair<const char*, const std::string*> paths[] = {
+      {"model.init_from", &c.model.init_from}, {"data.train", &c.data.train},   {"data.val", &c.data.val},
+      {"data.vocab", &c.data.vocab},           {"data.merges", &c.data.merges}, {"runs_root", &c.runs_root},
+      {"target.identity", &c.target.identity}};
+  KeyEdits edits;
+  for (const auto& [path, value] : paths) {
+    const QString written = QString::fromStdString(*value);
+    // ~/ and ${VAR} mean the same anywhere; only a relative path depends on where the file is.
+    if (written.isEmpty() || QDir::isAbsolutePath(written) || written.startsWith('~') || written.startsWith('$'))
+      continue;
+    edits.append({path, yamlScalar(QDir::cleanPath(QDir(m_baseDir).filePath(written)))});
+  }
+  return withValues(m_loaded ? m_text : m_lastReadableText, edits);
+}
+
 void JobDocument::commit(const QString& text) {
   m_history.resize(static_cast<std::size_t>(m_at) + 1);
   m_history.push_back(text);

@@ -156,6 +156,16 @@ class JobDocumentTest : public QObject {
     QCOMPARE(document.lastReadable()->config.model.n_layer, 2);
   }
 
+  void aRunsOwnCopyHasNoRelativePaths() {
+    JobDocument document;
+    document.load(kJob + "data:\n  train: tokens  # beside the job\n  val: ${TRAINDECK_DATA}/val\n", "/jobs/tiny.yaml",
+                  "/jobs");
+    const QString copy = document.textWithAbsolutePaths();
+    QVERIFY2(copy.contains("  train: /jobs/tokens  # beside the job\n  val: ${TRAINDECK_DATA}/val\n"),
+             qPrintable(copy));
+    QVERIFY(copy.startsWith("# my job: comments stay\n"));
+  }
+
   void yamlScalarsReadBackAsWritten() {
     for (const QString& value : {QString("plain"), QString("a: b"), QString("yes"), QString("1.5"), QString("#x")})
       QCOMPARE(unquoteYaml(yamlScalar(value)), value);
