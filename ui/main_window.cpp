@@ -548,9 +548,6 @@ void MainWindow::showFailureIfAny() {
 
 QString MainWindow::startRun(const QStringList& extraArgs) {
   if (!m_setup->isStartable()) return {};
-  // The job as edited: saved to its file when it has one (relative paths keep their meaning
-  // beside it); else the controller writes it beside the run.
-  const bool hasFile = !m_setup->filePath().isEmpty();
   // Several runs at once are fine while the machine has room for them; past that, ask.
   QSettings settings;
   const int localGpus = m_setup->thisMachine() ? m_setup->thisMachine()->cudaDevices : 0;
@@ -561,9 +558,11 @@ QString MainWindow::startRun(const QStringList& extraArgs) {
             QMessageBox::Yes)
       return {};
   }
-  if (hasFile && !m_setup->saveFile(m_setup->filePath())) return {};
-  const JobController::Started started =
-      m_jobs->start(m_setup->config(), hasFile ? m_setup->filePath() : QString(), m_setup->yamlText(), extraArgs);
+  // The job's file as it is, or the run's own copy of the edits, which the controller writes beside
+  // the run: the file is written only when the user says so.
+  const std::optional<SetupPage::JobToStart> job = m_setup->jobToStart();
+  if (!job) return {};
+  const JobController::Started started = m_jobs->start(m_setup->config(), job->file, job->text, extraArgs);
   if (!started.error.isEmpty()) {
     tellProblem(tr("Cannot start"), started.error);
     return {};

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -153,6 +154,32 @@ QString SetupPage::historyNote() const {
 
 QList<QPair<QString, QString>> SetupPage::runChoices() const {
   return m_files->runChoices();
+}
+
+std::optional<SetupPage::JobToStart> SetupPage::jobToStart() {
+  const QString file = filePath();
+  if (file.isEmpty()) return JobToStart{{}, yamlText()};
+  if (!isModified()) return JobToStart{file, {}};
+  if (window()->isVisible() && !isInPresets(file)) {
+    QMessageBox box(QMessageBox::Question, tr("Unsaved edits"),
+                    tr("The job has edits that are not saved in %1.").arg(QDir::toNativeSeparators(file)),
+                    QMessageBox::NoButton, this);
+    box.setObjectName("unsavedEditsQuestion");
+    box.setInformativeText(
+        tr("Save them into the file and run it, or run with a copy of the job that only this "
+           "run keeps (the file stays as it is)?"));
+    QAbstractButton* save = box.addButton(tr("Save into the file"), QMessageBox::AcceptRole);
+    save->setObjectName("saveIntoFileButton");
+    QPushButton* copy = box.addButton(tr("Run this copy only"), QMessageBox::ActionRole);
+    copy->setObjectName("runCopyOnlyButton");
+    box.addButton(QMessageBox::Cancel)->setObjectName("cancelStartButton");
+    box.setDefaultButton(copy);
+    box.exec();
+    if (box.clickedButton() == save) return saveFile(file) ? std::optional(JobToStart{file, {}}) : std::nullopt;
+    if (box.clickedButton() != copy) return std::nullopt;
+  }
+  // Relative paths in the copy would mean the runs folder: made absolute, they mean what they did.
+  return JobToStart{{}, m_document->textWithAbsolutePaths()};
 }
 
 void SetupPage::setRunsRoot(const QString& dir) {

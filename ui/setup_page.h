@@ -47,6 +47,16 @@ class SetupPage : public QWidget {
   QString filePath() const;
   // The YAML differs from what was last opened or saved.
   bool isModified() const;
+  // What Start runs: the job's file as it is on disk, or (`file` empty) the run's own copy of
+  // `text`, written beside the run.
+  struct JobToStart {
+    QString file;
+    QString text;
+  };
+  // The job's file is never written without asking: with edits not saved into it, while the
+  // window is shown, this asks whether to save them into the file, run with the run's own copy
+  // only (the file stays as it is), or not start (nullopt); unasked, the run gets its own copy.
+  std::optional<JobToStart> jobToStart();
   // Where runs go (the app's --runs-root): "From run…" offers the runs there.
   void setRunsRoot(const QString& dir);
   // traindeck-train, for Prepare data…

@@ -105,6 +105,24 @@ QString JobDocument::withValues(QString text, const KeyEdits& edits) const {
   return text;
 }
 
+QString JobDocument::textWithAbsolutePaths() const {
+  if (!m_lastReadable) return m_text;
+  const RunConfig& c = m_lastReadable->config;
+  const std::pair<const char*, const std::string*> paths[] = {
+      {"model.init_from", &c.model.init_from}, {"data.train", &c.data.train},   {"data.val", &c.data.val},
+      {"data.vocab", &c.data.vocab},           {"data.merges", &c.data.merges}, {"runs_root", &c.runs_root},
+      {"target.identity", &c.target.identity}};
+  KeyEdits edits;
+  for (const auto& [path, value] : paths) {
+    const QString written = QString::fromStdString(*value);
+    // ~/ and ${VAR} mean the same anywhere; only a relative path depends on where the file is.
+    if (written.isEmpty() || QDir::isAbsolutePath(written) || written.startsWith('~') || written.startsWith('$'))
+      continue;
+    edits.append({path, yamlScalar(QDir::cleanPath(QDir(m_baseDir).filePath(written)))});
+  }
+  return withValues(m_loaded ? m_text : m_lastReadableText, edits);
+}
+
 void JobDocument::commit(const QString& text) {
   m_history.resize(static_cast<std::size_t>(m_at) + 1);
   m_history.push_back(text);
@@ -184,7 +202,9 @@ void JobDocument::reparse() {
     return;
   }
   m_configProblems = checkConfig(loaded, contextFor(loaded.config));
-  m_planable = !hasErrors(problemsIn(m_configProblems, {"model", "strategy"}));
+  // The plan needs the job's own model and strategy right, checked without the machine: what the
+  // target lacks (no CUDA device there) is a problem of where it runs, listed, not of the plan.
+  m_planable = !hasErrors(problemsIn(checkConfig(loaded, ValidationContext{}), {"model", "strategy"}));
   m_startable = !hasErrors(m_configProblems);
   m_loaded = loaded;
   m_lastReadable = std::move(loaded);

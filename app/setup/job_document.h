@@ -53,6 +53,9 @@ class JobDocument : public QObject {
   bool setValues(const KeyEdits& edits);
   // `text` with the edits made as setValues makes them.
   QString withValues(QString text, const KeyEdits& edits) const;
+  // The text with every relative path made absolute against baseDir(): a copy that means the
+  // same wherever it is saved (a run's own copy of the job).
+  QString textWithAbsolutePaths() const;
 
   bool canUndo() const { return m_at > 0; }
   bool canRedo() const { return m_at + 1 < static_cast<int>(m_history.size()); }

@@ -1,7 +1,7 @@
 // The Setup page's job document without widgets: its text read into values and problems at their
 // lines, key edits that keep the text's comments, key order and flow style, one undo history that
-// gives back the exact text, and no values at all (never the defaults) while the text cannot be
-// read.
+// gives back the exact text, a plan for the device chosen whatever the target lacks, and no
+// values at all (never the defaults) while the text cannot be read.
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -120,6 +120,23 @@ class JobDocumentTest : public QObject {
     QVERIFY(document.text().contains("name: other\n") && document.text().contains("max_steps: 300"));
   }
 
+  // Issue 40, item 2: what the target lacks ("no CUDA device" on this machine) is a problem of the
+  // target; the plan is made for the device chosen all the same.
+  void aCudaJobHasAPlanOnATargetWithoutGpus() {
+    JobDocument document;
+    document.load(QString(kJob).replace("device: cpu", "device: cuda"), {}, QDir::tempPath());
+    document.setThisMachine(HostDevices{.cudaDevices = 0, .bf16 = false, .colabRuntime = false});
+    QVERIFY2(problemsText(document).contains("strategy.device: is cuda, but this machine has no CUDA device"),
+             qPrintable(problemsText(document)));
+    QVERIFY(!document.isStartable());
+    QCOMPARE(document.planDevice(), QString("H100"));
+    QVERIFY(document.plan().has_value());
+    document.setPlanDevice("T4");
+    QVERIFY(document.plan().has_value());
+    QCOMPARE(document.plan()->plan.device.name, std::string("T4"));
+    QCOMPARE(document.plan()->plan.worldSize, 2);
+  }
+
   void noValuesWhileTheTextCannotBeRead() {
     JobDocument document;
     const QString broken = "# opened with a typo\nmodel:\n  n_layer: [2\n";
@@ -137,6 +154,16 @@ class JobDocumentTest : public QObject {
     document.setText(broken);
     QVERIFY(!document.loaded().has_value());
     QCOMPARE(document.lastReadable()->config.model.n_layer, 2);
+  }
+
+  void aRunsOwnCopyHasNoRelativePaths() {
+    JobDocument document;
+    document.load(kJob + "data:\n  train: tokens  # beside the job\n  val: ${TRAINDECK_DATA}/val\n", "/jobs/tiny.yaml",
+                  "/jobs");
+    const QString copy = document.textWithAbsolutePaths();
+    QVERIFY2(copy.contains("  train: /jobs/tokens  # beside the job\n  val: ${TRAINDECK_DATA}/val\n"),
+             qPrintable(copy));
+    QVERIFY(copy.startsWith("# my job: comments stay\n"));
   }
 
   void yamlScalarsReadBackAsWritten() {

@@ -596,6 +596,23 @@ class SetupPageTest : public QObject {
     QVERIFY2(!step.contains("e+") && !step.contains(" s at"), qPrintable(step));
   }
 
+  // Issue 40, item 2: a device problem is one of where the job runs, not of its model: a GPT-2
+  // preset on a machine without a GPU still has a plan, for the device chosen, while "no CUDA
+  // device" stays a problem of the target.
+  void aCudaPresetHasAPlanOnAMachineWithoutAGpu() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setThisMachine(HostDevices{.cudaDevices = 0, .bf16 = false, .colabRuntime = false});
+    page.choosePreset("gpt2-124m-1gpu");
+    QVERIFY2(problemText(page).contains("strategy.device: is cuda, but this machine has no CUDA device"),
+             qPrintable(problemText(page)));
+    QVERIFY(!page.isStartable());
+    auto* plan = page.findChild<PlanPanel*>("plan");
+    plan->setDeviceName("T4");
+    const QString text = plan->summaryText();
+    QVERIFY2(text.contains("124,439,808") && text.contains("T4"), qPrintable(text));
+    QVERIFY2(!text.contains("Fix the model and strategy"), qPrintable(text));
+  }
+
   // Issue 40, item 6: a flow-style section (docs/slurm.md writes strategy so) stays one: a form
   // edit changes or adds its key inside the braces, keeping the comment and the key order.
   void aFormEditKeepsAFlowStyleSection() {

@@ -3,12 +3,15 @@
 // reports the facts, so the test holds on a GPU machine too); a run that the real trainer refuses
 // at its start (its data went away after the Setup page checked it), or a trainer that ends before
 // it writes run.json, is listed as failed with its reason in run.json, a message and the Logs page.
+#include <QAbstractButton>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include "logs_page.h"
@@ -121,6 +124,64 @@ class StartChecksTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.findChild<QMessageBox*>("problemMessage"), 10000);
     QVERIFY2(window.findChild<QMessageBox*>("problemMessage")->text().contains("libtorch_cpu.so"),
              qPrintable(window.findChild<QMessageBox*>("problemMessage")->text()));
+  }
+
+  // Issue 40, item 7: Start never writes the opened job file without asking. Unasked (a hidden
+  // window) or answered "Run this copy only", the file stays byte for byte as it was and the run
+  // gets its own copy of the edits; only "Save into the file" writes it.
+  void startLeavesTheOpenedFileAsItWasUnlessTheUserSaves() {
+    QTemporaryDir data, runs, bin, jobs;
+    const QString trainer = fakeTrainer(bin, R"({"cuda_devices":null})", "exit 1");
+    MainWindow window(options(runs, trainer));
+    SetupPage* setup = window.setupPage();
+    const QString file = jobs.filePath("tiny.yaml");
+    const QByteArray written = ("# my job, my comments\n" + job(data, "cpu")).toUtf8();
+    const auto onDisk = [&file] {
+      QFile in(file);
+      return in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
+    };
+    {
+      QFile out(file);
+      QVERIFY(out.open(QIODevice::WriteOnly) && out.write(written) == written.size());
+    }
+    setup->openFile(file);
+    QTRY_VERIFY2(setup->isStartable(), qPrintable(problemText(setup)));
+    auto* micro = window.findChild<QLineEdit*>("field:strategy.micro_batch");
+    micro->selectAll();
+    QTest::keyClicks(micro, "3");
+    QVERIFY(setup->isModified());
+
+    const QString first = window.startRun();
+    QVERIFY(!first.isEmpty());
+    QCOMPARE(onDisk(), written);
+    QFile copy(first + ".job.yaml");
+    QVERIFY(copy.open(QIODevice::ReadOnly));
+    QVERIFY2(copy.readAll().contains("micro_batch: 3"), "the run's own copy holds the edits");
+    QVERIFY(setup->isModified());
+
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QString asked, answer = "runCopyOnlyButton";
+    QTimer answering;  // answers the question when it is up
+    connect(&answering, &QTimer::timeout, this, [&] {
+      auto* box = window.findChild<QMessageBox*>("unsavedEditsQuestion");
+      if (!box || !box->isVisible()) return;
+      asked = box->text();
+      if (auto* button = box->findChild<QAbstractButton*>(answer)) button->click();
+    });
+    answering.start(20);
+    QVERIFY(!window.startRun().isEmpty());
+    QVERIFY2(asked.contains("tiny.yaml"), qPrintable(asked));
+    QCOMPARE(onDisk(), written);
+    asked.clear();
+    answer = "cancelStartButton";
+    QVERIFY(window.startRun().isEmpty());
+    QVERIFY(!asked.isEmpty());
+    QCOMPARE(onDisk(), written);
+    answer = "saveIntoFileButton";
+    QVERIFY(!window.startRun().isEmpty());
+    QVERIFY(onDisk().contains("micro_batch: 3") && onDisk().startsWith("# my job, my comments\n"));
+    QVERIFY(!setup->isModified());
   }
 
   void aRunThatFailsAtItsStartSaysWhy() {
