@@ -431,7 +431,7 @@ ExportDialog* SetupPage::openExportDialog() {
                        ? (m_presetName.isEmpty() ? std::string("the Setup page") : m_presetName.toStdString())
                        : QFileInfo(m_filePath).fileName().toStdString();
   request.trainerSources = m_trainerSources.toStdString();
-  auto* dialog = new ExportDialog(request, QDir(m_baseDir).filePath(run_file::kExports), this);
+  auto* dialog = new ExportDialog(request, defaultExportFolder(m_filePath, m_presetDirs, dataDir()), this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->open();
   return dialog;

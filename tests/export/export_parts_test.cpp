@@ -10,6 +10,7 @@
 #include <iterator>
 #include <string>
 
+#include "export/export_defaults.h"
 #include "export/export_targets.h"
 #include "export/export_templates.h"
 #include "export/job_export.h"
@@ -300,6 +301,40 @@ TEST(JobExport, AFrameworkWithoutShardingRefusesAShardedJob) {
     request.config.strategy.kind = StrategyKind::Ddp;
     EXPECT_NO_THROW(makeExport(request)) << framework;  // ddp is what it does
   }
+}
+
+// Issue 40, item 3: the export dialog's first place is the one the job was made for, and its
+// folder is never the presets folder.
+TEST(ExportDefaults, ThePlaceTheJobWasMadeFor) {
+  RunConfig config;
+  config.strategy.device = DeviceKind::Cuda;
+  config.strategy.nproc_per_node = 2;
+  EXPECT_EQ(suggestedPlace(config, "gpt2-1.5b-kaggle-t4x2-zero3"), "kaggle-t4x2");
+  EXPECT_EQ(suggestedPlace(config, "job.yaml"), "vm");  // two GPUs, nothing said of a place
+  config.name = "My Kaggle run";
+  EXPECT_EQ(suggestedPlace(config, "job.yaml"), "kaggle-t4x2");
+  config = RunConfig{};
+  EXPECT_EQ(suggestedPlace(config, "gpt2-124m-colab-t4"), "colab-gpu");
+  EXPECT_EQ(suggestedPlace(config, "job.yaml"), "colab-gpu");  // one GPU rank
+  config.strategy.device = DeviceKind::Cpu;
+  EXPECT_EQ(suggestedPlace(config, "job.yaml"), "vm");
+}
+
+TEST_F(ExportPartsTest, TheFolderIsTheJobsOwnNeverThePresets) {
+  const fs::path presets = m_dir / "presets", data = m_dir / "data", jobs = m_dir / "jobs";
+  fs::create_directories(presets);
+  fs::create_directories(jobs);
+  const std::vector<std::string> presetDirs = {presets.string() + "/"};
+  EXPECT_EQ(defaultExportDir((jobs / "job.yaml").string(), presetDirs, data.string()), jobs.string());
+  EXPECT_EQ(defaultExportDir((presets / "demo.yaml").string(), presetDirs, data.string()), (data / "exports").string());
+  EXPECT_EQ(defaultExportDir("", presetDirs, data.string()), (data / "exports").string());  // no file: a preset
+  // A folder that is not there (or not writable) is not proposed either.
+  EXPECT_EQ(defaultExportDir((m_dir / "gone" / "job.yaml").string(), presetDirs, data.string()),
+            (data / "exports").string());
+  // The presets folder reached through a link is still the presets folder.
+  fs::create_directory_symlink(presets, m_dir / "linked");
+  EXPECT_EQ(defaultExportDir((m_dir / "linked" / "demo.yaml").string(), presetDirs, data.string()),
+            (data / "exports").string());
 }
 
 }  // namespace
