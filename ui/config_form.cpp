@@ -225,14 +225,19 @@ QWidget* ConfigForm::makeEditor(const QString& path, const QString& type, const 
   const bool whole = type.startsWith("whole number");
   const bool number = type.startsWith("number");
   const bool pair = type.startsWith("pair of numbers");
-  if (whole) line->setValidator(new QRegularExpressionValidator(QRegularExpression("[-+]?[0-9]{1,19}"), line));
+  // More digits than a whole number holds pass, so that the field says its range.
+  if (whole) line->setValidator(new QRegularExpressionValidator(QRegularExpression("[-+]?[0-9]{1,40}"), line));
   if (number)
     line->setValidator(new QRegularExpressionValidator(
         QRegularExpression("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]*)?|[-+]?\\.inf"), line));
   if (pair) line->setPlaceholderText("[0.9, 0.95]");
   connect(line, &QLineEdit::textEdited, this, [this, path, line, whole, number, pair](const QString& text) {
+    // Emptied: the key without a value, a problem at its line, never the old value kept unseen.
+    if ((whole || number || pair) && text.trimmed().isEmpty()) {
+      emit fieldEdited(path, QString());
+      return;
+    }
     if ((whole || number) && !line->hasAcceptableInput()) return;  // half-typed: wait for more
-    if (pair && text.trimmed().isEmpty()) return;
     emit fieldEdited(path, whole || number || pair ? text.trimmed() : yamlScalar(text));
   });
   return line;

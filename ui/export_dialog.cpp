@@ -12,7 +12,15 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "export/export_strategy.h"
+
 namespace traindeck {
+
+QString defaultExportFolder(const QString& jobFile, const QStringList& presetDirs, const QString& dataDir) {
+  std::vector<std::string> presets;
+  for (const QString& dir : presetDirs) presets.push_back(dir.toStdString());
+  return QString::fromStdString(defaultExportDir(jobFile.toStdString(), presets, dataDir.toStdString()));
+}
 
 ExportDialog::ExportDialog(const ExportRequest& request, const QString& defaultOutDir, QWidget* parent)
     : QDialog(parent), m_request(request) {
@@ -53,14 +61,14 @@ ExportDialog::ExportDialog(const ExportRequest& request, const QString& defaultO
   m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(m_result);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-  QPushButton* exportButton = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
-  exportButton->setObjectName("exportButton");
-  connect(exportButton, &QPushButton::clicked, this, [this] { exportNow(); });
+  m_exportButton = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
+  m_exportButton->setObjectName("exportButton");
+  connect(m_exportButton, &QPushButton::clicked, this, [this] { exportNow(); });
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   layout->addWidget(buttons);
   connect(m_framework, &QComboBox::currentIndexChanged, this, &ExportDialog::describe);
   connect(m_place, &QComboBox::currentIndexChanged, this, &ExportDialog::describe);
-  choose("pytorch-ddp", "colab-gpu");
+  choose("pytorch-ddp", QString::fromStdString(suggestedPlace(request.config, request.source)));
   describe();
   resize(560, sizeHint().height());
 }
@@ -70,8 +78,20 @@ void ExportDialog::choose(const QString& framework, const QString& place) {
   if (const int i = m_place->findData(place); i >= 0) m_place->setCurrentIndex(i);
 }
 
+QString ExportDialog::frameworkName() const {
+  return m_framework->currentData().toString();
+}
+
+QString ExportDialog::placeName() const {
+  return m_place->currentData().toString();
+}
+
 void ExportDialog::setOutDir(const QString& dir) {
   m_out->setText(dir);
+}
+
+QString ExportDialog::outDir() const {
+  return m_out->text();
 }
 
 QString ExportDialog::noteText() const {
@@ -79,16 +99,21 @@ QString ExportDialog::noteText() const {
 }
 
 void ExportDialog::describe() {
-  const auto framework = frameworkNamed(m_framework->currentData().toString().toStdString());
-  const auto place = placeNamed(m_place->currentData().toString().toStdString());
+  const auto framework = frameworkNamed(frameworkName().toStdString());
+  const auto place = placeNamed(placeName().toStdString());
   if (!framework || !place) return;
-  if (const std::string problem = targetProblem(*framework, *place); !problem.empty()) {
+  const std::string problem = exportRefusal(m_request.config, *framework, *place);
+  m_exportButton->setEnabled(problem.empty());
+  if (!problem.empty()) {
     m_note->setText(tr("Not possible: %1.").arg(QString::fromStdString(problem)));
     return;
   }
-  QString text = QString::fromStdString(place->note);
-  text += framework->testedHere ? tr(" Our tests run this path against TrainDeck's own trainer.")
-                                : tr(" Generated from the documented API, not run by our tests.");
+  const CarriedStrategy strategy =
+      carriedStrategy(m_request.config.strategy.kind, *framework, *place, exportDevices(m_request.config, *place));
+  QString text = QString::fromStdString(place->note) + tr(" Strategy: %1").arg(QString::fromStdString(strategy.how));
+  text += framework->testedHere && strategy.testedHere
+              ? tr(" Our tests run this path against TrainDeck's own trainer.")
+              : tr(" Generated from the documented API, not run by our tests.");
   if (!framework->expectedToWork)
     text +=
         tr(" Not expected to work on 2026's Colab or Kaggle images: neither TPU image has TensorFlow for TPUs "
@@ -97,8 +122,8 @@ void ExportDialog::describe() {
 }
 
 QString ExportDialog::exportNow() {
-  const auto framework = frameworkNamed(m_framework->currentData().toString().toStdString());
-  const auto place = placeNamed(m_place->currentData().toString().toStdString());
+  const auto framework = frameworkNamed(frameworkName().toStdString());
+  const auto place = placeNamed(placeName().toStdString());
   QString result;
   if (framework && place) {
     ExportRequest request = m_request;

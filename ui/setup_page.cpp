@@ -279,7 +279,7 @@ ExportDialog* SetupPage::openExportDialog() {
   request.source = file.isEmpty() ? (preset.isEmpty() ? std::string("the Setup page") : preset.toStdString())
                                   : QFileInfo(file).fileName().toStdString();
   request.trainerSources = m_trainerSources.toStdString();
-  auto* dialog = new ExportDialog(request, QDir(m_document->baseDir()).filePath(run_file::kExports), this);
+  auto* dialog = new ExportDialog(request, defaultExportFolder(file, m_presetDirs, appDataDir()), this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->open();
   return dialog;

@@ -1,6 +1,7 @@
 // The table of every config key. Each row binds a YAML path to a RunConfig member, with its
 // documentation and the range checks that concern that value alone (cross-field rules are in
 // validate.cpp). Adding a setting means adding one row here and one member in run_config.h.
+#include <climits>
 #include <sstream>
 #include <type_traits>
 
@@ -36,6 +37,8 @@ template <class T>
 struct Constraint {
   std::string text;  // for the docs: "at least 1"
   Check<T> check;
+  // For a number beyond what the type holds: "from 1 to 1024" (empty: the type's own range).
+  std::string range = {};
 };
 
 template <class T>
@@ -48,19 +51,25 @@ std::string numberText(T v) {
 
 template <class T>
 Constraint<T> atLeast(T min) {
-  return {"at least " + numberText(min), [min](const T& v) -> std::optional<Problem> {
+  std::string range;
+  if constexpr (std::is_integral_v<T>) range = "from " + numberText(min) + " to " + numberText(INT64_MAX);
+  return {"at least " + numberText(min),
+          [min](const T& v) -> std::optional<Problem> {
             if (v >= min) return std::nullopt;
             return Problem{"must be at least " + numberText(min) + ", not " + numberText(v), ""};
-          }};
+          },
+          range};
 }
 
 template <class T>
 Constraint<T> between(T min, T max) {
-  return {"from " + numberText(min) + " to " + numberText(max), [min, max](const T& v) -> std::optional<Problem> {
+  const std::string range = "from " + numberText(min) + " to " + numberText(max);
+  return {range,
+          [min, max, range](const T& v) -> std::optional<Problem> {
             if (v >= min && v <= max) return std::nullopt;
-            return Problem{"must be from " + numberText(min) + " to " + numberText(max) + ", not " + numberText(v),
-                           ""};
-          }};
+            return Problem{"must be " + range + ", not " + numberText(v), ""};
+          },
+          range};
 }
 
 Constraint<double> positive() {
@@ -187,8 +196,10 @@ FieldCodec field(std::string path, Get get, std::string doc, Constraint<T> const
     ValueCodec<T>::encode(e, get(defaults));
     codec.info.defaultValue = e.c_str();
   }
-  codec.read = [path, get, check = constraint.check](const YAML::Node& key, const YAML::Node& value, RunConfig& config,
-                                                     Diagnostics& out) {
+  codec.read = [path, get, check = constraint.check, range = constraint.range](
+                   const YAML::Node& key, const YAML::Node& value, RunConfig& config, Diagnostics& out) {
+    // A value left empty (`betas:`) has no place of its own: its problem stands at the key.
+    const YAML::Node& at = value.IsNull() ? key : value;
     if constexpr (!std::is_same_v<T, std::array<double, 2>> && !std::is_same_v<T, std::vector<std::string>>) {
       if (value.IsNull() && !std::is_same_v<T, std::string>) {
         out.push_back(diagnosticAt(key, path, "has no value", "give a " + ValueCodec<T>::typeName() +
@@ -202,12 +213,13 @@ FieldCodec field(std::string path, Get get, std::string doc, Constraint<T> const
     }
     T parsed = get(config);
     if (auto problem = ValueCodec<T>::decode(value, parsed)) {
-      out.push_back(diagnosticAt(value, path, problem->message, problem->hint));
+      if (problem->outOfRange && !range.empty()) problem->message = "must be " + range + ", not " + describeNode(value);
+      out.push_back(diagnosticAt(at, path, problem->message, problem->hint));
       return;
     }
     if (check) {
       if (auto problem = check(parsed)) {
-        out.push_back(diagnosticAt(value, path, problem->message, problem->hint));
+        out.push_back(diagnosticAt(at, path, problem->message, problem->hint));
         return;
       }
     }

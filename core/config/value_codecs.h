@@ -4,6 +4,7 @@
 
 #include <array>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -20,6 +21,9 @@ namespace traindeck {
 struct Problem {
   std::string message;
   std::string hint;
+  // A number of the right kind that no value of the type can hold (20 digits for a whole
+  // number): the field then says its own range instead.
+  bool outOfRange = false;
 };
 
 // The offset of the first byte that is not well-formed UTF-8 text (control characters other
@@ -60,10 +64,14 @@ struct ValueCodec<std::int64_t> {
       out = whole;
       return std::nullopt;
     }
+    const Problem tooLarge{"must be from " + std::to_string(INT64_MIN) + " to " + std::to_string(INT64_MAX) + ", not " +
+                               describeNode(node),
+                           "", true};
+    if (ec == std::errc::result_out_of_range && end == text.data() + text.size()) return tooLarge;
     // Accept 1e9 or 5.0e8 for token counts, when the value is a whole number that fits.
     double real = 0;
-    if (YAML::convert<double>::decode(node, real) && std::isfinite(real) && real == std::floor(real) &&
-        std::fabs(real) < 9.0e18) {
+    if (YAML::convert<double>::decode(node, real) && std::isfinite(real) && real == std::floor(real)) {
+      if (std::fabs(real) >= 9.0e18) return tooLarge;
       out = static_cast<std::int64_t>(real);
       return std::nullopt;
     }

@@ -11,7 +11,7 @@ const std::vector<FrameworkInfo>& exportFrameworks() {
        false,
        true,
        true,
-       {"run_writer.py", "token_shards.py", "gpt2_torch.py", "pytorch_ddp.py"}},
+       {"run_writer.py", "token_shards.py", "gpt2_torch.py", "pytorch_sharding.py", "pytorch_ddp.py"}},
       {ExportFramework::TorchXla,
        "torch-xla",
        "PyTorch/XLA",

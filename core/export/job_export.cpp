@@ -8,6 +8,7 @@
 
 #include "config/config_io.h"
 #include "config/validate.h"
+#include "export/export_strategy.h"
 #include "export/export_templates.h"
 #include "export/notebook.h"
 #include "export/python_literal.h"
@@ -43,7 +44,8 @@ std::string readWhole(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// The job as it will run there: the place's devices, on one node, on its GPUs.
+// The job as it will run there: the place's devices, on one node, on its GPUs. A sharded kind
+// stays as it is (exportRefusal turned away the places where it cannot).
 RunConfig placedConfig(const ExportRequest& r, int devices) {
   RunConfig c = r.config;
   c.strategy.nnodes = 1;
@@ -158,7 +160,9 @@ std::string installCell(const ExportRequest& r) {
   }
 }
 
-std::string introCell(const ExportRequest& r, const RunConfig& placed, int devices, const std::string& command) {
+std::string introCell(const ExportRequest& r, const RunConfig& placed, const ExportedJob& job,
+                      const std::string& command) {
+  const int devices = job.devices;
   std::ostringstream md;
   md << "# " << printableText(placed.name) << ": " << r.framework.title << " on " << r.place.title << "\n\n";
   md << "Exported by TrainDeck from `" << printableText(r.source) << "`. " << r.place.note << " This notebook runs **"
@@ -166,14 +170,18 @@ std::string introCell(const ExportRequest& r, const RunConfig& placed, int devic
      << (r.place.tpu                                                                     ? " TPU chip"
          : r.place.place == ExportPlace::Vm && placed.strategy.device == DeviceKind::Cpu ? " CPU rank"
                                                                                          : " GPU")
-     << (devices == 1 ? "" : "s") << "**.\n\n";
+     << (devices == 1 ? "" : "s") << "**. Strategy: " << job.strategy << "\n\n";
   if (r.framework.framework == ExportFramework::TrainDeck)
     md << "It carries TrainDeck's trainer as C++ sources, builds them against this runtime's torch (a few "
           "minutes, once) and trains; nothing of ours is downloaded. No SSH is needed, so it suits free "
           "runtimes, where Colab's terms do not allow SSH.\n\n";
-  else if (r.framework.testedHere)
+  else if (job.testedHere)
     md << "TrainDeck's tests train this script for real (2 ranks over Gloo) and check its first 20 losses "
           "against TrainDeck's own trainer on the same config.\n\n";
+  else if (r.framework.testedHere)
+    md << "**This strategy's code is generated from the documented API, not run by our tests** (FSDP2 needs torch "
+          "2.4 or newer; the tests' torch is older). TrainDeck's tests train this script's ddp and zero1 paths for "
+          "real against TrainDeck's own trainer.\n\n";
   else
     md << "**Generated from the documented API, not run by our tests** (TensorFlow, KerasHub, JAX, Keras 3 and "
           "torch_xla are not in Debian, where the tests run).\n\n";
@@ -216,9 +224,13 @@ std::string_view exportTemplate(std::string_view name) {
 }
 
 ExportedJob makeExport(const ExportRequest& r) {
-  if (const std::string problem = targetProblem(r.framework, r.place); !problem.empty()) throw ExportError(problem);
+  if (const std::string problem = exportRefusal(r.config, r.framework, r.place); !problem.empty())
+    throw ExportError(problem);
   ExportedJob job;
-  job.devices = r.place.devices > 0 ? r.place.devices : static_cast<int>(r.config.strategy.worldSize());
+  job.devices = exportDevices(r.config, r.place);
+  const CarriedStrategy carried = carriedStrategy(r.config.strategy.kind, r.framework, r.place, job.devices);
+  job.strategy = carried.how;
+  job.testedHere = r.framework.testedHere && carried.testedHere;
   const RunConfig placed = placedConfig(r, job.devices);
   job.baseName = "train_" + r.framework.name;
   for (char& c : job.baseName)
@@ -236,7 +248,8 @@ ExportedJob makeExport(const ExportRequest& r) {
   // Comments hold no line break and no invalid UTF-8 of a name: nothing of it can become code.
   text << "# " << printableText(placed.name) << ": " << r.framework.title << " on " << r.place.title
        << ", exported by TrainDeck from " << printableText(r.source) << ".\n";
-  if (!r.framework.testedHere) text << "# Generated from the documented API, not run by our tests.\n";
+  if (!job.testedHere) text << "# Generated from the documented API, not run by our tests.\n";
+  text << "# Strategy: " << job.strategy << "\n";
   text << "#   " << launch.shownRun << "\n\n";
   text << "CONFIG = " << config << "\n\n";
   text << "PLACE = {\"name\": " << pythonString(r.place.name) << ", \"title\": " << pythonString(r.place.title)
@@ -253,7 +266,7 @@ ExportedJob makeExport(const ExportRequest& r) {
   job.script = text.str();
 
   std::vector<NotebookCell> cells;
-  cells.push_back({NotebookCell::Kind::Markdown, introCell(r, placed, job.devices, launch.shownRun)});
+  cells.push_back({NotebookCell::Kind::Markdown, introCell(r, placed, job, launch.shownRun)});
   if (r.place.place == ExportPlace::ColabGpu || r.place.place == ExportPlace::ColabTpu)
     cells.push_back({NotebookCell::Kind::Code, "from google.colab import drive\ndrive.mount(\"/content/drive\")\n"});
   if (const std::string install = installCell(r); !install.empty())

@@ -31,6 +31,8 @@ struct ExportedJob {
   std::string baseName;  // "train_pytorch_ddp": DIR/<baseName>.py and .ipynb
   std::string script, notebook;
   int devices = 1;  // ranks or replicas it will run with
+  std::string strategy;     // how it trains under the job's strategy.kind, one sentence
+  bool testedHere = false;  // our tests run this framework's code for this strategy
 };
 
 // Throws ExportError with a sentence saying what to change.

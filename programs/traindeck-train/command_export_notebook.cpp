@@ -5,6 +5,7 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "export/export_strategy.h"
 #include "export/job_export.h"
 
 namespace traindeck {
@@ -78,6 +79,13 @@ int commandExportNotebook(const std::vector<std::string>& args, const CliContext
   for (const auto& [frameworkInfo, placeInfo] : pairs) {
     request.framework = frameworkInfo;
     request.place = placeInfo;
+    // "all" passes over what cannot carry the job's strategy, saying why; one pair named refuses.
+    if (const std::string refusal = exportRefusal(request.config, frameworkInfo, placeInfo);
+        every && !refusal.empty()) {
+      context.err << "note: not exported for " << frameworkInfo.name << " on " << placeInfo.name << ": " << refusal
+                  << "\n";
+      continue;
+    }
     const std::filesystem::path dir =
         every ? std::filesystem::path(*out) / (frameworkInfo.name + "-" + placeInfo.name) : std::filesystem::path(*out);
     try {
@@ -90,8 +98,8 @@ int commandExportNotebook(const std::vector<std::string>& args, const CliContext
                   << (dir / (job.baseName + ".ipynb")).string() << "\n"
                   << "  " << frameworkInfo.title << " on " << placeInfo.title << ", " << job.devices
                   << (placeInfo.tpu ? " TPU chip" : " device") << (job.devices == 1 ? "" : "s") << ": "
-                  << placeInfo.note
-                  << (frameworkInfo.testedHere ? "" : " Generated from the documented API, not run by our tests.")
+                  << placeInfo.note << " Strategy: " << job.strategy
+                  << (job.testedHere ? "" : " Generated from the documented API, not run by our tests.")
                   << (frameworkInfo.expectedToWork
                           ? ""
                           : " Not expected to work on 2026's Colab or Kaggle images (docs/tutorial.md says why).")

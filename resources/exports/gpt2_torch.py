@@ -213,11 +213,13 @@ def load_gpt2_weights(model, source):
             p.copy_(tensor.to(p.dtype))
 
 
-def export_hf(model, data_cfg, end_of_text, folder):
+def export_hf(model, data_cfg, end_of_text, folder, weights=None):
     """The Hugging Face layout traindeck-train export writes: config.json, model.safetensors
-    (F32, lm_head tied) and the tokenizer files; each file replaced whole."""
+    (F32, lm_head tied) and the tokenizer files; each file replaced whole. `weights`: the
+    model's weights where its parameters hold only shards ({name: tensor}), else None."""
     os.makedirs(folder, exist_ok=True)
-    write_safetensors(os.path.join(folder, "model.safetensors"), dict(model.named_parameters()))
+    write_safetensors(os.path.join(folder, "model.safetensors"),
+                      weights if weights is not None else dict(model.named_parameters()))
     n = model.cfg
     config = {"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "activation_function": "gelu_new",
               "vocab_size": n["vocab_size"], "n_positions": n["n_positions"], "n_ctx": n["n_positions"],
@@ -252,13 +254,17 @@ def adamw_groups(model, optimizer):
     return groups, settings
 
 
-def clip_gradients(parameters, max_norm):
+def clip_gradients(parameters, max_norm, sum_over_ranks=None):
     """The global gradient norm (before clipping), left on the gradients' device; gradients are
-    then scaled by max_norm / (norm + 1e-6) when that is below 1. max_norm 0: no clipping."""
-    grads = [p.grad for p in parameters if p.grad is not None]
+    then scaled by max_norm / (norm + 1e-6) when that is below 1. max_norm 0: no clipping. Where
+    each rank holds a shard of every gradient (FSDP2's DTensors), `sum_over_ranks` (an in-place
+    all-reduce) adds up the ranks' sums of squares, and each rank scales its own shards."""
+    grads = [p.grad.to_local() if hasattr(p.grad, "to_local") else p.grad for p in parameters if p.grad is not None]
     squares = torch.zeros((), device=grads[0].device if grads else "cpu")
     for g in grads:
         squares += g.float().pow(2).sum()
+    if sum_over_ranks is not None:
+        sum_over_ranks(squares)
     norm = squares.sqrt()
     if max_norm > 0:
         coefficient = (max_norm / (norm + 1e-6)).clamp(max=1.0)

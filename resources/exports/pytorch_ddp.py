@@ -1,5 +1,6 @@
 # ---- PyTorch DDP: the training script ----------------------------------------------------------
-# GPT-2 (the plain-torch model above) trained data-parallel on `torch` alone:
+# GPT-2 (the plain-torch model above) trained data-parallel on `torch` alone, under the job's
+# strategy.kind: ddp, zero1 (ZeroRedundancyOptimizer under DDP), zero2 and zero3 (FSDP2, above):
 #   torchrun --standalone --nproc_per_node=N this_script.py [--run-dir DIR] [--data DIR]
 #            [--val DIR] [--init-from PATH]
 # One process per device: NCCL on CUDA GPUs, Gloo on CPUs; `python3 this_script.py` runs one.
@@ -8,13 +9,13 @@
 # losses follow the native trainer's. Rank 0 writes the run directory (RunWriter, above).
 # From above: CONFIG, PLACE, RunWriter, SystemSampler; TokenStream, WindowLoader, command_line,
 # stop_on_sigterm, total_steps, learning_rate; GPT2, batch_tensors, load_gpt2_weights,
-# export_hf, adamw_groups, clip_gradients; and the modules json, math, os, time and torch.
+# export_hf, adamw_groups, clip_gradients; shard_model, local_gradients, SharedLossScale,
+# gather_whole_weights; and the modules json, math, os, time, torch and dist.
 import contextlib
 import functools
 import sys
 from datetime import timedelta
 
-import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 from torch.utils.checkpoint import checkpoint
 
@@ -32,24 +33,34 @@ def make_optimizer(model, optimizer, zero1):
 
 
 class DataParallelTrainer:
-    """The model on this rank's device, wrapped in DDP with several ranks, its optimizer and
-    precision: step() is one optimizer step over `accum` micro-batches, as traindeck-train's."""
+    """The model on this rank's device under the job's strategy with several ranks (DDP, or
+    FSDP2 for zero2 and zero3), its optimizer and precision: step() is one optimizer step over
+    `accum` micro-batches, as traindeck-train's."""
 
     def __init__(self, model, strategy, optimizer, device, world):
         self.model, self.device, self.world = model, device, world
+        self.kind = strategy["kind"] if world > 1 else "single"
+        self.sharded = self.kind in ("zero2", "zero3")
+        self.zero1 = self.kind == "zero1"
         self.ddp = model
-        if world > 1:
+        if self.sharded:  # the model itself gathers and reduce-scatters from here on
+            shard_model(model, self.kind, device, world)
+        elif world > 1:
             self.ddp = DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None,
                                                bucket_cap_mb=strategy["bucket_mb"])
-        self.zero1 = strategy["kind"] == "zero1" and world > 1
+        self.description = {"zero1": "zero1: ZeroRedundancyOptimizer under DDP",
+                            "zero2": "zero2: FSDP2, blocks kept gathered from forward to backward",
+                            "zero3": "zero3: FSDP2"}.get(self.kind, "ddp" if world > 1 else "one process")
         self.optimizer = make_optimizer(model, optimizer, self.zero1)
         self.grad_clip = optimizer["grad_clip"]
         precision = strategy["precision"]
-        self.autocast, self.scaler = contextlib.nullcontext, None
+        self.autocast, self.scaler, self.shared_scale = contextlib.nullcontext, None, None
         if device.type == "cuda" and precision != "fp32":  # autocast over fp32 master weights
             dtype = torch.bfloat16 if precision == "bf16" else torch.float16
             self.autocast = functools.partial(torch.autocast, device_type="cuda", dtype=dtype)
-        if device.type == "cuda" and precision == "fp16":  # dynamic loss scaling from 65536
+        if device.type == "cuda" and precision == "fp16" and self.sharded:
+            self.shared_scale = SharedLossScale()
+        elif device.type == "cuda" and precision == "fp16":  # dynamic loss scaling from 65536
             self.scaler = (torch.amp.GradScaler("cuda") if hasattr(torch.amp, "GradScaler")
                            else torch.cuda.amp.GradScaler())
 
@@ -63,13 +74,18 @@ class DataParallelTrainer:
         loss_sum = torch.zeros((), device=self.device)
         for i, batch in enumerate(batches):
             batch = batch.to(self.device, non_blocking=True)
-            # Only the last micro-step all-reduces gradients; earlier ones just accumulate.
-            quiet = i < len(batches) - 1 and self.world > 1
+            # Only the last micro-step all-reduces gradients; earlier ones just accumulate. FSDP2
+            # reduce-scatters every micro-step, as traindeck-train's zero2 and zero3 do.
+            quiet = i < len(batches) - 1 and self.world > 1 and not self.sharded
             with self.ddp.no_sync() if quiet else contextlib.nullcontext():
                 with self.autocast():
                     loss = self.ddp(batch[:, :-1], batch[:, 1:])
                 share = loss / len(batches)
-                (self.scaler.scale(share) if self.scaler else share).backward()
+                if self.scaler:
+                    share = self.scaler.scale(share)
+                elif self.shared_scale:
+                    share = share * self.shared_scale.scale
+                share.backward()
             loss_sum += loss.detach().float() / len(batches)
         # The mean loss over ranks and the "system figures due" flag share one all-reduce.
         shared = torch.stack([loss_sum, torch.tensor(float(system_due), device=self.device)])
@@ -78,7 +94,10 @@ class DataParallelTrainer:
             shared[0] /= self.world
         if self.scaler:
             self.scaler.unscale_(self.optimizer)  # before the norm and clipping
-        grad_norm = clip_gradients(self.model.parameters(), self.grad_clip)
+        if self.shared_scale:
+            self.shared_scale.unscale(local_gradients(self.model))
+        # Under FSDP2 the norm is every rank's shards' together.
+        grad_norm = clip_gradients(self.model.parameters(), self.grad_clip, dist.all_reduce if self.sharded else None)
         loss, norm = shared[0].item(), grad_norm.item()  # one wait for the device per step, to log
         applied = math.isfinite(loss) and math.isfinite(norm)
         # Every rank has the same loss and norm, so a non-finite step is skipped by all.
@@ -88,6 +107,8 @@ class DataParallelTrainer:
             self.optimizer.step()
         if self.scaler:
             self.scaler.update()  # halves the scale after an overflow, as the native loss scaler
+        if self.shared_scale:
+            self.shared_scale.update(applied)
         return loss, norm, applied, shared[1].item() > 0
 
     def evaluate(self, loader, batches):
@@ -105,6 +126,11 @@ class DataParallelTrainer:
             total /= self.world
         self.model.train()
         return total.item() / batches
+
+    def whole_weights(self, keep):
+        """The weights to export ({name: tensor}, kept where `keep`); under FSDP2 every rank must
+        call this, since each weight is gathered from every rank's shard. None: the model's own."""
+        return gather_whole_weights(self.model, keep) if self.sharded else None
 
 
 def gather(value, world):
@@ -150,9 +176,13 @@ def main():
     asked = strategy["nproc_per_node"] * strategy["nnodes"]
     if world != asked:
         notes.append("the config asks for %d ranks; running %d, so batches are cut for %d" % (asked, world, world))
+    if world == 1 and strategy["kind"] in ("zero1", "zero2", "zero3"):
+        notes.append("strategy.kind %s splits the model's state over ranks; with one process it trains whole"
+                     % strategy["kind"])
 
     # Weights: the seed's initialisation on every rank, as traindeck-train's rank 0 makes it;
-    # init_from is read by rank 0 only, and DDP's constructor broadcasts rank 0's parameters.
+    # init_from is read by rank 0 only, and DDP's constructor (or shard_model) broadcasts rank 0's
+    # parameters.
     torch.manual_seed(seed)
     model = GPT2(m)
     if init_from and rank == 0:
@@ -189,7 +219,7 @@ def main():
                 writer.event("info", note)
             writer.log("training %s parameters on %d x %s for %d steps of %d tokens (%s)"
                        % (format(parameters, ","), world, device.type, steps, tokens_per_step,
-                          "zero1" if trainer.zero1 else "ddp" if world > 1 else "one process"))
+                          trainer.description))
         tokens, last_print, last_system = 0, 0.0, time.monotonic()
         for step in range(1, steps + 1):
             started = time.perf_counter()
@@ -218,9 +248,12 @@ def main():
                 if writer:
                     writer.eval(step, tokens, val_loss)
                     writer.log("step %d: val loss %.6f" % (step, val_loss))
-            if writer and (last or (save_every > 0 and step % save_every == 0)):
+            if last or (save_every > 0 and step % save_every == 0):
                 # Weights only (no optimizer state): for using the model, not for resuming.
-                export_hf(model, data_cfg, stream.info["end_of_text"], os.path.join(writer.run_dir, HF_EXPORT_DIR))
+                weights = trainer.whole_weights(keep=writer is not None)
+                if writer:
+                    export_hf(model, data_cfg, stream.info["end_of_text"], os.path.join(writer.run_dir, HF_EXPORT_DIR),
+                              weights)
         if writer:
             writer.finish("finished", "finished %d steps" % steps, step=steps)
             writer.log("finished %d steps; weights in %s" % (steps, os.path.join(writer.run_dir, HF_EXPORT_DIR)))

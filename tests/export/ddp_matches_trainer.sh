@@ -1,7 +1,9 @@
 #!/bin/sh
 # ddp_matches_trainer.sh TRAIN SCRATCH: the PyTorch DDP export against traindeck-train, like
 # llm.c's reference test. Both train the same tiny job on 2 CPU ranks over Gloo from the same
-# seed; the first 20 step losses (and the val losses) must agree within 1e-4 relative.
+# seed, under ddp and then zero1 (the export's ZeroRedundancyOptimizer); the first 20 step
+# losses (and the val losses) must agree within 1e-4 relative. (zero2 and zero3 export as FSDP2,
+# which needs torch 2.4: not run here.)
 # TRAIN is the traindeck-train binary; SCRATCH an empty folder. PYTHON (default Debian's
 # /usr/bin/python3, whose torch is 1.13 like the trainer's LibTorch) runs the export.
 set -eu
@@ -22,7 +24,7 @@ cat > "$scratch/job.json" <<JSON
  "model": {"preset": "", "n_layer": 2, "n_head": 2, "n_embd": 32, "n_positions": 64, "block_size": 64,
            "vocab_size": 257, "dropout": 0.0, "init_from": ""},
  "data": {"train": "$scratch/data", "val": "", "tokenizer": "byte", "vocab": "", "merges": ""},
- "strategy": {"kind": "ddp", "device": "cpu", "nproc_per_node": 2, "nnodes": 1, "backend": "gloo",
+ "strategy": {"kind": "KIND", "device": "cpu", "nproc_per_node": 2, "nnodes": 1, "backend": "gloo",
               "precision": "fp32", "micro_batch": 8, "grad_accum": 2, "activation_checkpointing": false,
               "bucket_mb": 25.0, "master_addr": "127.0.0.1", "master_port": 0,
               "rendezvous_timeout_s": 300.0, "collective_timeout_s": 600.0},
@@ -32,47 +34,52 @@ cat > "$scratch/job.json" <<JSON
  "eval": {"every": 10, "batches": 2},
  "checkpoint": {"every": 0, "keep": 1, "resume": false}}
 JSON
-cp "$scratch/job.json" "$scratch/job.yaml"
+# One kind: the native run and the export's, each in $scratch/KIND, compared step by step.
+check() {
+  kind=$1 dir=$scratch/$1
+  echo "== $kind"
+  mkdir -p "$dir"
+  sed "s/\"KIND\"/\"$kind\"/" "$scratch/job.json" > "$dir/job.yaml"
 
-# The export, as `traindeck-train export-notebook` writes it for a machine of one's own (vm:
-# the config's 2 ranks): it must compile and pass pyflakes before it trains.
-"$train" export-notebook --config "$scratch/job.yaml" --framework pytorch-ddp --place vm --out "$scratch/exported" \
-  > "$scratch/exported.out" || { echo "FAIL: export-notebook failed" >&2; exit 1; }
-script=$scratch/exported/train_pytorch_ddp.py
-"$python" -m py_compile "$script"
-if "$python" -c 'import pyflakes' 2>/dev/null; then "$python" -m pyflakes "$script"; fi
+  # The export, as `traindeck-train export-notebook` writes it for a machine of one's own (vm:
+  # the config's 2 ranks): it must compile and pass pyflakes before it trains.
+  "$train" export-notebook --config "$dir/job.yaml" --framework pytorch-ddp --place vm --out "$dir/exported" \
+    > "$dir/exported.out" || { echo "FAIL: export-notebook failed" >&2; exit 1; }
+  script=$dir/exported/train_pytorch_ddp.py
+  "$python" -m py_compile "$script"
+  if "$python" -c 'import pyflakes' 2>/dev/null; then "$python" -m pyflakes "$script"; fi
 
-timeout 300 "$train" run --config "$scratch/job.yaml" --run-dir "$scratch/native" > "$scratch/native.out" 2>&1 ||
-  { cat "$scratch/native.out"; echo "FAIL: traindeck-train run failed" >&2; exit 1; }
-rm -rf "$scratch/export"  # what is checked below, its exports/ too, is this run's
+  timeout 300 "$train" run --config "$dir/job.yaml" --run-dir "$dir/native" > "$dir/native.out" 2>&1 ||
+    { cat "$dir/native.out"; echo "FAIL: traindeck-train run failed" >&2; exit 1; }
+  rm -rf "$dir/export"  # what is checked below, its exports/ too, is this run's
 
-# Two ranks, one thread each, as the native supervisor gives them on this 2-core machine.
-# --redirects/--tee 2: torch 1.13's launcher under Python 3.11 cannot parse their default "0"
-# (Std.from_str returns None: a Flag's iteration skips its 0 member), so it fails before
-# starting any rank; 2 sends each rank's stderr to a file under --log_dir and to the console.
-port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-if "$python" -c 'import torch.distributed as d; d.TCPStore("127.0.0.1", 0, 1, True)' 2>/dev/null; then
-  OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} timeout 300 "$python" -m torch.distributed.run --standalone --nproc_per_node 2 \
-    --redirects 2 --tee 2 --log_dir "$scratch/torchrun-logs" \
-    "$script" --run-dir "$scratch/export" > "$scratch/export.out" 2>&1 ||
-    { cat "$scratch/export.out"; echo "FAIL: the DDP export failed" >&2; exit 1; }
-else
-  # Debian 13's torch 2.6 is built without libuv, and torchrun's own store asks for it whatever
-  # USE_LIBUV says: the two ranks are started here with the variables torchrun gives them, and
-  # the script's rendezvous honours USE_LIBUV=0.
-  echo "this torch has no libuv, which torchrun's store needs: starting the ranks with torchrun's variables"
-  for rank in 0 1; do
-    USE_LIBUV=0 RANK=$rank LOCAL_RANK=$rank WORLD_SIZE=2 LOCAL_WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 \
-      MASTER_PORT=$port OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} timeout 300 "$python" "$script" \
-      --run-dir "$scratch/export" > "$scratch/export-$rank.out" 2>&1 &
-    eval "pid_$rank=\$!"
-  done
-  for rank in 0 1; do
-    eval "wait \$pid_$rank" || { cat "$scratch/export-$rank.out"; echo "FAIL: rank $rank of the DDP export failed" >&2; exit 1; }
-  done
-fi
+  # Two ranks, one thread each, as the native supervisor gives them on this 2-core machine.
+  # --redirects/--tee 2: torch 1.13's launcher under Python 3.11 cannot parse their default "0"
+  # (Std.from_str returns None: a Flag's iteration skips its 0 member), so it fails before
+  # starting any rank; 2 sends each rank's stderr to a file under --log_dir and to the console.
+  port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  if "$python" -c 'import torch.distributed as d; d.TCPStore("127.0.0.1", 0, 1, True)' 2>/dev/null; then
+    OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} timeout 300 "$python" -m torch.distributed.run --standalone --nproc_per_node 2 \
+      --redirects 2 --tee 2 --log_dir "$dir/torchrun-logs" \
+      "$script" --run-dir "$dir/export" > "$dir/export.out" 2>&1 ||
+      { cat "$dir/export.out"; echo "FAIL: the DDP export failed" >&2; exit 1; }
+  else
+    # Debian 13's torch 2.6 is built without libuv, and torchrun's own store asks for it whatever
+    # USE_LIBUV says: the two ranks are started here with the variables torchrun gives them, and
+    # the script's rendezvous honours USE_LIBUV=0.
+    echo "this torch has no libuv, which torchrun's store needs: starting the ranks with torchrun's variables"
+    for rank in 0 1; do
+      USE_LIBUV=0 RANK=$rank LOCAL_RANK=$rank WORLD_SIZE=2 LOCAL_WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 \
+        MASTER_PORT=$port OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} timeout 300 "$python" "$script" \
+        --run-dir "$dir/export" > "$dir/export-$rank.out" 2>&1 &
+      eval "pid_$rank=\$!"
+    done
+    for rank in 0 1; do
+      eval "wait \$pid_$rank" || { cat "$dir/export-$rank.out"; echo "FAIL: rank $rank of the DDP export failed" >&2; exit 1; }
+    done
+  fi
 
-"$python" - "$scratch/native" "$scratch/export" "$steps" <<'PY'
+  "$python" - "$dir/native" "$dir/export" "$steps" <<'PY'
 import json, os, sys
 
 def records(run):
@@ -118,3 +125,11 @@ if status != "finished":
 print("max relative difference %.2e (limit 1e-4)" % worst)
 sys.exit(1 if failed or worst > 1e-4 else 0)
 PY
+  if [ "$kind" = zero1 ]; then  # and it trained under the kind, not as plain ddp
+    grep -rqs "zero1: ZeroRedundancyOptimizer" "$dir/export" ||
+      { echo "FAIL: the zero1 export did not say it trains with ZeroRedundancyOptimizer" >&2; exit 1; }
+  fi
+}
+
+check ddp
+check zero1

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <string>
 
+#include "export/export_defaults.h"
 #include "export/export_targets.h"
 #include "export/export_templates.h"
 #include "export/job_export.h"
@@ -226,6 +227,114 @@ TEST(JobExport, RefusesAFrameworkThePlaceCannotRunWithWhatToChoose) {
   request.framework = *frameworkNamed("traindeck");
   request.trainerSources = "/nonexistent/trainer-sources.tar.gz";
   EXPECT_THROW(makeExport(request), ExportError);  // its sources must be there to be embedded
+}
+
+// Issue 40, item 3: the zero3 preset exported for a one-GPU place was silently made a single
+// rank, and the PyTorch export trained zero2 and zero3 as plain DDP, which does not fit where they do.
+RunConfig shardedJob(StrategyKind kind) {
+  RunConfig config;
+  config.data.train = "/data/train";
+  config.strategy.kind = kind;
+  config.strategy.device = DeviceKind::Cuda;
+  config.strategy.nproc_per_node = 2;
+  return config;
+}
+
+TEST(JobExport, AShardedJobForAOneDevicePlaceIsRefusedWithTheReason) {
+  for (const char* framework : {"pytorch-ddp", "traindeck"}) {
+    ExportRequest request;
+    request.config = shardedJob(StrategyKind::Zero3);
+    request.framework = *frameworkNamed(framework);
+    request.place = *placeNamed("colab-gpu");
+    request.trainerSources = "/nonexistent/trainer-sources.tar.gz";
+    try {
+      makeExport(request);
+      FAIL() << "the zero3 job was exported for one GPU with " << framework;
+    } catch (const ExportError& e) {
+      const std::string why = e.what();
+      EXPECT_NE(why.find("zero3"), std::string::npos) << why;
+      EXPECT_NE(why.find("colab-gpu has one GPU"), std::string::npos) << why;
+      EXPECT_NE(why.find("kaggle-t4x2"), std::string::npos) << why;  // where it can go instead
+    }
+  }
+}
+
+TEST(JobExport, ThePytorchExportTrainsUnderTheJobsKind) {
+  ExportRequest request;
+  request.framework = *frameworkNamed("pytorch-ddp");
+  request.place = *placeNamed("kaggle-t4x2");
+  const std::pair<StrategyKind, const char*> kinds[] = {
+      {StrategyKind::Ddp, "\"kind\": \"ddp\""},
+      {StrategyKind::Zero1, "\"kind\": \"zero1\""},
+      {StrategyKind::Zero2, "\"kind\": \"zero2\""},
+      {StrategyKind::Zero3, "\"kind\": \"zero3\""},
+  };
+  for (const auto& [kind, inConfig] : kinds) {
+    request.config = shardedJob(kind);
+    const ExportedJob job = makeExport(request);
+    EXPECT_NE(job.script.find(inConfig), std::string::npos) << inConfig;
+    const bool fsdp = kind == StrategyKind::Zero2 || kind == StrategyKind::Zero3;
+    // The script shards the model under zero2 and zero3 and says so at its top.
+    EXPECT_NE(job.script.find("fully_shard(block"), std::string::npos);
+    const std::string header = job.script.substr(0, job.script.find("CONFIG = "));
+    EXPECT_EQ(header.find("fully_shard") != std::string::npos, fsdp) << header;
+    EXPECT_EQ(header.find("ZeroRedundancyOptimizer") != std::string::npos, kind == StrategyKind::Zero1) << header;
+    EXPECT_EQ(header.find("not run by our tests") != std::string::npos, fsdp) << header;  // torch 1.13 has no FSDP2
+  }
+}
+
+TEST(JobExport, AFrameworkWithoutShardingRefusesAShardedJob) {
+  for (const auto& [framework, place] : {std::pair{"keras-gpu", "kaggle-t4x2"}, std::pair{"torch-xla", "kaggle-v5e8"},
+                                         std::pair{"keras-jax", "kaggle-v5e8"}}) {
+    ExportRequest request;
+    request.config = shardedJob(StrategyKind::Zero1);
+    request.framework = *frameworkNamed(framework);
+    request.place = *placeNamed(place);
+    try {
+      makeExport(request);
+      FAIL() << framework << " exported a zero1 job as if it were ddp";
+    } catch (const ExportError& e) {
+      const std::string why = e.what();
+      EXPECT_NE(why.find(framework), std::string::npos) << why;
+      EXPECT_NE(why.find("zero1"), std::string::npos) << why;
+    }
+    request.config.strategy.kind = StrategyKind::Ddp;
+    EXPECT_NO_THROW(makeExport(request)) << framework;  // ddp is what it does
+  }
+}
+
+// Issue 40, item 3: the export dialog's first place is the one the job was made for, and its
+// folder is never the presets folder.
+TEST(ExportDefaults, ThePlaceTheJobWasMadeFor) {
+  RunConfig config;
+  config.strategy.device = DeviceKind::Cuda;
+  config.strategy.nproc_per_node = 2;
+  EXPECT_EQ(suggestedPlace(config, "gpt2-1.5b-kaggle-t4x2-zero3"), "kaggle-t4x2");
+  EXPECT_EQ(suggestedPlace(config, "job.yaml"), "vm");  // two GPUs, nothing said of a place
+  config.name = "My Kaggle run";
+  EXPECT_EQ(suggestedPlace(config, "job.yaml"), "kaggle-t4x2");
+  config = RunConfig{};
+  EXPECT_EQ(suggestedPlace(config, "gpt2-124m-colab-t4"), "colab-gpu");
+  EXPECT_EQ(suggestedPlace(config, "job.yaml"), "colab-gpu");  // one GPU rank
+  config.strategy.device = DeviceKind::Cpu;
+  EXPECT_EQ(suggestedPlace(config, "job.yaml"), "vm");
+}
+
+TEST_F(ExportPartsTest, TheFolderIsTheJobsOwnNeverThePresets) {
+  const fs::path presets = m_dir / "presets", data = m_dir / "data", jobs = m_dir / "jobs";
+  fs::create_directories(presets);
+  fs::create_directories(jobs);
+  const std::vector<std::string> presetDirs = {presets.string() + "/"};
+  EXPECT_EQ(defaultExportDir((jobs / "job.yaml").string(), presetDirs, data.string()), jobs.string());
+  EXPECT_EQ(defaultExportDir((presets / "demo.yaml").string(), presetDirs, data.string()), (data / "exports").string());
+  EXPECT_EQ(defaultExportDir("", presetDirs, data.string()), (data / "exports").string());  // no file: a preset
+  // A folder that is not there (or not writable) is not proposed either.
+  EXPECT_EQ(defaultExportDir((m_dir / "gone" / "job.yaml").string(), presetDirs, data.string()),
+            (data / "exports").string());
+  // The presets folder reached through a link is still the presets folder.
+  fs::create_directory_symlink(presets, m_dir / "linked");
+  EXPECT_EQ(defaultExportDir((m_dir / "linked" / "demo.yaml").string(), presetDirs, data.string()),
+            (data / "exports").string());
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 # exports_compile.sh TRAIN SCRATCH: every export, for every preset, framework and place that go
 # together, is written by `traindeck-train export-notebook`, compiles (py_compile), has no
 # undefined name or other pyflakes warning, and its notebook validates as nbformat 4; a
-# framework on a place it cannot run on is refused with a sentence and writes nothing.
+# framework on a place it cannot run on is refused with a sentence and writes nothing, and so is
+# a job whose strategy.kind the framework or place cannot carry (issue 40: the zero3 preset was
+# made a single rank on Colab and plain DDP by the PyTorch export).
 set -u
 train=$1 scratch=$2
 python=${PYTHON:-/usr/bin/python3}
@@ -14,7 +16,7 @@ fail() { echo "exports_compile: $*" >&2; exit 1; }
 
 presets=$("$train" presets | awk '{print $1}')
 [ -n "$presets" ] || fail "no presets listed"
-exported=0
+exported=0 passed_over=0
 for preset in $presets; do
   # Every framework on every place it can run on, in one call: DIR/FRAMEWORK-PLACE/.
   "$train" export-notebook --config "$preset" --framework all --place all --out "$scratch/$preset" \
@@ -25,8 +27,31 @@ for preset in $presets; do
     echo "$script $notebook" >> "$scratch/exported.txt"
     exported=$((exported + 1))
   done
+  # "all" passes over a pair that cannot carry the job's strategy, saying why, and writes nothing.
+  for pair in $(sed -n 's/^note: not exported for \([a-z0-9-]*\) on \([a-z0-9-]*\): .*/\1-\2/p' "$scratch/$preset.err"); do
+    [ ! -e "$scratch/$preset/$pair" ] || fail "$preset: $pair was passed over but written"
+    passed_over=$((passed_over + 1))
+  done
 done
-[ "$exported" -eq $(( $(echo "$presets" | wc -l) * 15 )) ] || fail "$exported exports, not 15 per preset"
+[ "$((exported + passed_over))" -eq $(( $(echo "$presets" | wc -l) * 15 )) ] ||
+  fail "$exported exports and $passed_over passed over, not 15 pairs per preset"
+# The zero3 preset: sharded by FSDP2 on Kaggle's two T4s, never a single rank on one GPU and never
+# replicated by a framework that cannot shard.
+zero3=gpt2-1.5b-kaggle-t4x2-zero3
+grep -q 'Strategy: zero3 as FSDP2' "$scratch/$zero3/pytorch-ddp-kaggle-t4x2/train_pytorch_ddp.py" ||
+  fail "the zero3 preset's PyTorch export for kaggle-t4x2 does not say it shards with FSDP2"
+grep -q '"kind": "zero3"' "$scratch/$zero3/traindeck-kaggle-t4x2/train_traindeck.py" ||
+  fail "the zero3 preset's TrainDeck export for kaggle-t4x2 is not zero3"
+for pair in "pytorch-ddp colab-gpu" "traindeck colab-gpu" "keras-gpu kaggle-t4x2"; do
+  set -- $pair
+  grep -q "^note: not exported for $1 on $2: .*zero3" "$scratch/$zero3.err" ||
+    fail "the zero3 preset was not passed over for $1 on $2 with a reason: $(cat "$scratch/$zero3.err")"
+done
+"$train" export-notebook --config "$zero3" --framework pytorch-ddp --place colab-gpu --out "$scratch/refused-zero3" \
+    > /dev/null 2> "$scratch/refused-zero3.err" && fail "the zero3 preset was exported for one Colab GPU"
+grep -q "colab-gpu has one GPU" "$scratch/refused-zero3.err" ||
+  fail "the zero3 preset's refusal on colab-gpu does not say why: $(cat "$scratch/refused-zero3.err")"
+[ ! -e "$scratch/refused-zero3" ] || fail "the refused zero3 export wrote $scratch/refused-zero3"
 # A framework on a place it cannot run on: refused with a sentence, nothing written.
 preset=$(echo "$presets" | head -1)
 for framework in traindeck pytorch-ddp torch-xla keras-gpu keras-tpu keras-jax; do
@@ -125,4 +150,4 @@ for notebook in glob.glob(sys.argv[1] + "/*/*.ipynb"):
     if not re.fullmatch(r"![A-Za-z0-9 ._/=-]+( \{data_args\})?( --run-dir \{run_dir\})?", bang[0]):
         sys.exit("%s launches with %r" % (notebook, bang[0]))
 PY
-echo "exports_compile: $exported exports compiled, passed pyflakes and validated as nbformat 4"
+echo "exports_compile: $exported exports compiled, passed pyflakes and validated as nbformat 4 ($passed_over passed over)"

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -94,6 +95,47 @@ class SetupFilesTest : public QObject {
     QCOMPARE(written.toUtf8(), text);
     QDir().mkpath(TRAINDECK_SCREENSHOT_DIR);
     dialog->grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("export-dialog.png"));
+    dialog->close();
+  }
+
+  // Issue 40, item 3: the dialog starts on the place the preset was made for (a Kaggle preset on
+  // Kaggle, not Colab), refuses before writing what cannot carry the job's strategy (the zero3
+  // preset on one GPU), and proposes the job's own folder, never the presets folder.
+  void exportStartsWhereTheJobWasMadeForAndNeverInThePresets() {
+    const QString presets = QFileInfo(TRAINDECK_PRESETS_SOURCE_DIR).absoluteFilePath();
+    SetupPage page({presets});
+    page.choosePreset("gpt2-1.5b-kaggle-t4x2-zero3");
+    ExportDialog* dialog = page.openExportDialog();
+    auto place = [&dialog] { return dialog->placeName(); };
+    auto out = [&dialog] { return dialog->outDir(); };
+    QCOMPARE(place(), QString("kaggle-t4x2"));
+    QCOMPARE(out(), m_data.filePath("exports"));
+    QVERIFY2(dialog->noteText().contains("zero3 as FSDP2"), qPrintable(dialog->noteText()));
+    dialog->choose("pytorch-ddp", "colab-gpu");
+    QVERIFY2(dialog->noteText().startsWith("Not possible") && dialog->noteText().contains("zero3") &&
+                 dialog->noteText().contains("colab-gpu has one GPU"),
+             qPrintable(dialog->noteText()));
+    QVERIFY(!dialog->findChild<QPushButton*>("exportButton")->isEnabled());
+    QTemporaryDir refused;
+    dialog->setOutDir(refused.path());
+    const QString said = dialog->exportNow();
+    QVERIFY2(said.startsWith("Cannot export"), qPrintable(said));
+    QVERIFY(QDir(refused.path()).isEmpty());
+    dialog->close();
+    // A preset opened as a file is still in the presets folder: ${TRAINDECK_DATA}/exports.
+    page.openFile(presets + "/gpt2-124m-colab-t4.yaml");
+    dialog = page.openExportDialog();
+    QCOMPARE(place(), QString("colab-gpu"));
+    QCOMPARE(out(), m_data.filePath("exports"));
+    dialog->close();
+    // A job file of one's own: its folder.
+    QTemporaryDir jobs;
+    QFile job(jobs.filePath("job.yaml"));
+    QVERIFY(job.open(QIODevice::WriteOnly) && job.write(validJob().toUtf8()) > 0);
+    job.close();
+    page.openFile(job.fileName());
+    dialog = page.openExportDialog();
+    QCOMPARE(out(), QFileInfo(jobs.path()).canonicalFilePath());
     dialog->close();
   }
 

@@ -155,6 +155,31 @@ class SetupPageTest : public QObject {
     QVERIFY(!unreadable->isVisibleTo(&page));
   }
 
+  // Issue 40, item 5: emptying a field is a problem at that field (the YAML no longer holds the
+  // old value), and a whole number too large for any says the field's range.
+  void anEmptiedFieldIsAProblemAtItsLine() {
+    SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
+    page.setYamlText(validJob());
+    QVERIFY2(page.isStartable(), qPrintable(problemText(page)));
+    auto* layers = page.findChild<QLineEdit*>("field:model.n_layer");
+    layers->selectAll();
+    QTest::keyClick(layers, Qt::Key_Backspace);
+    QCOMPARE(layers->text(), QString());
+    QVERIFY2(!page.yamlText().contains("n_layer: 2"), qPrintable(page.yamlText()));
+    QVERIFY(!page.isStartable());
+    const int line = page.yamlText().left(page.yamlText().indexOf("n_layer:")).count('\n') + 1;
+    QVERIFY2(problemText(page).contains(QString("job:%1:3: error: model.n_layer: has no value").arg(line)),
+             qPrintable(problemText(page)));
+    QCOMPARE(layers->property("problem").toString(), QString("error"));
+    QTest::keyClicks(layers, "12345678901234567890");
+    QVERIFY2(problemText(page).contains("model.n_layer: must be from 1 to 1024, not '12345678901234567890'"),
+             qPrintable(problemText(page) + page.yamlText()));
+    layers->selectAll();
+    QTest::keyClicks(layers, "3");
+    QVERIFY2(page.isStartable(), qPrintable(problemText(page)));
+    QCOMPARE(page.config().model.n_layer, 3);
+  }
+
   void crossFieldErrorShowsAtBothFieldsAndGatesStart() {
     SetupPage page({TRAINDECK_PRESETS_SOURCE_DIR});
     page.setYamlText(validJob());
