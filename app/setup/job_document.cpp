@@ -225,10 +225,14 @@ void JobDocument::replan() {
   if (hostChanged && !host && m_targetHost) m_plannedKind.reset();  // the default device is picked again
   m_targetHost = host;
   m_targetHostSpec = spec;
-  // CPU jobs are planned on this machine's CPU, CUDA (or auto) jobs on an H100, until one is chosen.
+  // CPU jobs are planned on this machine's CPU, CUDA (or auto) jobs on the GPU the job's name says
+  // (a preset's: "…-colab-t4"), else an H100, until one is chosen.
   if (m_lastReadable && !m_targetHost && m_plannedKind != m_lastReadable->config.strategy.device) {
     m_plannedKind = m_lastReadable->config.strategy.device;
-    m_planDevice = *m_plannedKind == DeviceKind::Cpu ? QStringLiteral("CPU") : QStringLiteral("H100");
+    const std::optional<DeviceSpec> named = deviceNamedIn(m_lastReadable->config.name);
+    m_planDevice = *m_plannedKind == DeviceKind::Cpu ? QStringLiteral("CPU")
+                   : named                           ? QString::fromStdString(named->name)
+                                                     : QStringLiteral("H100");
   }
   m_plan.reset();
   m_problems = m_configProblems;

@@ -80,8 +80,8 @@ class JobDocument : public QObject {
   void setHostProbes(const QMap<QString, HostProbe>& probes);
 
   // The device planned for: "CPU", a name from knownDevices(), or kHostDevice (the probed
-  // target host). It follows the job's strategy.device (CPU, else H100) and a probed target
-  // until one is chosen.
+  // target host). It follows the job's strategy.device (CPU, else the GPU its name says, else
+  // H100) and a probed target until one is chosen.
   static const QString kHostDevice;
   const QString& planDevice() const { return m_planDevice; }
   void setPlanDevice(const QString& name);

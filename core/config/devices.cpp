@@ -108,6 +108,27 @@ std::optional<DeviceSpec> findDevice(const std::string& name) {
   return std::nullopt;
 }
 
+std::optional<DeviceSpec> deviceNamedIn(const std::string& jobName) {
+  const std::vector<DeviceSpec> catalog = knownDevices();
+  std::string word;
+  for (const char c : jobName + ' ') {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      continue;
+    }
+    // "t4x2": the device, then how many.
+    if (const std::size_t x = word.rfind('x'); x != std::string::npos && x > 0 && x + 1 < word.size() &&
+                                               word.find_first_not_of("0123456789", x + 1) == std::string::npos)
+      word.resize(x);
+    for (const DeviceSpec& d : catalog) {
+      const std::string name = lower(d.name);
+      if (d.isCuda && !word.empty() && (name == word || name.substr(0, name.find('-')) == word)) return d;
+    }
+    word.clear();
+  }
+  return std::nullopt;
+}
+
 bool cudaNameMatches(const DeviceSpec& device, const std::string& reported) {
   if (!device.isCuda) return false;
   // Whole words in order, never a part of one: "NVIDIA L40S" is not an L4.

@@ -32,6 +32,10 @@ struct DeviceSpec {
 std::vector<DeviceSpec> knownDevices();
 // Case-insensitive; a unique-enough prefix works ("h100", "a100" finds A100-40GB); "CPU" is this machine.
 std::optional<DeviceSpec> findDevice(const std::string& name);
+// The GPU a job's name says it was made for, by a whole word of it: "gpt2-124m-colab-t4" is a T4,
+// "gpt2-1.5b-kaggle-t4x2-zero3" too (a count after the name: "t4x2"), "…-a100" an A100-40GB. A
+// name that names none (or a CPU) gives nothing.
+std::optional<DeviceSpec> deviceNamedIn(const std::string& jobName);
 // This machine's CPU: its physical memory, and its dense fp32 peak from its vector level and
 // clock (cpu_features.h: 134 GFLOP/s per core for AVX-512 at 2.1 GHz).
 DeviceSpec thisMachineCpu();

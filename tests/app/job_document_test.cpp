@@ -137,6 +137,25 @@ class JobDocumentTest : public QObject {
     QCOMPARE(document.plan()->plan.worldSize, 2);
   }
 
+  // A preset made for a place plans on that place's GPU ("…-colab-t4", "…-kaggle-t4x2-…"), not on
+  // an H100, until another is chosen.
+  void aCudaJobIsPlannedOnTheGpuItsNameSays() {
+    JobDocument document;
+    const QString cuda = QString(kJob).replace("device: cpu", "device: cuda");
+    document.load(QString(cuda).replace("name: tiny", "name: gpt2-124m-colab-t4"), {}, QDir::tempPath());
+    QCOMPARE(document.planDevice(), QString("T4"));
+    QVERIFY(document.plan().has_value());
+    QCOMPARE(document.plan()->plan.device.name, std::string("T4"));
+    document.setText(QString(cuda).replace("name: tiny", "name: gpt2-1.5b-kaggle-t4x2-zero3"));
+    QCOMPARE(document.planDevice(), QString("T4"));
+    JobDocument named;
+    named.load(QString(cuda).replace("name: tiny", "name: gpt2-124m-colab-a100"), {}, QDir::tempPath());
+    QCOMPARE(named.planDevice(), QString("A100-40GB"));
+    JobDocument unnamed;
+    unnamed.load(QString(cuda).replace("name: tiny", "name: gpt2-124m-8gpu-ddp"), {}, QDir::tempPath());
+    QCOMPARE(unnamed.planDevice(), QString("H100"));
+  }
+
   void noValuesWhileTheTextCannotBeRead() {
     JobDocument document;
     const QString broken = "# opened with a typo\nmodel:\n  n_layer: [2\n";

@@ -294,5 +294,18 @@ TEST(Planner, Formatting) {
   EXPECT_EQ(formatBytes(3 << 20), "3.0 MiB");
 }
 
+// The GPU a job's name says it was made for: whole words only, a count after it allowed.
+TEST(Devices, TheGpuAJobsNameSays) {
+  EXPECT_EQ(deviceNamedIn("gpt2-124m-colab-t4")->name, "T4");
+  EXPECT_EQ(deviceNamedIn("gpt2-1.5b-kaggle-t4x2-zero3")->name, "T4");
+  EXPECT_EQ(deviceNamedIn("GPT2 on H200")->name, "H200");
+  EXPECT_EQ(deviceNamedIn("gpt2-124m-colab-a100")->name, findDevice("a100")->name);
+  EXPECT_FALSE(deviceNamedIn("gpt2-124m-8gpu-ddp").has_value());
+  EXPECT_FALSE(deviceNamedIn("demo-cpu").has_value());
+  EXPECT_FALSE(deviceNamedIn("l40s-test").has_value());  // not an L4
+  EXPECT_FALSE(deviceNamedIn("t4xl").has_value());
+  EXPECT_FALSE(deviceNamedIn("").has_value());
+}
+
 }  // namespace
 }  // namespace traindeck
