@@ -761,7 +761,7 @@ void SetupPage::showProblems(const Diagnostics& problems) {
     }
     if (error && d.path.empty() && fileError.isEmpty())
       fileError = (d.line > 0 ? tr("Line %1: ").arg(d.line) : QString()) + QString::fromStdString(d.message) +
-                  tr(" — the form shows the last readable version.");
+                  tr(" — the form shows no values until it can be read.");
   }
   if (problems.empty()) m_problemList->addItem(tr("No problems: the job can start."));
   m_yaml->setExtraSelections(marks);
