@@ -188,7 +188,7 @@ void SetupYamlPane::showProblems() {
     }
     if (error && d.path.empty() && fileError.isEmpty())
       fileError = (d.line > 0 ? tr("Line %1: ").arg(d.line) : QString()) + QString::fromStdString(d.message) +
-                  tr(" — the form shows the last readable version.");
+                  tr(" — the form shows no values until it can be read.");
   }
   m_yaml->setExtraSelections(marks);
   m_error->setText(fileError);

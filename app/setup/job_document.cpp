@@ -236,7 +236,7 @@ void JobDocument::replan() {
   }
   m_plan.reset();
   m_problems = m_configProblems;
-  if (!m_lastReadable || !m_planable) return;
+  if (!m_loaded || !m_planable) return;  // no plan of values the text no longer holds
   const bool onHost = m_targetHost && m_planDevice == kHostDevice;
   const DeviceSpec device = onHost                  ? m_targetHost->device
                             : m_planDevice == "CPU" ? thisMachineCpu()

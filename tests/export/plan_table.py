@@ -2,7 +2,7 @@
 """plan_table.py TRAIN: the tutorial's table of what fits, made by the planner itself.
 
 For each GPT-2 size and each device a reader meets (Colab's T4, L4, A100, H100 and G4, Kaggle's
-T4 x2, Colab's TPU v6e), `traindeck-train plan --json` gives the largest micro-batch of 1,024-token
+T4 x2 with ddp, zero1 and zero3, Colab's TPU v6e), `traindeck-train plan --json` gives the largest micro-batch of 1,024-token
 sequences that fits one device, without and with activation checkpointing. Prints the Markdown
 table that docs/tutorial.md carries between its plan-table markers; tutorial_code.py checks that
 the page holds exactly this, so no figure there is written by hand.
@@ -17,6 +17,7 @@ COLUMNS = [
     ("T4 (fp16)", "T4", "fp16", 1, "single"),
     ("T4×2, DDP", "T4", "fp16", 2, "ddp"),
     ("T4×2, zero1", "T4", "fp16", 2, "zero1"),
+    ("T4×2, zero3²", "T4", "fp16", 2, "zero3"),
     ("L4", "L4", "bf16", 1, "single"),
     ("A100 40GB", "A100-40GB", "bf16", 1, "single"),
     ("H100", "H100", "bf16", 1, "single"),
