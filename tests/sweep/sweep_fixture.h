@@ -7,11 +7,25 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "sweep/sweep_spec.h"
 
 namespace traindeck::test_support {
+
+// The first ```<language> block of docs/sweeps.md (TRAINDECK_SOURCE_DIR), empty when none.
+inline std::string sweepsDocExample(const std::string& language) {
+  std::ifstream in(std::string(TRAINDECK_SOURCE_DIR) + "/docs/sweeps.md");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::string fence = "```" + language + "\n";
+  const auto start = doc.find(fence);
+  if (start == std::string::npos) return {};
+  const auto body = start + fence.size();
+  return doc.substr(body, doc.find("```", body) - body);
+}
 
 class SweepFolder : public ::testing::Test {
  protected:

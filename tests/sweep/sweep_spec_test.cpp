@@ -77,6 +77,16 @@ TEST_F(SweepSpecFile, AFullFileReadsIntoTheSpec) {
   EXPECT_EQ(spec.earlyStopping.rungs, (std::vector<std::int64_t>{1'000'000, 3'000'000, 9'000'000, 27'000'000}));
 }
 
+// The example in docs/sweeps.md reads without a problem and plans what it says.
+TEST_F(SweepSpecFile, TheDocumentedExampleReads) {
+  const std::string example = test_support::sweepsDocExample("yaml");
+  ASSERT_FALSE(example.empty());
+  const SweepSpec spec = loadSweep(example);
+  EXPECT_EQ(spec.method, SweepMethod::Random);
+  EXPECT_EQ(spec.parameters.size(), 5u);
+  EXPECT_EQ(spec.earlyStopping.rungs, (std::vector<std::int64_t>{10'000'000, 30'000'000, 90'000'000}));
+}
+
 TEST_F(SweepSpecFile, ShortFormsAndDefaults) {
   const SweepSpec spec = loadSweep(
       "base: job.yaml\nmethod: grid\nparameters:\n  model.n_layer: [1, 2]\nmetric: loss\n"

@@ -113,6 +113,17 @@ TEST(SweepState, DefectsAreNamed) {
   EXPECT_NE(errorOf(replaced(secondId, firstId)).find("do not match its id"), std::string::npos);
 }
 
+// The example in docs/sweeps.md is a state this version reads.
+TEST(SweepState, TheDocumentedExampleReads) {
+  const std::string example = test_support::sweepsDocExample("json");
+  ASSERT_FALSE(example.empty());
+  const SweepStateRead read = parseSweepState(example);
+  ASSERT_TRUE(read.ok()) << read.error;
+  ASSERT_EQ(read.state.trials.size(), 1u);
+  EXPECT_EQ(read.state.trials[0].state, TrialState::Pruned);
+  EXPECT_EQ(read.state.trials[0].rungs.size(), 2u);
+}
+
 TEST(SweepState, MergingAPlanAddsOnlyNewTrials) {
   SweepState state;
   EXPECT_EQ(mergePlan(state, gridPlan("[1e-3, 3e-4]")), 4u);
