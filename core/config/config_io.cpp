@@ -150,14 +150,6 @@ class DocumentCounter : public YAML::EventHandler {
   YAML::Mark lastStart = YAML::Mark::null_mark();
 };
 
-Diagnostic fileProblem(std::string message, int line = 0, int column = 0) {
-  Diagnostic d;
-  d.message = std::move(message);
-  d.line = line;
-  d.column = column;
-  return d;
-}
-
 // The first tab in the indentation of a line that is not blank, up to line
 // `lastLine` (1-based), as a 1-based (line, column); {0, 0} when none. yaml-cpp's own message
 // for one ("illegal map value", "illegal tab when looking for indentation") does not say what
@@ -222,14 +214,14 @@ static void applyOverrides(YAML::Node& root, const std::vector<std::string>& ove
     const bool wellFormed = eq != std::string::npos && !path.empty() && path.find('.', dot + 1) == std::string::npos &&
                             dot != 0 && dot + 1 != path.size();
     if (!wellFormed) {
-      problems.push_back(fileProblem("override '" + item + "' is not KEY=VALUE (e.g. strategy.micro_batch=8)"));
+      problems.push_back(fileDiagnostic("override '" + item + "' is not KEY=VALUE (e.g. strategy.micro_batch=8)"));
       continue;
     }
     YAML::Node value;
     try {
       value = YAML::Load(item.substr(eq + 1));
     } catch (const YAML::Exception& e) {
-      Diagnostic d = fileProblem("override '" + item + "' has a value that is not valid YAML: " + e.msg);
+      Diagnostic d = fileDiagnostic("override '" + item + "' has a value that is not valid YAML: " + e.msg);
       d.path = path;
       problems.push_back(d);
       continue;
@@ -252,8 +244,8 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
   result.source = source;
   result.baseDir = baseDir;
   if (text.size() > kMaxConfigBytes) {
-    result.problems.push_back(fileProblem("is " + std::to_string(text.size() >> 10) +
-                                          " KiB; a config is a few KiB of YAML (is this the right file?)"));
+    result.problems.push_back(fileDiagnostic("is " + std::to_string(text.size() >> 10) +
+                                             " KiB; a config is a few KiB of YAML (is this the right file?)"));
     return result;
   }
   if (const std::size_t bad = firstInvalidUtf8(text); bad != std::string::npos) {
@@ -263,7 +255,7 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[bad]));
     const bool control = static_cast<unsigned char>(text[bad]) < 0x80;
-    result.problems.push_back(fileProblem(
+    result.problems.push_back(fileDiagnostic(
         std::string("is not UTF-8 text: byte ") + hex +
             (control ? " is a control character, which YAML does not allow" : " cannot start a character here"),
         line, column));
@@ -277,13 +269,14 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
     }
     if (counter.stuck) {
       result.problems.push_back(
-          fileProblem("is not valid YAML: nothing can be read from here on "
-                      "(a stray ',' at the top level?)",
-                      counter.lastStart.line + 1, counter.lastStart.column + 1));
+          fileDiagnostic("is not valid YAML: nothing can be read from here on "
+                         "(a stray ',' at the top level?)",
+                         counter.lastStart.line + 1, counter.lastStart.column + 1));
       return result;
     }
     if (counter.documents > 1)
-      result.problems.push_back(fileProblem("holds more than one YAML document (separated by ---); a config is one"));
+      result.problems.push_back(
+          fileDiagnostic("holds more than one YAML document (separated by ---); a config is one"));
     YAML::Node root = YAML::Load(text);
     if (!overrides.empty()) applyOverrides(root, overrides, result.problems);
     DocumentReader(result).read(root);
@@ -291,14 +284,14 @@ LoadedConfig loadConfigText(const std::string& text, const std::string& source, 
     const bool placed = !e.mark.is_null();
     const auto [tabLine, tabColumn] = tabInIndentation(text, placed ? e.mark.line + 1 : INT_MAX);
     if (tabLine > 0) {
-      Diagnostic tab = fileProblem("is not valid YAML: tabs are not allowed for indentation", tabLine, tabColumn);
+      Diagnostic tab = fileDiagnostic("is not valid YAML: tabs are not allowed for indentation", tabLine, tabColumn);
       tab.hint = "indent with spaces";
       result.problems.push_back(tab);
     } else
       result.problems.push_back(
-          fileProblem("is not valid YAML: " + e.msg, placed ? e.mark.line + 1 : 0, placed ? e.mark.column + 1 : 0));
+          fileDiagnostic("is not valid YAML: " + e.msg, placed ? e.mark.line + 1 : 0, placed ? e.mark.column + 1 : 0));
   } catch (const std::exception& e) {
-    result.problems.push_back(fileProblem(std::string("could not be read: ") + e.what()));
+    result.problems.push_back(fileDiagnostic(std::string("could not be read: ") + e.what()));
   }
   return result;
 }
@@ -310,14 +303,14 @@ LoadedConfig loadConfigFile(const std::string& path, const std::vector<std::stri
   if (std::filesystem::is_directory(file, ec)) {
     LoadedConfig result;
     result.source = path;
-    result.problems.push_back(fileProblem("is a folder, not a YAML file"));
+    result.problems.push_back(fileDiagnostic("is a folder, not a YAML file"));
     return result;
   }
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     LoadedConfig result;
     result.source = path;
-    result.problems.push_back(fileProblem("cannot be opened (does it exist, and may you read it?)"));
+    result.problems.push_back(fileDiagnostic("cannot be opened (does it exist, and may you read it?)"));
     return result;
   }
   std::string text;

@@ -25,4 +25,12 @@ bool hasErrors(const Diagnostics& diagnostics) {
                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
+Diagnostic fileDiagnostic(std::string message, int line, int column) {
+  Diagnostic d;
+  d.message = std::move(message);
+  d.line = line;
+  d.column = column;
+  return d;
+}
+
 }  // namespace traindeck

@@ -27,4 +27,7 @@ using Diagnostics = std::vector<Diagnostic>;
 
 bool hasErrors(const Diagnostics& diagnostics);
 
+// An error about a file as a whole (no key), at a line and column when it has one.
+Diagnostic fileDiagnostic(std::string message, int line = 0, int column = 0);
+
 }  // namespace traindeck

@@ -10,6 +10,7 @@
 #include "config_fields.h"
 #include "diagnostic.h"
 #include "run_config.h"
+#include "yaml_diagnostic.h"
 
 namespace traindeck {
 
@@ -22,9 +23,5 @@ struct FieldCodec {
 };
 
 const std::vector<FieldCodec>& fieldCodecs();
-
-// Diagnostic at a node's place in the file (yaml-cpp marks are 0-based; ours are 1-based).
-Diagnostic diagnosticAt(const YAML::Node& node, std::string path, std::string message,
-                        std::string hint = {}, Severity severity = Severity::Error);
 
 }  // namespace traindeck

@@ -1,0 +1,28 @@
+// A trial as a job: the sweep's base job with the trial's settings (and repeat seed) set
+// through core/config's overrides, then validated as any job is. A value the job refuses is
+// a problem that names the trial.
+#pragma once
+
+#include <vector>
+
+#include "config/config_io.h"
+#include "config/validate.h"
+#include "sweep_spec.h"
+#include "trial_params.h"
+
+namespace traindeck {
+
+struct TrialJob {
+  LoadedConfig loaded;   // the job; places are the base job's, and swept keys have none
+  Diagnostics problems;  // loading and validation, each message starting "trial <name>: "
+};
+
+// Reads spec.baseJobPath again: the job may have changed since the sweep began.
+TrialJob applyTrial(const SweepSpec& spec, const TrialParams& trial, const ValidationContext& context);
+
+// Every trial applied (what validating a sweep means). A problem that several trials share is
+// listed once: "every trial: ..." when all have it, else "trial <first> and N more: ...".
+Diagnostics checkTrials(const SweepSpec& spec, const std::vector<TrialParams>& trials,
+                        const ValidationContext& context);
+
+}  // namespace traindeck

@@ -1,0 +1,84 @@
+// sweep.json: every trial of a sweep with its settings, state, rung results and run folder.
+// The runner keeps it (one writer), replacing it whole and atomically after each change, so
+// that whatever stops the app (a close, a lost link, a requeue, a reboot) leaves a file that
+// says which trials ran, and planning again adds only trials whose id it does not hold.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trial_params.h"
+
+namespace traindeck {
+
+//  queued    planned, not started (or asked to run again)
+//  running   started; its run folder is set
+//  pruned    stopped by early stopping at a rung, with a checkpoint there; may be promoted
+//  promoted  a pruned trial resumed from its checkpoint towards the next rung
+//  finished  ran to the end of its job
+//  crashed   its run failed once; it runs again (from its newest checkpoint)
+//  failed    its run failed again after the retry; left alone
+//  deleted   its run folder was deleted by the user; never run again unless asked
+enum class TrialState { Queued, Running, Pruned, Promoted, Finished, Crashed, Failed, Deleted };
+
+// A crashed trial runs again this many times before it is failed.
+inline constexpr int kTrialRetries = 1;
+
+struct RungResult {
+  int rung = 0;         // index into the spec's rungs
+  std::int64_t at = 0;  // tokens or steps (the spec's unit) when measured
+  double metric = 0;    // the spec's metric there
+  bool operator==(const RungResult&) const = default;
+};
+
+struct TrialRecord {
+  TrialParams params;
+  TrialState state = TrialState::Queued;
+  std::vector<RungResult> rungs;  // in rung order, at most one per rung
+  int clearedRung = -1;           // the highest rung early stopping let it go past (or promoted it from)
+  std::string runFolder;          // empty until started
+  int retries = 0;                // runs again after a crash so far
+  bool operator==(const TrialRecord&) const = default;
+
+  // The highest rung measured, or -1.
+  int lastRung() const;
+  // Running (or promoted) and measured at a rung not yet decided on.
+  bool awaitsDecision() const;
+  const RungResult* resultAt(int rung) const;
+};
+
+struct SweepState {
+  static constexpr int kSchema = 1;
+  std::string sweepFile;  // the sweep.yaml it belongs to, as given
+  std::vector<TrialRecord> trials;
+  bool operator==(const SweepState&) const = default;
+
+  TrialRecord* find(const std::string& id);
+  const TrialRecord* find(const std::string& id) const;
+};
+
+const char* trialStateName(TrialState state);
+std::optional<TrialState> trialStateFromName(const std::string& name);
+
+// Adds, as queued, the planned trials whose id the state does not hold, in plan order;
+// returns how many. A deleted, failed or finished trial is never added again.
+std::size_t mergePlan(SweepState& state, const std::vector<TrialParams>& plan);
+
+// A crash: crashed (to be retried) while retries remain, else failed.
+void recordCrash(TrialRecord& trial);
+
+// A rung's result; replaces an earlier one at the same rung (a resumed run measures again).
+void recordRungResult(TrialRecord& trial, const RungResult& result);
+
+// Early stopping let it go on past its last rung.
+void clearLastRung(TrialRecord& trial);
+// A pruned trial resumes from its checkpoint at its last rung (the runner starts it).
+void promoteTrial(TrialRecord& trial);
+
+// Asked by the user: a deleted or failed trial (or any other) becomes queued again, its run
+// folder, results and retries cleared.
+void requeueTrial(TrialRecord& trial);
+
+}  // namespace traindeck
