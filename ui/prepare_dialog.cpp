@@ -16,16 +16,12 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "job_files.h"
+
 namespace traindeck {
 
 namespace {
 enum SeparatorKind { kNoSeparator, kEmptyLine, kThisLine };
-
-bool isInside(const QString& path, const QString& dir) {
-  const QString p = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
-  const QString d = QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
-  return p == d || p.startsWith(d + '/');
-}
 }  // namespace
 
 PrepareDialog::PrepareDialog(const QString& trainBinary, const DataConfig& data, const QString& defaultOutDir,
@@ -206,11 +202,10 @@ void PrepareDialog::startPrepare() {
   const QString out = m_out->text().trimmed();
   if (files.isEmpty()) return m_status->setText(tr("Add the text files to prepare first."));
   if (out.isEmpty()) return m_status->setText(tr("Name the folder to prepare them into."));
-  for (const QString& dir : m_forbidden)
-    if (isInside(out, dir))
-      return m_status->setText(tr("%1 is inside the app's presets folder, which is not for data: prepare into %2 "
-                                  "instead.")
-                                   .arg(QDir::toNativeSeparators(out), QDir::toNativeSeparators(m_instead)));
+  if (isInAny(out, m_forbidden))
+    return m_status->setText(tr("%1 is inside the app's presets folder, which is not for data: prepare into %2 "
+                                "instead.")
+                                 .arg(QDir::toNativeSeparators(out), QDir::toNativeSeparators(m_instead)));
   if (QFileInfo::exists(out + "/dataset.json"))
     return m_status->setText(tr("%1 is a prepared dataset already: choose another folder.").arg(out));
   m_start->setEnabled(false);
