@@ -107,13 +107,9 @@ QString JobDocument::withValues(QString text, const KeyEdits& edits) const {
 
 QString JobDocument::textWithAbsolutePaths() const {
   if (!m_lastReadable) return m_text;
-  const RunConfig& c = m_lastReadable->config;
-  const std::pair<const char*, const std::string*> paths[] = {
-      {"model.init_from", &c.model.init_from}, {"data.train", &c.data.train},   {"data.val", &c.data.val},
-      {"data.vocab", &c.data.vocab},           {"data.merges", &c.data.merges}, {"runs_root", &c.runs_root},
-      {"target.identity", &c.target.identity}};
+  RunConfig c = m_lastReadable->config;
   KeyEdits edits;
-  for (const auto& [path, value] : paths) {
+  for (const auto& [path, value] : pathFields(c)) {
     const QString written = QString::fromStdString(*value);
     // ~/ and ${VAR} mean the same anywhere; only a relative path depends on where the file is.
     if (written.isEmpty() || QDir::isAbsolutePath(written) || written.startsWith('~') || written.startsWith('$'))

@@ -472,10 +472,19 @@ Diagnostics problemsIn(const Diagnostics& all, std::initializer_list<std::string
   return out;
 }
 
+std::vector<std::pair<const char*, std::string*>> pathFields(RunConfig& config) {
+  return {{"model.init_from", &config.model.init_from},
+          {"data.train", &config.data.train},
+          {"data.val", &config.data.val},
+          {"data.vocab", &config.data.vocab},
+          {"data.merges", &config.data.merges},
+          {"runs_root", &config.runs_root},
+          {"target.identity", &config.target.identity}};
+}
+
 RunConfig withExpandedPaths(const RunConfig& config, const std::string& baseDir, const EnvLookup& env) {
   RunConfig out = config;
-  for (std::string* path : {&out.model.init_from, &out.data.train, &out.data.val, &out.data.vocab, &out.data.merges,
-                            &out.runs_root, &out.target.identity})
+  for (const auto& [key, path] : pathFields(out))
     if (!path->empty()) *path = expandPath(*path, baseDir, env).path;
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config_io.h"
@@ -49,6 +50,9 @@ Diagnostics checkConfig(const LoadedConfig& loaded, const ValidationContext& con
 // Only the problems in the named sections (and in the file as a whole): `plan` needs model
 // and strategy alone to be right.
 Diagnostics problemsIn(const Diagnostics& all, std::initializer_list<std::string_view> sections);
+
+// The config's path fields, by their keys ("data.train"): the ones withExpandedPaths expands.
+std::vector<std::pair<const char*, std::string*>> pathFields(RunConfig& config);
 
 // The config with every path field expanded (~, ${VAR}) and made absolute against `baseDir`:
 // what the trainer uses and what a run directory's config.yaml records. Unset variables are
