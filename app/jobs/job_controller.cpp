@@ -52,7 +52,7 @@ QString JobController::newRunDir(const RunConfig& config) const {
 }
 
 JobController::Started JobController::start(const RunConfig& jobConfig, const QString& jobFile, const QString& yamlText,
-                                            const QStringList& jobArgs) {
+                                            const QStringList& jobArgs, const QStringList& environment) {
   if (!QDir().mkpath(m_runsRoot)) return {{}, tr("Could not make the runs folder %1.").arg(m_runsRoot)};
   // The run is named for what sets it apart from the job's earlier runs (run_names.h).
   RunConfig config = jobConfig;
@@ -83,7 +83,7 @@ JobController::Started JobController::start(const RunConfig& jobConfig, const QS
   auto job = std::make_unique<LocalJob>();
   LocalJob* local = job.get();
   adopt(runDir, std::move(job));
-  local->start(m_trainBinary, configPath, runDir, extraArgs);
+  local->start(m_trainBinary, configPath, runDir, extraArgs, environment);
   return {runDir, {}};
 }
 
@@ -221,18 +221,20 @@ QString JobController::roomProblem(const RunConfig& config, int localGpus, QSett
   return machineRoomProblem(liveConfigs(spec), config, hostMachine(probe->probe, spec));
 }
 
-JobController::Started JobController::continueRun(const QString& runDir, const std::optional<TargetConfig>& target) {
+JobController::Started JobController::continueRun(const QString& runDir, const std::optional<TargetConfig>& target,
+                                                  const QStringList& extraArgs, const QStringList& environment) {
   const QString dir = absolute(runDir);
   const QString name = QFileInfo(dir).fileName();
   if (QFileInfo::exists(dir + "/" + kRemoteRecordFile)) {
     if (!target) return {{}, tr("%1 ran on another host: say which host it continues on.").arg(name)};
-    return continueOn(dir, *target);
+    return continueOn(dir, *target, {}, extraArgs);
   }
-  if (const QString why = resume(dir); !why.isEmpty()) return {{}, tr("%1 cannot be continued: %2.").arg(name, why)};
+  if (const QString why = resume(dir, extraArgs, environment); !why.isEmpty())
+    return {{}, tr("%1 cannot be continued: %2.").arg(name, why)};
   return {dir, {}};
 }
 
-QString JobController::resume(const QString& runDir) {
+QString JobController::resume(const QString& runDir, const QStringList& extraArgs, const QStringList& environment) {
   const QString dir = QFileInfo(runDir).absoluteFilePath();
   if (Job* job = jobFor(dir); job && job->isActive()) return tr("the run is still going");
   if (QFileInfo::exists(dir + "/" + kRemoteRecordFile))
@@ -249,7 +251,8 @@ QString JobController::resume(const QString& runDir) {
   auto job = std::make_unique<LocalJob>();
   LocalJob* local = job.get();
   adopt(dir, std::move(job));
-  local->start(m_trainBinary, QDir(dir).filePath(run_file::kConfig), dir, {"--resume"});
+  local->start(m_trainBinary, QDir(dir).filePath(run_file::kConfig), dir, QStringList{"--resume"} + extraArgs,
+               environment);
   return {};
 }
 
@@ -268,7 +271,7 @@ TargetConfig JobController::targetOf(const QString& runDir) {
 }
 
 JobController::Started JobController::continueOn(const QString& runDir, const TargetConfig& target,
-                                                 const QString& workDir) {
+                                                 const QString& workDir, const QStringList& extraArgs) {
   const QString dir = absolute(runDir);
   const QString name = QFileInfo(dir).fileName();
   if (Job* job = jobFor(dir); job && job->isActive())
@@ -306,7 +309,7 @@ JobController::Started JobController::continueOn(const QString& runDir, const Ta
   if (!launch) return {{}, error};
   launch->configBaseDir = dir;
   launch->localRunDir = dir;
-  launch->extraArgs = {"--resume"};
+  launch->extraArgs = QStringList{"--resume"} + extraArgs;
   for (const QString& field : onTheHost)
     launch->notes << tr("%1 was on %2 already (remote:): %3 must have it at the same place.")
                          .arg(field, before.ssh.spec, launch->target.spec);

@@ -61,16 +61,19 @@ class JobController : public QObject {
 
   // Starts `config` in a new run under the runs root. `jobFile` is the job's saved YAML file; when
   // it is empty, `yamlText` is written to <run>.job.yaml beside the run (relative paths then mean
-  // the runs root). `extraArgs` go to `traindeck-train run` after the config.
+  // the runs root). `extraArgs` go to `traindeck-train run` after the config; `environment`
+  // ("KEY=VALUE" each) is added to a run on this machine's (a sweep's slot: its threads, its GPUs).
   Started start(const RunConfig& config, const QString& jobFile, const QString& yamlText,
-                const QStringList& extraArgs = {});
+                const QStringList& extraArgs = {}, const QStringList& environment = {});
   // Continues an ended run from its newest complete checkpoint, the one way the window and the
   // command line offer it: a run of this machine resumes in its own folder (resume()); the
   // mirror of a remote run continues on `target` (continueOn()), which it then needs.
-  Started continueRun(const QString& runDir, const std::optional<TargetConfig>& target = std::nullopt);
+  // `extraArgs` (--stop-at N) go to the trainer after --resume; `environment` as start()'s.
+  Started continueRun(const QString& runDir, const std::optional<TargetConfig>& target = std::nullopt,
+                      const QStringList& extraArgs = {}, const QStringList& environment = {});
   // Continues an ended run of this machine in its own folder from its newest complete
   // checkpoint (`traindeck-train run --resume`): the same run, one curve. Empty string, or why not.
-  QString resume(const QString& runDir);
+  QString resume(const QString& runDir, const QStringList& extraArgs = {}, const QStringList& environment = {});
   // Continues an ended remote run (its mirror `runDir`) on the host `target` names, from the
   // newest complete checkpoint in the mirror: that host is bootstrapped, the job's local data
   // and the checkpoint are uploaded, and the run resumes there in the same mirror, one curve
@@ -79,7 +82,8 @@ class JobController : public QObject {
   // it is marked so and continues; alive, the start is refused (failedToStart) saying how to
   // stop it there. The work folder there is `workDir`, else the job's (workDirOf); the
   // remote options' workDir overrides both; `target`'s remote_dir is not used.
-  Started continueOn(const QString& runDir, const TargetConfig& target, const QString& workDir = {});
+  Started continueOn(const QString& runDir, const TargetConfig& target, const QString& workDir = {},
+                     const QStringList& extraArgs = {});
   // The work folder the job of this run names (its config.yaml's target.remote_dir), or the
   // default one when that cannot be read.
   static QString workDirOf(const QString& runDir);

@@ -35,14 +35,18 @@ Diagnostics trialProblems(const SweepSpec& spec, const TrialParams& trial, Loade
 }
 
 LoadedConfig loadTrialConfig(const SweepSpec& spec, const TrialParams& trial) {
+  return loadConfigFile(spec.baseJobPath, trialOverrides(trial));
+}
+
+}  // namespace
+
+std::vector<std::string> trialOverrides(const TrialParams& trial) {
   std::vector<std::string> overrides;
   for (const ParamSetting& setting : trial.settings)
     overrides.push_back(setting.key + "=" + paramValueYaml(setting.value));
   if (trial.seed) overrides.push_back(trial.seedKey + "=" + std::to_string(*trial.seed));
-  return loadConfigFile(spec.baseJobPath, overrides);
+  return overrides;
 }
-
-}  // namespace
 
 TrialJob applyTrial(const SweepSpec& spec, const TrialParams& trial, const ValidationContext& context) {
   TrialJob job;

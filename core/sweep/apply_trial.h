@@ -17,6 +17,10 @@ struct TrialJob {
   Diagnostics problems;  // loading and validation, each message starting "trial <name>: "
 };
 
+// The trial's settings as core/config overrides ("optimizer.lr=0.0003", then "seed=1"): what
+// `traindeck-train run --set` takes.
+std::vector<std::string> trialOverrides(const TrialParams& trial);
+
 // Reads spec.baseJobPath again: the job may have changed since the sweep began.
 TrialJob applyTrial(const SweepSpec& spec, const TrialParams& trial, const ValidationContext& context);
 

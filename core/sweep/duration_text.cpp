@@ -3,6 +3,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <iterator>
 
 namespace traindeck {
 
@@ -48,6 +50,24 @@ std::optional<double> parseDuration(const std::string& text) {
   }
   if (!any || !(total > 0) || !std::isfinite(total)) return std::nullopt;
   return total;
+}
+
+std::string durationText(double seconds) {
+  struct Unit {
+    const char* name;
+    std::int64_t seconds;
+  };
+  static constexpr Unit kUnits[] = {{"d", 86400}, {"h", 3600}, {"m", 60}, {"s", 1}};
+  const std::int64_t whole = seconds > 0 ? static_cast<std::int64_t>(seconds + 0.5) : 0;
+  for (std::size_t i = 0; i < std::size(kUnits); ++i) {
+    if (whole < kUnits[i].seconds && kUnits[i].seconds > 1) continue;
+    std::string out = std::to_string(whole / kUnits[i].seconds) + kUnits[i].name;
+    if (i + 1 < std::size(kUnits))
+      if (const std::int64_t next = whole % kUnits[i].seconds / kUnits[i + 1].seconds; next > 0)
+        out += std::to_string(next) + kUnits[i + 1].name;
+    return out;
+  }
+  return "0s";
 }
 
 }  // namespace traindeck

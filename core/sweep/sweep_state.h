@@ -40,6 +40,9 @@ struct TrialRecord {
   int clearedRung = -1;           // the highest rung early stopping let it go past (or promoted it from)
   std::string runFolder;          // empty until started
   int retries = 0;                // runs again after a crash so far
+  std::optional<double> metric;   // the sweep's metric as last measured (a rung, the end); NaN: not a number
+  std::int64_t tokens = 0;        // trained so far (its run's last record)
+  std::string note;               // why it crashed or failed, or another word for the user; empty: none
   bool operator==(const TrialRecord&) const = default;
 
   // The highest rung measured, or -1.
@@ -52,6 +55,7 @@ struct TrialRecord {
 struct SweepState {
   static constexpr int kSchema = 1;
   std::string sweepFile;  // the sweep.yaml it belongs to, as given
+  double elapsedSeconds = 0;  // the time a runner has spent on it, over all its sessions (budget.wall_time)
   std::vector<TrialRecord> trials;
   bool operator==(const SweepState&) const = default;
 

@@ -37,6 +37,9 @@ void writeTrial(JsonWriter& out, const TrialRecord& trial) {
   if (trial.params.seed) out.field("seed_key", trial.params.seedKey).field("seed", *trial.params.seed);
   out.field("state", trialStateName(trial.state)).field("retries", trial.retries).field("run", trial.runFolder);
   out.field("cleared_rung", trial.clearedRung);
+  if (trial.metric) out.field("metric", *trial.metric);
+  out.field("tokens", trial.tokens);
+  if (!trial.note.empty()) out.field("note", trial.note);
   out.key("rungs").beginArray();
   for (const RungResult& r : trial.rungs)
     out.beginObject().field("rung", r.rung).field("at", r.at).field("metric", r.metric).endObject();
@@ -86,6 +89,12 @@ std::string readTrial(const JsonValue& item, TrialRecord& trial) {
   trial.retries = static_cast<int>(item.integerOr("retries", 0));
   trial.runFolder = item.stringOr("run", "");
   trial.clearedRung = static_cast<int>(item.integerOr("cleared_rung", -1));
+  if (const JsonValue* metric = item.find("metric"); metric && metric->type() != JsonValue::Type::Null)
+    trial.metric = metric->isNumber() ? metric->numberOr(0) : std::nan("");
+  else if (metric)
+    trial.metric = std::nan("");  // written as null: it was measured, and not a number
+  trial.tokens = item.integerOr("tokens", 0);
+  trial.note = item.stringOr("note", "");
   if (const JsonValue* rungs = item.find("rungs")) {
     for (const JsonValue& r : rungs->items()) {
       if (!r.isObject() || !r.find("rung") || !r.find("rung")->isInteger()) return "has a rung result without its rung";
@@ -113,7 +122,8 @@ std::optional<std::string> readFileText(const std::string& path, bool& missing) 
 
 std::string sweepStateJson(const SweepState& state) {
   JsonWriter out;
-  out.beginObject().field("schema", SweepState::kSchema).field("sweep", state.sweepFile).key("trials").beginArray();
+  out.beginObject().field("schema", SweepState::kSchema).field("sweep", state.sweepFile);
+  out.field("elapsed_s", state.elapsedSeconds).key("trials").beginArray();
   for (const TrialRecord& trial : state.trials) writeTrial(out, trial);
   out.endArray().endObject();
   return out.str() + "\n";
@@ -136,6 +146,7 @@ SweepStateRead parseSweepState(std::string_view json) {
                    (schema > SweepState::kSchema ? " (a newer TrainDeck wrote it)" : "");
   if (!result.ok()) return result;
   result.state.sweepFile = root.stringOr("sweep", "");
+  result.state.elapsedSeconds = root.numberOr("elapsed_s", 0);
   std::set<std::string> ids;
   for (const JsonValue& item : root.find("trials")->items()) {
     TrialRecord trial;

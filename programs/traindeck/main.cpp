@@ -14,6 +14,7 @@
 #include "read_cli.h"
 #include "remote_cli.h"
 #include "runs_root.h"
+#include "sweep_cli.h"
 
 namespace {
 
@@ -28,6 +29,8 @@ usage: traindeck [--config FILE|PRESET] [--runs-root DIR] [--open PATH] [--compa
        traindeck --watch [user@]host[:port] --remote-run DIR [SSH options as --launch]
        traindeck --attach RUN_DIR | --stop RUN_DIR | --kill RUN_DIR | --fetch RUN_DIR [--hf]
        traindeck --read PATH
+       traindeck --sweep SWEEP.yaml [--slots N] [--on [user@]host[:port]]... [--runs-root DIR]
+       traindeck --sweep-status SWEEP_DIR
 
 options:
   --config FILE     the job to open on the Setup page: a YAML file or a preset name
@@ -76,6 +79,19 @@ options:
                     trainer_state.json, MLflow's mlflow.db or mlruns/, W&B offline runs,
                     Lightning or Keras CSV logs, llm.c main.log), one JSON object a line:
                     {"run", "metric", "step", "value", "time"} (docs/compare.md)
+  --sweep FILE      run a sweep (docs/sweeps.md) without a display: its trials as ordinary
+                    runs under --runs-root, --slots N at once on the job's own target (default
+                    1; this machine's threads or GPUs are shared among them), and one at a time
+                    on each --on HOST. The sweep folder (<runs root>/sweeps/<id>, its sweep.json)
+                    is the first line on stdout, then a line per trial state change; exit 0 when
+                    every trial has ended or the budget is spent. The same file again continues
+                    the same sweep: nothing runs twice. Ctrl-C detaches (the trials go on)
+  --sweep-status DIR
+                    print a sweep folder's trials, one JSON object a line:
+                    {"trial", "id", "params", "state", "rung", "metric", "run"}
+  --attach SWEEP_DIR
+                    take a sweep up again (after Ctrl-C, a crash, a reboot): running trials are
+                    followed, ended ones settled, the rest started
   --help, -h        this text
   --version         the version
 
@@ -92,6 +108,7 @@ int main(int argc, char** argv) {
     }
     if (std::strcmp(argv[i], "--check-ssh") == 0 || std::strncmp(argv[i], "--check-ssh=", 12) == 0)
       return traindeck::runCheckSshCli(argc, argv);
+    if (traindeck::isSweepCliCommand(argc, argv)) return traindeck::runSweepCli(argc, argv);
     if (traindeck::isRemoteCliCommand(argc, argv)) return traindeck::runRemoteCli(argc, argv);
     if (traindeck::isReadCliCommand(argc, argv)) return traindeck::runReadCli(argc, argv);
     if (std::strcmp(argv[i], "--version") == 0) {

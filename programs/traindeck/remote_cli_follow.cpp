@@ -34,6 +34,10 @@ void detachOnInterrupt() {
   std::signal(SIGINT, onInterrupt);
 }
 
+bool interrupted() {
+  return g_interrupted != 0;
+}
+
 // A question on the terminal; only "y" or "yes" is yes. No terminal: no.
 bool askYesOnTerminal(const QString& question) {
   if (::isatty(STDIN_FILENO) == 0) return false;

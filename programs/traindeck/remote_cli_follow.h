@@ -12,6 +12,8 @@ void say(const QString& line);  // one line on stderr
 bool askYesOnTerminal(const QString& question);
 // From now on Ctrl-C detaches follow() (exit 130) instead of ending the program at once.
 void detachOnInterrupt();
+// Whether Ctrl-C came since detachOnInterrupt().
+bool interrupted();
 // Follows `job` to its end, printing its steps, output and progress on stderr; the exit code:
 // 0 finished or stopped, 1 failed or not started, 130 detached.
 int follow(Job* job);

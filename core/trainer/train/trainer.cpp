@@ -1,5 +1,5 @@
 // The loop (STYLE.md: a short, readable train()): resume; while steps remain: step, maybe
-// evaluate (every N and at the end), maybe checkpoint (every N, at the end, when stopped).
+// evaluate (every N, at the end, at --stop-at), maybe checkpoint (every N, at the end, when stopped).
 // Per-step results stay on the device and are read back about once a second (the reporter's
 // flush), so the loop never waits for the device just to log.
 #include "trainer.h"
@@ -37,7 +37,10 @@ TrainResult Trainer::run() {
       trainStep();
       const bool last = m_step == m_totalSteps;
       stopped = shouldStop(last);
-      const bool evalNow = m_data.val && m_config.eval.every > 0 && (m_step % m_config.eval.every == 0 || last);
+      // A --stop-at step is measured too: a sweep compares trials there (docs/sweeps.md).
+      const bool atStopStep = m_options.stopAtStep > 0 && m_step == m_options.stopAtStep;
+      const bool evalNow =
+          m_data.val && m_config.eval.every > 0 && (m_step % m_config.eval.every == 0 || last || atStopStep);
       const bool saveNow =
           last || stopped || (m_config.checkpoint.every > 0 && m_step % m_config.checkpoint.every == 0);
       if (m_reporter.flushDue() || evalNow || saveNow) flush();

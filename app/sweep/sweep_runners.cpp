@@ -1,0 +1,87 @@
+#include "sweep_runners.h"
+
+#include <QDir>
+
+#include "job_controller.h"
+#include "sweep/sweep_state_file.h"
+#include "sweep_folder.h"
+#include "sweep_runner.h"
+
+namespace traindeck {
+
+namespace {
+
+// Whether sweep.json says a trial was going on: its runner went away mid-sweep.
+bool wasInterrupted(const QString& sweepDir) {
+  const SweepStateRead read = readSweepState(SweepFolder{sweepDir}.statePath().toStdString());
+  if (!read.ok()) return false;
+  for (const TrialRecord& trial : read.state.trials)
+    if (trial.state == TrialState::Running || trial.state == TrialState::Promoted || trial.state == TrialState::Crashed)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+SweepRunners::SweepRunners(JobController& jobs, QObject* parent) : QObject(parent), m_jobs(jobs) {}
+
+SweepRunners::~SweepRunners() = default;
+
+QString SweepRunners::run(const QString& sweepFile, const QString& sweepDir, const SweepPlace& place) {
+  if (m_runners.count(sweepDir)) return {};
+  auto runner = std::make_unique<SweepRunner>(m_jobs);
+  runner->setLocalGpus(m_localGpus);
+  connect(runner.get(), &SweepRunner::trialChanged, this,
+          [this, sweepDir](const QString&, const QString& line) { emit trialChanged(sweepDir, line); });
+  connect(runner.get(), &SweepRunner::finished, this,
+          [this, sweepDir](const QString& why) { emit sweepFinished(sweepDir, why); });
+  if (QString why = runner->begin(sweepFile, sweepDir, {place}); !why.isEmpty()) return why;
+  m_runners[sweepDir] = std::move(runner);
+  return {};
+}
+
+QString SweepRunners::start(const QString& sweepFile, int localSlots, QString* error) {
+  const QString dir = sweepFolderFor(m_jobs.runsRoot(), sweepFile, error);
+  if (dir.isEmpty()) return {};
+  if (const auto it = m_runners.find(dir); it != m_runners.end() && !it->second->isDone()) return dir;
+  m_runners.erase(dir);  // a runner that ended: a new one plans again
+  *error = run(sweepFile, dir, {tr("the job's target"), std::nullopt, localSlots});
+  return error->isEmpty() ? dir : QString();
+}
+
+int SweepRunners::resumeInterrupted() {
+  int resumed = 0;
+  for (const QString& dir : sweepFolders(m_jobs.runsRoot())) {
+    if (m_runners.count(dir) || !wasInterrupted(dir)) continue;
+    QString error;
+    const QString file = sweepFileOf(dir, &error);
+    if (file.isEmpty()) continue;
+    if (run(file, dir, {tr("the job's target"), std::nullopt, 1}).isEmpty()) ++resumed;
+  }
+  return resumed;
+}
+
+SweepRunner* SweepRunners::runnerFor(const QString& sweepDir) const {
+  const auto it = m_runners.find(QDir(sweepDir).absolutePath());
+  return it == m_runners.end() ? nullptr : it->second.get();
+}
+
+QString SweepRunners::promote(const QString& sweepDir, const QString& trialId) {
+  SweepRunner* runner = runnerFor(sweepDir);
+  if (!runner) {
+    QString error;
+    const QString file = sweepFileOf(sweepDir, &error);
+    if (file.isEmpty()) return error;
+    if (QString why = run(file, QDir(sweepDir).absolutePath(), {tr("the job's target"), std::nullopt, 1});
+        !why.isEmpty())
+      return why;
+    runner = runnerFor(sweepDir);
+  }
+  return runner->promote(trialId);
+}
+
+void SweepRunners::stop(const QString& sweepDir) {
+  if (SweepRunner* runner = runnerFor(sweepDir)) runner->stopAll();
+}
+
+}  // namespace traindeck

@@ -1,0 +1,52 @@
+// The app's sweeps: one SweepRunner per sweep folder it runs, made when the user starts a sweep
+// (the Setup page's Sweep tab) and, at the app's start, for every sweep that was running when
+// the app went away (a trial still running in its sweep.json), so that closing the app never
+// loses one. A sweep another TrainDeck runs (`traindeck --sweep` in a terminal) is left to it.
+// Lives in the GUI thread beside the JobController, which runs the trials.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <map>
+#include <memory>
+
+#include "sweep_places.h"
+
+namespace traindeck {
+
+class JobController;
+class SweepRunner;
+
+class SweepRunners : public QObject {
+  Q_OBJECT
+ public:
+  explicit SweepRunners(JobController& jobs, QObject* parent = nullptr);
+  ~SweepRunners() override;
+
+  // Runs `sweepFile` (absolute) in its sweep folder under the runs root, `localSlots` trials at
+  // once on the job's own target. The sweep folder, or empty with *error (its problems).
+  QString start(const QString& sweepFile, int localSlots, QString* error);
+  // Takes up every sweep under the runs root that was running when the last runner went away;
+  // returns how many.
+  int resumeInterrupted();
+  // The runner of this sweep folder, or nullptr when this app does not run it.
+  SweepRunner* runnerFor(const QString& sweepDir) const;
+  // Empty, or why not (this app does not run the sweep; the trial is not pruned).
+  QString promote(const QString& sweepDir, const QString& trialId);
+  // Stops the sweep's running trials at a checkpoint; nothing more starts.
+  void stop(const QString& sweepDir);
+  void setLocalGpus(int gpus) { m_localGpus = gpus; }
+
+ signals:
+  void trialChanged(const QString& sweepDir, const QString& line);
+  void sweepFinished(const QString& sweepDir, const QString& why);
+
+ private:
+  QString run(const QString& sweepFile, const QString& sweepDir, const SweepPlace& place);
+
+  JobController& m_jobs;
+  std::map<QString, std::unique_ptr<SweepRunner>> m_runners;  // by sweep folder
+  int m_localGpus = 0;
+};
+
+}  // namespace traindeck
