@@ -3,7 +3,8 @@
 // matches the source, so a reader never sees half a file; a .part left by an interrupted
 // transfer is continued from its size (the final checksum covers the whole file). An upload's
 // .part carries the tag its maker gives ("<target>.part-<tag>": SshWorker's names this machine
-// and the host), so two hosts sharing one file system, uploading one file at once, do not write
+// and the host, and numbers a second link to that host at once), so two hosts sharing one file
+// system, or two runs starting together on one host, uploading one file at once, do not write
 // into one .part; its rename over the target is rename(2) there (`mv -f`), which replaces atomically.
 #pragma once
 

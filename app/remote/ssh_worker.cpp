@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -22,13 +24,33 @@ namespace {
 
 // This machine and the host it links to: stable across reconnects and restarts (a cut upload
 // resumes), and another for each host, so hosts sharing one file system never share a .part.
-QString partTagFor(const SshTarget& target) {
+QString stablePartTag(const SshTarget& target) {
   const QByteArray machine =
       QSysInfo::machineUniqueId().isEmpty() ? QSysInfo::machineHostName().toUtf8() : QSysInfo::machineUniqueId();
   return QString::fromLatin1(
       QCryptographicHash::hash(machine + '\n' + target.display().toUtf8(), QCryptographicHash::Sha256)
           .toHex()
           .left(12));
+}
+
+// The tags of this process's live links. Two links to one host at once (two runs started
+// together, a sweep's trials) would upload the same file (the helper, the trainer) into one
+// .part: the first link takes the stable tag, each other one the tag with "-2", "-3", ...
+std::mutex g_tagsMutex;
+std::set<QString> g_tagsInUse;
+
+QString takePartTag(const SshTarget& target) {
+  const QString stable = stablePartTag(target);
+  const std::lock_guard<std::mutex> lock(g_tagsMutex);
+  QString tag = stable;
+  for (int n = 2; g_tagsInUse.count(tag); ++n) tag = stable + "-" + QString::number(n);
+  g_tagsInUse.insert(tag);
+  return tag;
+}
+
+void releasePartTag(const QString& tag) {
+  const std::lock_guard<std::mutex> lock(g_tagsMutex);
+  g_tagsInUse.erase(tag);
 }
 
 }  // namespace
@@ -43,10 +65,11 @@ SshWorker::SshWorker(const SshTarget& target, const ConnectCallbacks& callbacks,
       m_callbacks(callbacks),
       m_keepaliveMs(keepaliveMs),
       m_linkTimeoutMs(linkTimeoutMs),
-      m_partTag(partTagFor(target)) {}
+      m_partTag(takePartTag(target)) {}
 
 SshWorker::~SshWorker() {
   unwatchSession();  // before the connection closes its socket
+  releasePartTag(m_partTag);
 }
 
 void SshWorker::setState(LinkState state) {

@@ -36,6 +36,9 @@ class SlurmLoginNode {
   // its stderr (appended to $SLURM_RUN_TEST_LOG when set, for a look).
   static int finish(Launched& l, int timeoutMs, QString* err);
 
+  // `traindeck ARGS` as the launches run it (this fixture's trainer cache); its first line read.
+  Launched run(const QStringList& args) { return start(args); }
+
   QString jobIdOf(const QString& runDir) const;  // remote.json's slurm_job
   QString work() const { return m_remoteHome.filePath("work"); }  // on the "shared file system"
   QString remoteRunDir(const QString& mirror) const;

@@ -1,0 +1,84 @@
+// A sweep on the real Slurm test cluster through its login node (docs/sweeps.md, places and
+// slots): `traindeck --sweep --slots 2` with a base job whose target is the cluster runs each
+// trial as its own Slurm job, never more than two in the queue at once (the runner's slots
+// throttle the submissions as `--array=...%2` would), and every trial ends finished, once.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include "slurm_login_node.h"
+
+using namespace traindeck;
+using traindeck::test::SlurmLoginNode;
+
+namespace {
+constexpr int kSweepMs = 400000;
+}  // namespace
+
+class SlurmSweepTest : public QObject {
+  Q_OBJECT
+  SlurmLoginNode m_login;
+
+ private slots:
+  void initTestCase() {
+    const QString why = m_login.start(/*maxSteps=*/10, /*checkpointEvery=*/0);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+  }
+
+  void trialsAreSlurmJobsTwoAtATime() {
+    QFile job(m_login.local("job/job.yaml"));
+    QVERIFY(job.open(QIODevice::Append));
+    job.write(QString("target: {kind: slurm, host: '%1', identity: '%2', remote_dir: '%3'}\n")
+                  .arg(m_login.server().spec(), m_login.server().clientKey(), m_login.work())
+                  .toUtf8());
+    job.close();
+    QFile sweep(m_login.local("job/sweep.yaml"));
+    QVERIFY(sweep.open(QIODevice::WriteOnly));
+    sweep.write("base: job.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3, 4e-3]\nmetric: loss\n");
+    sweep.close();
+
+    SlurmLoginNode::Launched l = m_login.run({"--sweep", m_login.local("job/sweep.yaml"), "--slots", "2", "--runs-root",
+                                              m_login.local("runs"), "--known-hosts", m_login.knownHosts()});
+    QVERIFY2(l.runDir.endsWith("-sweep"), qPrintable(l.runDir));
+    int most = 0, seen = 0;
+    QElapsedTimer clock;
+    clock.start();
+    while (l.process->state() != QProcess::NotRunning && clock.elapsed() < kSweepMs) {
+      const QStringList queued = m_login.cluster().run("squeue", {"-h", "-o", "%i"}).split('\n', Qt::SkipEmptyParts);
+      most = std::max(most, static_cast<int>(queued.size()));
+      seen += queued.isEmpty() ? 0 : 1;
+      l.process->waitForFinished(200);
+    }
+    const QString out = QString::fromUtf8(l.process->readAllStandardOutput());
+    QString err;
+    const int code = SlurmLoginNode::finish(l, 1000, &err);
+    QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2\n%3").arg(code).arg(out, err.right(3000))));
+    QVERIFY2(err.contains("Sweep ended: every trial has ended"), qPrintable(err));
+    qInfo().noquote() << out;
+    QVERIFY2(seen > 0 && most >= 1, "no trial job was seen in the queue");
+    QVERIFY2(most <= 2, qPrintable(QString("%1 trial jobs in the queue at once").arg(most)));
+
+    QProcess status;
+    status.start(TRAINDECK_BIN, {"--sweep-status", l.runDir});
+    QVERIFY(status.waitForFinished(30000));
+    const QList<QByteArray> lines = status.readAllStandardOutput().split('\n');
+    QStringList runs;
+    for (const QByteArray& line : lines) {
+      if (line.isEmpty()) continue;
+      const QJsonObject trial = QJsonDocument::fromJson(line).object();
+      QVERIFY2(trial.value("state").toString() == "finished", line.constData());
+      const QString run = QDir(l.runDir).absoluteFilePath(trial.value("run").toString());
+      QVERIFY2(!m_login.jobIdOf(run).isEmpty(), qPrintable(run + " has no Slurm job"));
+      runs << run;
+    }
+    QCOMPARE(runs.size(), 4);
+    runs.removeDuplicates();
+    QCOMPARE(runs.size(), 4);
+  }
+};
+
+QTEST_GUILESS_MAIN(SlurmSweepTest)
+#include "slurm_sweep_test.moc"
