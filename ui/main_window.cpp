@@ -45,6 +45,7 @@
 #include "runs/run_registry.h"
 #include "runs/run_session.h"
 #include "setup_page.h"
+#include "sweep_runners.h"
 #include "window_state.h"
 
 namespace traindeck {
@@ -54,6 +55,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
       m_options(options),
       m_registry(std::make_unique<RunRegistry>()),
       m_jobs(new JobController(options.runsRoot, options.trainBinary, this)),
+      m_sweeps(new SweepRunners(*m_jobs, this)),
       m_runs(new RunListModel(this)),
       m_comparison(std::make_unique<Comparison>(*m_registry)),
       m_comparisonSets(std::make_unique<ComparisonSets>(options.runsRoot)) {
@@ -87,6 +89,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   // local jobs against them, as `traindeck-train validate` does.
   auto* thisMachine = new LocalDevicesProbe(this);
   connect(thisMachine, &LocalDevicesProbe::devicesAvailable, m_setup, &SetupPage::setThisMachine);
+  connect(thisMachine, &LocalDevicesProbe::devicesAvailable, this, [this](const std::optional<HostDevices>& devices) {
+    m_sweeps->setLocalGpus(devices ? static_cast<int>(devices->cudaDevices) : 0);  // the slots share them
+  });
   connect(thisMachine, &LocalDevicesProbe::devicesFailed, this, [this](const QString& why) {
     statusBar()->showMessage(tr("This machine's devices are not known: %1").arg(why), 10000);
   });
@@ -170,6 +175,12 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     updateActions();
   });
   m_jobs->attachRunning();  // runs started before the app was reopened
+  connect(m_sweeps, &SweepRunners::trialChanged, this,
+          [this](const QString&, const QString& line) { statusBar()->showMessage(line, 5000); });
+  connect(m_sweeps, &SweepRunners::sweepFinished, this, [this](const QString& dir, const QString& why) {
+    statusBar()->showMessage(tr("Sweep %1 ended: %2.").arg(QFileInfo(dir).fileName(), why), 10000);
+  });
+  m_sweeps->resumeInterrupted();  // sweeps that were running when the app went away
   m_runs->setRunsRoot(options.runsRoot);
   openConfig(options.configPath);
   if (!options.openRun.isEmpty()) openFolder(options.openRun);
@@ -544,6 +555,17 @@ void MainWindow::showFailureIfAny() {
   if (!summary.hasStatus(RunStatus::Failed)) return;
   // A failure that was not a rank's (a bad spec, no free port) shows rank 0's log.
   m_logs->showFailure(std::max(0, summary.failedRank), summary.exitReason);
+}
+
+QString MainWindow::startSweep(const QString& sweepFile, int localSlots) {
+  QString error;
+  const QString dir = m_sweeps->start(QFileInfo(sweepFile).absoluteFilePath(), localSlots, &error);
+  if (dir.isEmpty()) {
+    tellProblem(tr("Cannot run the sweep"), error);
+    return {};
+  }
+  statusBar()->showMessage(tr("Sweep running in %1").arg(dir), 5000);
+  return dir;
 }
 
 QString MainWindow::startRun(const QStringList& extraArgs) {

@@ -39,6 +39,7 @@ class RunRegistry;
 class RunSession;
 struct RunSummary;
 class SetupPage;
+class SweepRunners;
 
 struct MainWindowOptions {
   QStringList presetDirs;
@@ -62,6 +63,7 @@ class MainWindow : public QMainWindow {
   ComparePage* comparePage() const { return m_compare; }
   RunListModel* runList() const { return m_runs; }
   JobController* jobs() const { return m_jobs; }
+  SweepRunners* sweeps() const { return m_sweeps; }
   QString docsPath() const;      // the README that Help > Documentation opens, or empty
   QString tutorialPath() const;  // docs/tutorial.md, which Help > Tutorial (F1) opens, or empty
   RunRegistry* registry() const { return m_registry.get(); }
@@ -81,6 +83,9 @@ class MainWindow : public QMainWindow {
   // Starts the Setup page's job under the runs root and shows it; returns the new run
   // directory, or empty (after telling the user why).
   QString startRun(const QStringList& extraArgs = {});
+  // Runs the sweep file (docs/sweeps.md), `localSlots` trials at once on its job's target; returns
+  // its sweep folder, or empty (after telling the user why: the sweep's problems at their lines).
+  QString startSweep(const QString& sweepFile, int localSlots);
   // Stop and Kill act on the run shown, and only when it has a live job here.
   void stopRun();
   void killRun();
@@ -135,6 +140,7 @@ class MainWindow : public QMainWindow {
   MainWindowOptions m_options;
   std::unique_ptr<RunRegistry> m_registry;  // before everything holding its sessions
   JobController* m_jobs;
+  SweepRunners* m_sweeps;        // the sweeps this app runs, on m_jobs
   RunMenu* m_runMenu = nullptr;  // the run list's context menu and its actions
   BootstrapView* m_bootstrap = nullptr;
   HelpMenu* m_help = nullptr;

@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QThread>
 #include <algorithm>
@@ -54,6 +55,15 @@ SweepRunner::~SweepRunner() {
 }
 
 QString SweepRunner::begin(const QString& sweepFile, const QString& sweepDir, std::vector<SweepPlace> places) {
+  const QString why = takeUp(sweepFile, sweepDir, std::move(places));
+  if (!why.isEmpty() && !isSweepFolder(m_folder.dir)) {
+    QFile::remove(m_folder.lockPath());
+    QDir().rmdir(m_folder.dir);  // a new folder, refused before anything was kept in it
+  }
+  return why;
+}
+
+QString SweepRunner::takeUp(const QString& sweepFile, const QString& sweepDir, std::vector<SweepPlace> places) {
   m_folder = SweepFolder{QDir(sweepDir).absolutePath()};
   auto lock = std::make_unique<QLockFile>(m_folder.lockPath());
   lock->setStaleLockTime(0);  // held while its process lives, whatever the time

@@ -78,6 +78,7 @@ class SweepRunner : public QObject {
     bool adopting = false;  // made by an earlier runner: not followed yet
   };
 
+  QString takeUp(const QString& sweepFile, const QString& sweepDir, std::vector<SweepPlace> places);
   void adoptRunning();
   void adoptWaiting();
   void schedule();

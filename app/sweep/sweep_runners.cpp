@@ -80,6 +80,11 @@ QString SweepRunners::promote(const QString& sweepDir, const QString& trialId) {
   return runner->promote(trialId);
 }
 
+void SweepRunners::setLocalGpus(int gpus) {
+  m_localGpus = gpus;
+  for (const auto& [dir, runner] : m_runners) runner->setLocalGpus(gpus);
+}
+
 void SweepRunners::stop(const QString& sweepDir) {
   if (SweepRunner* runner = runnerFor(sweepDir)) runner->stopAll();
 }

@@ -35,7 +35,8 @@ class SweepRunners : public QObject {
   QString promote(const QString& sweepDir, const QString& trialId);
   // Stops the sweep's running trials at a checkpoint; nothing more starts.
   void stop(const QString& sweepDir);
-  void setLocalGpus(int gpus) { m_localGpus = gpus; }
+  // This machine's CUDA devices, shared among the slots of each sweep run here.
+  void setLocalGpus(int gpus);
 
  signals:
   void trialChanged(const QString& sweepDir, const QString& line);
