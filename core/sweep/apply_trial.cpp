@@ -34,6 +34,8 @@ Diagnostics trialProblems(const SweepSpec& spec, const TrialParams& trial, Loade
   return problems;
 }
 
+}  // namespace
+
 LoadedConfig loadTrialConfig(const SweepSpec& spec, const TrialParams& trial) {
   std::vector<std::string> overrides;
   for (const ParamSetting& setting : trial.settings)
@@ -41,8 +43,6 @@ LoadedConfig loadTrialConfig(const SweepSpec& spec, const TrialParams& trial) {
   if (trial.seed) overrides.push_back(trial.seedKey + "=" + std::to_string(*trial.seed));
   return loadConfigFile(spec.baseJobPath, overrides);
 }
-
-}  // namespace
 
 TrialJob applyTrial(const SweepSpec& spec, const TrialParams& trial, const ValidationContext& context) {
   TrialJob job;
