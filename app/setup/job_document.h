@@ -91,6 +91,9 @@ class JobDocument : public QObject {
   // The plan for the device chosen; nullopt only while the job's own model or strategy are
   // wrong (what the target lacks is a problem of the target, not of the plan).
   const std::optional<JobPlan>& plan() const { return m_plan; }
+  // What a job like this one is checked against where it runs: this machine's devices, or its
+  // target host's as last probed (a sweep's trials are checked as the job is).
+  ValidationContext contextFor(const RunConfig& config) const;
 
  signals:
   // After every change: the text, the values, the problems, where it runs or the plan.
@@ -110,7 +113,6 @@ class JobDocument : public QObject {
   void update();
   void reparse();
   void replan();
-  ValidationContext contextFor(const RunConfig& config) const;
 
   QString m_text;
   QString m_savedText;

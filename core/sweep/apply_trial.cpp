@@ -34,11 +34,11 @@ Diagnostics trialProblems(const SweepSpec& spec, const TrialParams& trial, Loade
   return problems;
 }
 
+}  // namespace
+
 LoadedConfig loadTrialConfig(const SweepSpec& spec, const TrialParams& trial) {
   return loadConfigFile(spec.baseJobPath, trialOverrides(trial));
 }
-
-}  // namespace
 
 std::vector<std::string> trialOverrides(const TrialParams& trial) {
   std::vector<std::string> overrides;

@@ -21,6 +21,9 @@ struct TrialJob {
 // `traindeck-train run --set` takes.
 std::vector<std::string> trialOverrides(const TrialParams& trial);
 
+// The trial's job as read, not validated (enough to plan a trial checkTrials passed).
+LoadedConfig loadTrialConfig(const SweepSpec& spec, const TrialParams& trial);
+
 // Reads spec.baseJobPath again: the job may have changed since the sweep began.
 TrialJob applyTrial(const SweepSpec& spec, const TrialParams& trial, const ValidationContext& context);
 

@@ -154,12 +154,17 @@ LoadedSweepSpec loadSweepSpecFile(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   LoadedSweepSpec result = loadSweepSpecText(text.str(), path, baseDir);
-  const SweepSpec& spec = result.spec;
-  if (!spec.baseJobPath.empty() && !std::filesystem::is_regular_file(spec.baseJobPath, ec))
-    result.problems.push_back(fileDiagnostic(
-        "base: " + spec.baseJobPath + " is not a file (a path relative to " + baseDir + ", or an absolute one)",
-        spec.baseJobPlace.line, spec.baseJobPlace.column));
+  if (std::optional<Diagnostic> missing = missingBaseJob(result.spec, baseDir))
+    result.problems.push_back(std::move(*missing));
   return result;
+}
+
+std::optional<Diagnostic> missingBaseJob(const SweepSpec& spec, const std::string& baseDir) {
+  std::error_code ec;
+  if (spec.baseJobPath.empty() || std::filesystem::is_regular_file(spec.baseJobPath, ec)) return std::nullopt;
+  return fileDiagnostic(
+      "base: " + spec.baseJobPath + " is not a file (a path relative to " + baseDir + ", or an absolute one)",
+      spec.baseJobPlace.line, spec.baseJobPlace.column);
 }
 
 const char* sweepMethodName(SweepMethod method) {

@@ -105,6 +105,9 @@ LoadedSweepSpec loadSweepSpecText(const std::string& text, const std::string& so
                                   const std::string& baseDir = ".");
 // Also reports a base job that does not exist.
 LoadedSweepSpec loadSweepSpecFile(const std::string& path);
+// That problem, at `base:`, for a spec read from text (`baseDir` as given to it); nullopt when
+// the base job is a file.
+std::optional<Diagnostic> missingBaseJob(const SweepSpec& spec, const std::string& baseDir);
 
 const char* sweepMethodName(SweepMethod method);
 const char* metricGoalName(MetricGoal goal);
