@@ -52,7 +52,8 @@ QString JobController::newRunDir(const RunConfig& config) const {
 }
 
 JobController::Started JobController::start(const RunConfig& jobConfig, const QString& jobFile, const QString& yamlText,
-                                            const QStringList& jobArgs, const QStringList& environment) {
+                                            const QStringList& jobArgs, const QStringList& environment,
+                                            const std::function<void(const QString& runDir)>& chosen) {
   if (!QDir().mkpath(m_runsRoot)) return {{}, tr("Could not make the runs folder %1.").arg(m_runsRoot)};
   // The run is named for what sets it apart from the job's earlier runs (run_names.h).
   RunConfig config = jobConfig;
@@ -66,6 +67,7 @@ JobController::Started JobController::start(const RunConfig& jobConfig, const QS
               << "name=\"" + quoted + "\"";  // a YAML string: '#' and ': ' are text in it
   }
   const QString runDir = newRunDir(config);
+  if (chosen) chosen(runDir);
   QString configPath = jobFile;
   if (configPath.isEmpty()) {
     configPath = runDir + ".job.yaml";

@@ -63,8 +63,11 @@ class JobController : public QObject {
   // it is empty, `yamlText` is written to <run>.job.yaml beside the run (relative paths then mean
   // the runs root). `extraArgs` go to `traindeck-train run` after the config; `environment`
   // ("KEY=VALUE" each) is added to a run on this machine's (a sweep's slot: its threads, its GPUs).
+  // `chosen` hears the run's folder once it is named and before anything is launched, so that a
+  // caller can record it first (a sweep's runner: killed at any moment, it never loses a run).
   Started start(const RunConfig& config, const QString& jobFile, const QString& yamlText,
-                const QStringList& extraArgs = {}, const QStringList& environment = {});
+                const QStringList& extraArgs = {}, const QStringList& environment = {},
+                const std::function<void(const QString& runDir)>& chosen = {});
   // Continues an ended run from its newest complete checkpoint, the one way the window and the
   // command line offer it: a run of this machine resumes in its own folder (resume()); the
   // mirror of a remote run continues on `target` (continueOn()), which it then needs.

@@ -39,6 +39,12 @@ QString metricWords(const std::optional<double>& metric) {
   return metric ? QString::number(*metric, 'g', 5) : QStringLiteral("not measured");
 }
 
+// Whether a trial's run had trained when it was last seen: its folder missing then means deleted,
+// not a run named by a runner that went away before it launched.
+bool madeProgress(const TrialRecord& trial) {
+  return !trial.rungs.empty() || trial.tokens > 0;
+}
+
 bool isRunning(const TrialRecord& trial) {
   return trial.state == TrialState::Running || trial.state == TrialState::Promoted;
 }
@@ -140,7 +146,14 @@ void SweepRunner::adoptWaiting() {
   for (auto& [dir, segment] : m_live) {
     if (!segment.adopting) continue;
     TrialRecord* trial = m_state.find(segment.trialId);
-    if (!QFileInfo::exists(QDir(dir).filePath(run_file::kRunJson))) {
+    if (trial && !QFileInfo::exists(dir) && madeProgress(*trial)) {
+      markDeleted(*trial);
+      ended.push_back(dir);
+      continue;
+    }
+    // A run here writes run.json as it starts, a remote start its mirror's remote.json first.
+    if (!QFileInfo::exists(QDir(dir).filePath(run_file::kRunJson)) &&
+        !QFileInfo::exists(QDir(dir).filePath(run_file::kRemoteRecord))) {
       const QFileInfo folder(dir);
       const QDateTime made = folder.birthTime().isValid() ? folder.birthTime() : folder.lastModified();
       if (trial && folder.exists() && made.secsTo(QDateTime::currentDateTime()) < kRunJsonWaitSeconds)
@@ -243,12 +256,18 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
   QStringList args;
   if (segment.stopStep) args << "--stop-at" << QString::number(*segment.stopStep);
   const SweepPlace& place = m_slots[slot].place;
-  const TargetConfig target = place.target.value_or(config->target);
+  TargetConfig target = place.target.value_or(config->target);
+  if (place.target && place.target->remote_dir == TargetConfig{}.remote_dir)
+    target.remote_dir = config->target.remote_dir;  // the job's work folder, unless the place names one
   QStringList environment;
   if (target.kind == TargetKind::Local)
     environment = localSlotEnvironment(m_slots[slot].index, place.slotCount, QThread::idealThreadCount(), m_localGpus,
                                        static_cast<int>(config->strategy.nproc_per_node));
   const QString oldDir = runDirOf(trial);
+  if (!fresh && !oldDir.isEmpty() && !QFileInfo::exists(oldDir) && madeProgress(trial)) {
+    markDeleted(trial);
+    return false;
+  }
   const bool hasCheckpoint =
       !oldDir.isEmpty() && QDir(QDir(oldDir).filePath(run_file::kCheckpoints)).exists() &&
       !QDir(QDir(oldDir).filePath(run_file::kCheckpoints)).isEmpty(QDir::Dirs | QDir::NoDotAndDotDot);
@@ -269,9 +288,17 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
     quoted.replace('\\', "\\\\").replace('"', "\\\"");
     sets << "--set"
          << "name=\"" + quoted + "\"";
-    started = m_jobs.start(job, QString::fromStdString(m_spec.baseJobPath), {}, sets + args, environment);
+    // Recorded before it launches: a runner killed a moment later leaves the run's folder named.
+    const auto record = [&](const QString& dir) {
+      trial.runFolder = m_folder.recorded(dir).toStdString();
+      if (trial.state == TrialState::Queued || trial.state == TrialState::Crashed) trial.state = TrialState::Running;
+      save();
+    };
+    started = m_jobs.start(job, QString::fromStdString(m_spec.baseJobPath), {}, sets + args, environment, record);
   }
   if (started.runDir.isEmpty()) {
+    if (fresh || !hasCheckpoint)
+      trial.runFolder = oldDir.isEmpty() ? std::string() : m_folder.recorded(oldDir).toStdString();
     trial.note = started.error.toStdString();
     recordCrash(trial);
     say(trial, tr("could not start: %1").arg(started.error));
@@ -286,6 +313,12 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
       segment.stopStep ? tr("to rung %1 (step %2)").arg(segment.rung).arg(*segment.stopStep) : tr("to the end");
   say(trial, (fresh ? tr("started on %1, %2") : tr("continues on %1, %2")).arg(place.name, towards));
   return true;
+}
+
+void SweepRunner::markDeleted(TrialRecord& trial) {
+  trial.state = TrialState::Deleted;
+  trial.note = "its run folder was deleted; it runs again only if asked";
+  say(trial, tr("its run folder was deleted: not run again"));
 }
 
 void SweepRunner::onJobFinished(const QString& runDir, int) {

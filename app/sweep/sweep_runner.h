@@ -89,6 +89,7 @@ class SweepRunner : public QObject {
   void settle(TrialRecord& trial, const Segment& segment);
   void reachedRung(TrialRecord& trial, const Segment& segment, std::int64_t step);
   void decide();
+  void markDeleted(TrialRecord& trial);
   void tick();
   void save();
   void say(const TrialRecord& trial, const QString& words);

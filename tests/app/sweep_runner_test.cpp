@@ -214,6 +214,14 @@ class SweepRunnerTest : public QObject {
     QCOMPARE(got.size(), std::size_t(24));
     for (const auto& [step, loss] : expected)
       QVERIFY2(std::abs(got.at(step) - loss) <= 1e-5f * std::abs(loss), qPrintable(QString("step %1").arg(step)));
+
+    // A trial whose run the user deleted is not run again, promoted or not: it says deleted.
+    QVERIFY(QDir(s.runOf(*stateOf("lr=1e-4"))).removeRecursively());
+    QCOMPARE(s.runner->promote(QString::fromStdString(stateOf("lr=1e-4")->params.id)), QString());
+    QVERIFY2(s.waitDone(), qPrintable(s.lines.join('\n')));
+    state = s.saved();
+    QCOMPARE(stateOf("lr=1e-4")->state, TrialState::Deleted);
+    QCOMPARE(s.runFolders().size(), qsizetype(3));
   }
 
   void aKilledRankIsRetriedOnceFromItsCheckpoint() {

@@ -1,8 +1,10 @@
 // A sweep on the real Slurm test cluster through its login node (docs/sweeps.md, places and
 // slots): `traindeck --sweep --slots 2` with a base job whose target is the cluster runs each
 // trial as its own Slurm job, never more than two in the queue at once (the runner's slots
-// throttle the submissions as `--array=...%2` would), and every trial ends finished, once.
+// throttle the submissions as `--array=...%2` would), and every trial ends finished, once; and
+// `--on HOST` sends a local job's trials to that host over SSH beside this machine's slot.
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
@@ -21,6 +23,17 @@ constexpr int kSweepMs = 400000;
 class SlurmSweepTest : public QObject {
   Q_OBJECT
   SlurmLoginNode m_login;
+
+  // The queue, every job's state and the batch outputs on the cluster: what a failure needs.
+  QString clusterSays() {
+    QString text = "squeue:\n" + m_login.cluster().run("squeue", {"-h", "-t", "all", "-o", "%i %T %r"});
+    QDirIterator outputs(m_login.work(), {"slurm-*.out"}, QDir::Files, QDirIterator::Subdirectories);
+    while (outputs.hasNext()) {
+      QFile f(outputs.next());
+      if (f.open(QIODevice::ReadOnly)) text += "\n" + f.fileName() + ":\n" + QString::fromUtf8(f.readAll()).right(1500);
+    }
+    return text + "\n" + m_login.cluster().logs();
+  }
 
  private slots:
   void initTestCase() {
@@ -55,7 +68,7 @@ class SlurmSweepTest : public QObject {
     const QString out = QString::fromUtf8(l.process->readAllStandardOutput());
     QString err;
     const int code = SlurmLoginNode::finish(l, 1000, &err);
-    QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2\n%3").arg(code).arg(out, err.right(3000))));
+    QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2\n%3\n%4").arg(code).arg(out, err.right(3000), clusterSays())));
     QVERIFY2(err.contains("Sweep ended: every trial has ended"), qPrintable(err));
     qInfo().noquote() << out;
     QVERIFY2(seen > 0 && most >= 1, "no trial job was seen in the queue");
@@ -77,6 +90,43 @@ class SlurmSweepTest : public QObject {
     QCOMPARE(runs.size(), 4);
     runs.removeDuplicates();
     QCOMPARE(runs.size(), 4);
+  }
+
+  // A base job for this machine, its trials sent to the login node as an SSH host (`--on`),
+  // beside one slot here: the sweep spreads over both places.
+  void trialsGoToAnSshHostGivenOnTheCommandLine() {
+    QFile job(m_login.local("job/here.yaml"));
+    QVERIFY(job.open(QIODevice::WriteOnly));
+    QFile base(m_login.local("job/job.yaml"));
+    QVERIFY(base.open(QIODevice::ReadOnly));
+    for (const QByteArray& line : base.readAll().split('\n'))
+      if (!line.startsWith("target:")) job.write(line + "\n");
+    job.write("target: {remote_dir: '" + m_login.work().toUtf8() + "'}\n");
+    job.close();
+    QFile sweep(m_login.local("job/ssh-sweep.yaml"));
+    QVERIFY(sweep.open(QIODevice::WriteOnly));
+    sweep.write("base: here.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3]\nmetric: loss\n");
+    sweep.close();
+    SlurmLoginNode::Launched l =
+        m_login.run({"--sweep", m_login.local("job/ssh-sweep.yaml"), "--slots", "1", "--on", m_login.server().spec(),
+                     "--identity", m_login.server().clientKey(), "--runs-root", m_login.local("ssh-runs"),
+                     "--known-hosts", m_login.knownHosts()});
+    QString err;
+    const int code = SlurmLoginNode::finish(l, kSweepMs, &err);
+    QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2").arg(code).arg(err.right(3000))));
+    QProcess status;
+    status.start(TRAINDECK_BIN, {"--sweep-status", l.runDir});
+    QVERIFY(status.waitForFinished(30000));
+    int onTheHost = 0, here = 0;
+    for (const QByteArray& line : status.readAllStandardOutput().split('\n')) {
+      if (line.isEmpty()) continue;
+      const QJsonObject trial = QJsonDocument::fromJson(line).object();
+      QVERIFY2(trial.value("state").toString() == "finished", line.constData());
+      const QString run = QDir(l.runDir).absoluteFilePath(trial.value("run").toString());
+      (QFile::exists(run + "/remote.json") ? onTheHost : here) += 1;
+    }
+    QCOMPARE(onTheHost + here, 3);
+    QVERIFY2(onTheHost >= 1, "no trial ran on the SSH host");
   }
 };
 
