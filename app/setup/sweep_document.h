@@ -73,7 +73,7 @@ class SweepDocument : public QObject {
   void followJob();
   void load(const QString& text, const QString& filePath);
   void update();
-  void checkTrials(const std::vector<TrialParams>& trials);
+  bool checkTrials(const std::vector<TrialParams>& trials);
   void planTrials(const std::vector<TrialParams>& trials);
   QString baseDir() const;
   QString jobStateKey() const;
