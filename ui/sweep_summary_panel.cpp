@@ -141,8 +141,11 @@ SweepSummaryPanel::SweepSummaryPanel(QWidget* parent) : QWidget(parent) {
 
 void SweepSummaryPanel::setSummary(const SweepSummary& summary, int slotCount) {
   m_details->setVisible(summary.readable);
-  m_status->setText(summary.why);
-  m_status->setVisible(!summary.why.isEmpty());
+  QStringList status;
+  for (const QString& line : {summary.why, summary.jobNote})
+    if (!line.isEmpty()) status << line;
+  m_status->setText(status.join('\n'));
+  m_status->setVisible(!status.isEmpty());
   if (!summary.readable) return;
   m_trials->setText(trialsText(summary));
   const std::optional<SweepCost>& cost = summary.cost;

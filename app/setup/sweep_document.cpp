@@ -104,7 +104,8 @@ QString SweepDocument::jobStateKey() const {
   QString problems;
   for (const Diagnostic& d : m_job->problems()) problems += QString::fromStdString(d.path + d.message);
   return QStringList{plan ? QString::fromStdString(plan->plan.device.name) + plan->hostSpec : QString(),
-                     QString::number(qHash(text)), QString::number(text.size()), QString::number(qHash(problems))}
+                     QString::number(qHash(text)), QString::number(text.size()), QString::number(qHash(problems)),
+                     m_job->isModified() ? QStringLiteral("edited") : QString()}
       .join('|');
 }
 
@@ -132,6 +133,11 @@ void SweepDocument::update() {
     return;
   }
   m_summary.readable = true;
+  const QString base = QFileInfo(QString::fromStdString(m_summary.spec.baseJobPath)).absoluteFilePath();
+  if (m_job->isModified() && !m_job->filePath().isEmpty() && base == QFileInfo(m_job->filePath()).absoluteFilePath())
+    m_summary.jobNote =
+        tr("The job has edits not saved in its file: the trials, and this cost, are of the file as "
+           "saved. Save the job to include them.");
   const std::vector<TrialParams> all = traindeck::planTrials(m_summary.spec);
   m_summary.count = countTrials(m_summary.spec, static_cast<std::int64_t>(all.size()));
   if (std::optional<Diagnostic> missing = missingBaseJob(m_summary.spec, dir.toStdString())) {

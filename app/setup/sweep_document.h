@@ -29,6 +29,7 @@ struct SweepSummary {
   QString device;  // what each trial was planned on
   bool onCpu = false;
   QString why;  // no cost: why not
+  QString jobNote;  // the job shown has edits its file does not: the trials read the file
 };
 
 class SweepDocument : public QObject {

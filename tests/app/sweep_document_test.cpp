@@ -167,9 +167,12 @@ class SweepDocumentTest : public QObject {
     SweepDocument sweep(&*m_job);
     QVERIFY2(sweep.summary().cost.has_value(), qPrintable(sweep.summary().why));
     const double before = sweep.summary().cost->atMost.seconds;
+    QVERIFY(sweep.summary().jobNote.isEmpty());
     m_job->setText(jobText(200));
     QCOMPARE(sweep.summary().cost->atMost.seconds, before);  // the trials read the job's file: not saved yet
+    QVERIFY2(sweep.summary().jobNote.contains("not saved"), qPrintable(sweep.summary().jobNote));
     QVERIFY(m_job->saveTo(m_job->filePath()).isEmpty());
+    QVERIFY(sweep.summary().jobNote.isEmpty());
     QCOMPARE(sweep.summary().runs.front().steps, 200);
     m_job->setPlanDevice("A100-80GB");
     QVERIFY(sweep.summary().device.contains("A100"));
