@@ -1,6 +1,6 @@
 // The Setup page's Sweep tab, offscreen: what is typed is read after a pause and a bad value is
-// listed and marked at its line, the trial count and cost follow the text, and Run sweep is
-// enabled only for a saved sweep without errors, asking for it with its file and the slots.
+// listed and marked at its line, the trial count and cost follow the text and the slots, and Run
+// sweep is enabled only for a saved sweep without errors, asking for it with its file and slots.
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -81,6 +81,18 @@ class SetupSweepTabTest : public QObject {
     QTRY_VERIFY2(m_trials->text().contains("budget.trials runs the first 5"), qPrintable(m_trials->text()));
     const QLabel* atMost = m_tab->findChild<QLabel*>("sweep.atMost");
     QVERIFY2(atMost->text().contains("wall on 1 slot"), qPrintable(atMost->text()));
+  }
+
+  void theCostSaysASHAsShareAndFollowsTheSlots() {
+    const QLabel* expected = m_tab->findChild<QLabel*>("sweep.expected");
+    const QLabel* atMost = m_tab->findChild<QLabel*>("sweep.atMost");
+    QTRY_VERIFY2(expected->text().startsWith("no early stopping"), qPrintable(expected->text()));
+    m_yaml->setPlainText(kGrid + "early_stopping: {method: asha, unit: steps, rungs: [20, 60], reduction_factor: 3}\n");
+    QTRY_VERIFY2(expected->text().contains("with ASHA"), qPrintable(expected->text()));
+    QVERIFY2(expected->text().contains("(20, 60 steps)"), qPrintable(expected->text()));
+    m_tab->findChild<QSpinBox*>("sweepSlots")->setValue(2);
+    QVERIFY2(atMost->text().contains("wall on 2 slots"), qPrintable(atMost->text()));
+    QVERIFY2(expected->text().contains("wall on 2 slots"), qPrintable(expected->text()));
   }
 
   void runSweepOnlyForASavedSweepWithoutErrors() {
