@@ -9,18 +9,11 @@
 #include "config/planner.h"
 #include "progress_text.h"
 #include "sweep_document.h"
+#include "value_label.h"
 
 namespace traindeck {
 
 namespace {
-
-QLabel* summaryLabel(const QString& name, QWidget* parent) {
-  auto* label = new QLabel(parent);
-  label->setObjectName(name);
-  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  label->setWordWrap(true);
-  return label;
-}
 
 // "655 M", "1.5 B", "12,000"
 QString shortCount(double count) {
@@ -124,18 +117,18 @@ SweepSummaryPanel::SweepSummaryPanel(QWidget* parent) : QWidget(parent) {
   m_details = new QWidget(this);
   auto* form = new QFormLayout(m_details);
   form->setContentsMargins(0, 0, 0, 0);
-  m_trials = summaryLabel("sweep.trials", m_details);
-  m_eachTrial = summaryLabel("sweep.eachTrial", m_details);
-  m_atMost = summaryLabel("sweep.atMost", m_details);
-  m_expected = summaryLabel("sweep.expected", m_details);
-  m_budget = summaryLabel("sweep.budget", m_details);
+  m_trials = valueLabel("sweep.trials", m_details);
+  m_eachTrial = valueLabel("sweep.eachTrial", m_details);
+  m_atMost = valueLabel("sweep.atMost", m_details);
+  m_expected = valueLabel("sweep.expected", m_details);
+  m_budget = valueLabel("sweep.budget", m_details);
   form->addRow(tr("Trials"), m_trials);
   form->addRow(tr("Each trial"), m_eachTrial);
   form->addRow(tr("At most"), m_atMost);
   form->addRow(tr("Expected"), m_expected);
   form->addRow(tr("Budget"), m_budget);
   layout->addWidget(m_details);
-  m_status = summaryLabel("sweep.status", this);
+  m_status = valueLabel("sweep.status", this);
   layout->addWidget(m_status);
 }
 
