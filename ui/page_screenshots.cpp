@@ -30,6 +30,13 @@ bool savePageScreenshots(QWidget* window, QTabWidget* pages, ComparePage* compar
     pages->setCurrentIndex(i);
     settleBeforeScreenshot();
     ok = window->grab().save(QDir(folder).filePath(names.value(i, QString::number(i)) + ".png")) && ok;
+    auto* setupTabs = pages->widget(i)->findChild<QTabWidget*>("setupTabs");
+    if (i == 0 && setupTabs) {  // the Setup page's Sweep tab
+      setupTabs->setCurrentIndex(1);
+      settleBeforeScreenshot();
+      ok = window->grab().save(QDir(folder).filePath("setup-sweep.png")) && ok;
+      setupTabs->setCurrentIndex(0);
+    }
   }
   if (comparing) {  // the Compare page's other mode
     compare->setMode(ComparePage::Mode::SmallMultiples);

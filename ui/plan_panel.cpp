@@ -14,19 +14,13 @@
 #include "memory_bar.h"
 #include "progress_text.h"
 #include "runs/human_duration.h"
+#include "value_label.h"
 
 namespace traindeck {
 
 namespace {
 QString str(const std::string& s) {
   return QString::fromStdString(s);
-}
-QLabel* valueLabel(const QString& name, QWidget* parent) {
-  auto* label = new QLabel(parent);
-  label->setObjectName(name);
-  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  label->setWordWrap(true);
-  return label;
 }
 void addDevice(QComboBox* chooser, const QString& name, const QString& description, int at = -1) {
   if (at < 0) at = chooser->count();

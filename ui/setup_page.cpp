@@ -7,6 +7,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -23,8 +24,10 @@
 #include "runlog/run_directory.h"
 #include "setup_file_bar.h"
 #include "setup_problem_list.h"
+#include "setup_sweep_tab.h"
 #include "setup_target_bar.h"
 #include "setup_yaml_pane.h"
+#include "sweep_document.h"
 
 namespace traindeck {
 
@@ -55,7 +58,16 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   splitter->setStretchFactor(1, 3);
   splitter->setStretchFactor(2, 3);
   splitter->setSizes({560, 320, 380});  // proportions; the real widths follow the page's
-  layout->addWidget(splitter, 1);
+  m_tabs = new QTabWidget(this);
+  m_tabs->setObjectName("setupTabs");
+  m_tabs->setDocumentMode(true);
+  m_tabs->addTab(splitter, tr("Job"));
+  m_sweep = new SweepDocument(m_document, this);
+  m_sweepTab = new SetupSweepTab(m_sweep, m_tabs);
+  m_sweepTab->setForbiddenDirs(presetDirs);
+  m_tabs->addTab(m_sweepTab, tr("Sweep"));
+  m_tabs->setTabToolTip(1, tr("The job's sweep: trials of it with some keys varied, how many and what they cost."));
+  layout->addWidget(m_tabs, 1);
 
   connect(m_document, &JobDocument::changed, this, &SetupPage::showInForm);
   connect(m_document, &JobDocument::valuesChanged, this, &SetupPage::configChanged);
@@ -66,8 +78,13 @@ SetupPage::SetupPage(const QStringList& presetDirs, QWidget* parent)
   connect(problems, &SetupProblemList::problemChosen, this, &SetupPage::goToProblem);
   connect(m_target, &SetupTargetBar::hostsRequested, this, &SetupPage::hostsRequested);
   connect(m_files, &SetupFileBar::exportRequested, this, [this] { openExportDialog(); });
+  connect(m_sweepTab, &SetupSweepTab::sweepStartRequested, this, &SetupPage::sweepStartRequested);
 
   m_document->load(QString::fromStdString(saveConfigText(RunConfig{})), {}, QDir::currentPath());
+}
+
+void SetupPage::showSweepTab(bool shown) {
+  m_tabs->setCurrentWidget(shown ? static_cast<QWidget*>(m_sweepTab) : m_tabs->widget(0));
 }
 
 RunConfig SetupPage::config() const {

@@ -1,5 +1,6 @@
 // The Setup page: the job as one document (app/setup's JobDocument) shown by views side by side:
-// the form, the YAML pane, the problem list and the plan, under the "Where to run" and file rows.
+// the form, the YAML pane, the problem list and the plan, under the "Where to run" and file rows;
+// and, in its Sweep tab, the job's sweep (app/setup's SweepDocument), its trials and their cost.
 // Every form edit, "Where to run" choice and Prepare result is one undoable edit of the document,
 // and every view follows it. It never starts anything itself.
 #pragma once
@@ -10,6 +11,8 @@
 #include <QStringList>
 #include <QWidget>
 #include <optional>
+
+class QTabWidget;
 
 #include "config/diagnostic.h"
 #include "config/run_config.h"
@@ -28,6 +31,9 @@ class SetupFileBar;
 class SetupTargetBar;
 class SetupYamlPane;
 
+class SetupSweepTab;
+class SweepDocument;
+
 class SetupPage : public QWidget {
   Q_OBJECT
  public:
@@ -35,6 +41,10 @@ class SetupPage : public QWidget {
   explicit SetupPage(const QStringList& presetDirs, QWidget* parent = nullptr);
 
   JobDocument* document() const { return m_document; }
+  // The job's sweep, and its tab beside the job's form and YAML.
+  SweepDocument* sweep() const { return m_sweep; }
+  SetupSweepTab* sweepTab() const { return m_sweepTab; }
+  void showSweepTab(bool shown);
   // The last config the YAML could be read into (while the YAML is broken: the one before).
   RunConfig config() const;
   QString yamlText() const;
@@ -109,6 +119,8 @@ class SetupPage : public QWidget {
   void configChanged();
   void hostsRequested();  // the Hosts… button
   void gpt2FilesFetched(bool ok, const QString& why);
+  // Run sweep: a saved sweep file without errors, and how many trials to run at once here.
+  void sweepStartRequested(const QString& sweepFile, int localSlots);
 
  private:
   // The form shows the document's values, except while its text cannot be read.
@@ -128,6 +140,9 @@ class SetupPage : public QWidget {
   ConfigForm* m_form = nullptr;
   SetupYamlPane* m_yaml = nullptr;
   PlanPanel* m_plan = nullptr;
+  SweepDocument* m_sweep = nullptr;
+  QTabWidget* m_tabs = nullptr;
+  SetupSweepTab* m_sweepTab = nullptr;
 };
 
 }  // namespace traindeck

@@ -17,6 +17,7 @@
 
 #include "job_document.h"
 #include "problem_colors.h"
+#include "problem_marks.h"
 
 namespace traindeck {
 
@@ -172,25 +173,13 @@ void SetupYamlPane::showHistoryMove(bool undone, const QStringList& changes) {
 }
 
 void SetupYamlPane::showProblems() {
-  QList<QTextEdit::ExtraSelection> marks;
   QString fileError;
   for (const Diagnostic& d : m_document->problems()) {
-    const bool error = d.severity == Severity::Error;
-    if (d.line > 0) {
-      QTextEdit::ExtraSelection mark;
-      mark.cursor = QTextCursor(m_yaml->document()->findBlockByNumber(d.line - 1));
-      QColor fill = error ? kErrorColor : kWarningColor;
-      fill.setAlpha(60);
-      mark.format.setBackground(fill);
-      mark.format.setProperty(QTextFormat::FullWidthSelection, true);
-      mark.format.setToolTip(QString::fromStdString(d.message));
-      marks << mark;
-    }
-    if (error && d.path.empty() && fileError.isEmpty())
+    if (d.severity == Severity::Error && d.path.empty() && fileError.isEmpty())
       fileError = (d.line > 0 ? tr("Line %1: ").arg(d.line) : QString()) + QString::fromStdString(d.message) +
                   tr(" — the form shows no values until it can be read.");
   }
-  m_yaml->setExtraSelections(marks);
+  m_yaml->setExtraSelections(problemMarks(m_yaml->document(), m_document->problems()));
   m_error->setText(fileError);
   m_error->setVisible(!fileError.isEmpty());
 }

@@ -92,16 +92,20 @@ QString SweepDocument::baseDir() const {
   return m_filePath.isEmpty() ? m_job->baseDir() : QFileInfo(m_filePath).absolutePath();
 }
 
-// The job's side of the cost: the device it is planned for and the base job's file as it is
-// (a few kilobytes, read again on each change of the job; its time stamp may not move).
+// The job's side of the trials: the device it is planned for, the base job's file as it is (a
+// few kilobytes, read again on each change of the job; its time stamp may not move), and the
+// job's own problems, which change with what the machine it runs on has.
 QString SweepDocument::jobStateKey() const {
   QFile base(QString::fromStdString(m_summary.spec.baseJobPath));
   const QByteArray text = base.size() <= static_cast<qint64>(kMaxConfigBytes) && base.open(QIODevice::ReadOnly)
                               ? base.readAll()
                               : QByteArray();
   const std::optional<JobPlan>& plan = m_job->plan();
+  QString problems;
+  for (const Diagnostic& d : m_job->problems()) problems += QString::fromStdString(d.path + d.message);
   return QStringList{plan ? QString::fromStdString(plan->plan.device.name) + plan->hostSpec : QString(),
-                     QString::number(qHash(text)), QString::number(text.size())}
+                     QString::number(qHash(text)), QString::number(text.size()), QString::number(qHash(problems)),
+                     m_job->isModified() ? QStringLiteral("edited") : QString()}
       .join('|');
 }
 
@@ -129,6 +133,11 @@ void SweepDocument::update() {
     return;
   }
   m_summary.readable = true;
+  const QString base = QFileInfo(QString::fromStdString(m_summary.spec.baseJobPath)).absoluteFilePath();
+  if (m_job->isModified() && !m_job->filePath().isEmpty() && base == QFileInfo(m_job->filePath()).absoluteFilePath())
+    m_summary.jobNote =
+        tr("The job has edits not saved in its file: the trials, and this cost, are of the file as "
+           "saved. Save the job to include them.");
   const std::vector<TrialParams> all = traindeck::planTrials(m_summary.spec);
   m_summary.count = countTrials(m_summary.spec, static_cast<std::int64_t>(all.size()));
   if (std::optional<Diagnostic> missing = missingBaseJob(m_summary.spec, dir.toStdString())) {
@@ -142,23 +151,26 @@ void SweepDocument::update() {
     const std::int64_t first = std::min(m_summary.count.trials, kMaxPlannedTrials);
     const std::vector<TrialParams> trials(all.begin(), all.begin() + first);
     m_summary.planned = first;
-    checkTrials(trials);
-    if (hasErrors(m_problems))
-      m_summary.why = tr("Some trials are not valid jobs (see the problems): no cost until they are.");
-    else
+    if (checkTrials(trials))
       planTrials(trials);
+    else
+      m_summary.why = tr("Some trials are not valid jobs (see the problems): no cost until they are.");
   }
   emit changed();
 }
 
 // A trial's problem where the user can fix it: a key the sweep sets at its line here; a key of
-// the base job with that file's line in the hint (its lines are not this file's).
-void SweepDocument::checkTrials(const std::vector<TrialParams>& trials) {
+// the base job with that file's line in the hint (its lines are not this file's). The trials can
+// be planned unless they have errors where they run anywhere: what the target lacks (no CUDA
+// device here) is a problem of where they run, not of their plan, as for the job.
+bool SweepDocument::checkTrials(const std::vector<TrialParams>& trials) {
   const SweepSpec& spec = m_summary.spec;
   const std::optional<LoadedConfig>& job = m_job->lastReadable();
   const ValidationContext context = job ? m_job->contextFor(job->config) : ValidationContext{};
   const QString baseName = QFileInfo(QString::fromStdString(spec.baseJobPath)).fileName();
-  for (Diagnostic d : traindeck::checkTrials(spec, trials, context)) {
+  Diagnostics found = traindeck::checkTrials(spec, trials, context);
+  const bool planable = !hasErrors(found) || !hasErrors(traindeck::checkTrials(spec, trials, ValidationContext{}));
+  for (Diagnostic& d : found) {
     const auto swept = std::find_if(spec.parameters.begin(), spec.parameters.end(),
                                     [&](const ParameterSpec& p) { return p.key == d.path; });
     if (swept != spec.parameters.end() && d.line == 0) {
@@ -172,6 +184,7 @@ void SweepDocument::checkTrials(const std::vector<TrialParams>& trials) {
     }
     m_problems.push_back(std::move(d));
   }
+  return planable;
 }
 
 // Each trial's own job planned on the job's device; trials past the planned ones are taken in

@@ -29,6 +29,7 @@ struct SweepSummary {
   QString device;  // what each trial was planned on
   bool onCpu = false;
   QString why;  // no cost: why not
+  QString jobNote;  // the job shown has edits its file does not: the trials read the file
 };
 
 class SweepDocument : public QObject {
@@ -73,7 +74,7 @@ class SweepDocument : public QObject {
   void followJob();
   void load(const QString& text, const QString& filePath);
   void update();
-  void checkTrials(const std::vector<TrialParams>& trials);
+  bool checkTrials(const std::vector<TrialParams>& trials);
   void planTrials(const std::vector<TrialParams>& trials);
   QString baseDir() const;
   QString jobStateKey() const;

@@ -73,20 +73,6 @@ SweepWork ashaExpected(const EarlyStoppingSpec& stopping, const std::vector<Tria
   return expected;
 }
 
-// `work` scaled down to what the budget lets run, and which limit stops it (empty: none).
-SweepWork withinBudget(const BudgetSpec& budget, const SweepWork& work, bool timed, std::string& stops) {
-  double share = 1;
-  if (budget.tokens && work.tokens > static_cast<double>(*budget.tokens)) {
-    share = static_cast<double>(*budget.tokens) / work.tokens;
-    stops = "tokens";
-  }
-  if (timed && budget.wallTimeSeconds && work.wallSeconds * share > *budget.wallTimeSeconds) {
-    share = *budget.wallTimeSeconds / work.wallSeconds;
-    stops = "wall_time";
-  }
-  return {work.seconds * share, work.deviceSeconds * share, work.tokens * share, work.wallSeconds * share};
-}
-
 }  // namespace
 
 SweepTrialCount countTrials(const SweepSpec& spec, std::int64_t planned) {
@@ -101,6 +87,20 @@ SweepTrialCount countTrials(const SweepSpec& spec, std::int64_t planned) {
 TrialRun trialRun(const RunConfig& job, const DeviceSpec& device) {
   const Plan plan = makePlan(job, device);
   return {totalSteps(job), plan.tokensPerStep, plan.stepSeconds, plan.worldSize};
+}
+
+SweepWork withinBudget(const BudgetSpec& budget, const SweepWork& work, bool timed, std::string& stops) {
+  stops.clear();
+  double share = 1;
+  if (budget.tokens && work.tokens > static_cast<double>(*budget.tokens)) {
+    share = static_cast<double>(*budget.tokens) / work.tokens;
+    stops = "tokens";
+  }
+  if (timed && budget.wallTimeSeconds && work.wallSeconds * share > *budget.wallTimeSeconds) {
+    share = *budget.wallTimeSeconds / work.wallSeconds;
+    stops = "wall_time";
+  }
+  return {work.seconds * share, work.deviceSeconds * share, work.tokens * share, work.wallSeconds * share};
 }
 
 SweepCost sweepCost(const SweepSpec& spec, const std::vector<TrialRun>& runs, int slotCount) {

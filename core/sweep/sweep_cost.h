@@ -58,6 +58,11 @@ struct SweepCost {
   std::string budgetStops;  // "" or the budget key that stops it early: "tokens", "wall_time"
 };
 
+// `work` as far as budget.tokens and budget.wall_time let it go (scaled down evenly), and the
+// budget key that stops it early ("tokens", "wall_time"; empty: none). A wall time applies
+// only where the work is `timed`.
+SweepWork withinBudget(const BudgetSpec& budget, const SweepWork& work, bool timed, std::string& stops);
+
 // `runs`: the trials that run (budget.trials applied), in plan order. `slotCount`: trials at once.
 // The wall time at most places the longest trials first, each on the slot free soonest.
 SweepCost sweepCost(const SweepSpec& spec, const std::vector<TrialRun>& runs, int slotCount);

@@ -137,6 +137,22 @@ class SweepDocumentTest : public QObject {
     QVERIFY2(said.contains("n_embd=33") && said.contains("not divisible"), qPrintable(said));
   }
 
+  // What this machine lacks is a problem of where the trials run, not of their plan: listed,
+  // and it keeps the sweep from running, but the cost stands.
+  void aMachineWithoutCudaIsAProblemButNotOfTheCost() {
+    SweepDocument sweep(&*m_job);
+    QVERIFY(sweep.problems().empty());
+    m_job->setThisMachine(HostDevices{});
+    QVERIFY(sweep.saveTo(sweep.defaultSaveFile()).isEmpty());
+    QVERIFY2(hasErrors(sweep.problems()), qPrintable(problemsText(sweep)));
+    QVERIFY2(problemsText(sweep).contains("every trial"), qPrintable(problemsText(sweep)));
+    QVERIFY2(sweep.summary().cost.has_value(), qPrintable(sweep.summary().why));
+    QVERIFY(!sweep.isRunnable());
+    m_job->setThisMachine(std::nullopt);
+    QVERIFY2(sweep.problems().empty(), qPrintable(problemsText(sweep)));
+    QVERIFY(sweep.isRunnable());
+  }
+
   void anUnsavedJobHasNoCostYet() {
     JobDocument job;
     job.load(jobText(), {}, m_dir->filePath("data"));  // no job.yaml in that folder
@@ -151,9 +167,12 @@ class SweepDocumentTest : public QObject {
     SweepDocument sweep(&*m_job);
     QVERIFY2(sweep.summary().cost.has_value(), qPrintable(sweep.summary().why));
     const double before = sweep.summary().cost->atMost.seconds;
+    QVERIFY(sweep.summary().jobNote.isEmpty());
     m_job->setText(jobText(200));
     QCOMPARE(sweep.summary().cost->atMost.seconds, before);  // the trials read the job's file: not saved yet
+    QVERIFY2(sweep.summary().jobNote.contains("not saved"), qPrintable(sweep.summary().jobNote));
     QVERIFY(m_job->saveTo(m_job->filePath()).isEmpty());
+    QVERIFY(sweep.summary().jobNote.isEmpty());
     QCOMPARE(sweep.summary().runs.front().steps, 200);
     m_job->setPlanDevice("A100-80GB");
     QVERIFY(sweep.summary().device.contains("A100"));

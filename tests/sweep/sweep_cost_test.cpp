@@ -125,6 +125,14 @@ TEST(SweepCost, TheBudgetsTokensAndWallTimeStopItEarly) {
   EXPECT_NEAR(cost.budgeted.wallSeconds, 900, 1e-9);
   EXPECT_NEAR(cost.budgeted.seconds, 900, 1e-9);
   EXPECT_NEAR(cost.budgeted.tokens, 90000, 1e-6);
+  // All 12,000 s to the end: the tokens allow 11.25% of it, the wall time 7.5%.
+  std::string stops = "unchanged";
+  const SweepWork atMost = withinBudget(spec.budget, cost.atMost, cost.timed, stops);
+  EXPECT_EQ(stops, "wall_time");
+  EXPECT_NEAR(atMost.seconds, 900, 1e-9);
+  EXPECT_NEAR(atMost.tokens, 90000, 1e-6);
+  withinBudget(BudgetSpec{}, cost.atMost, cost.timed, stops);
+  EXPECT_EQ(stops, "") << "no limit, nothing stops it";
 }
 
 TEST(SweepCost, WithoutAStepTimeOnlyTokensAreKnown) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # screenshots.sh TRAINDECK OUT: the app renders each page, with a recorded two-rank run open
-# and five recorded runs compared, to OUT/{setup,monitor,logs,compare,compare-multiples}.png
-# (offscreen). Look at them after changing the pages.
+# and five recorded runs compared, to OUT/{setup,setup-sweep,monitor,logs,compare,
+# compare-multiples}.png (offscreen). Look at them after changing the pages.
 set -eu
 app=$1 out=$2
 root=$(mktemp -d)
@@ -13,7 +13,7 @@ printf '{"id":"20261130-083449-tiny-ddp","name":"tiny ddp","created":"2026-11-30
 for rank in 0 1; do
   printf '2026-11-30T08:34:49Z info: rank %s of 2: meeting the others\n2026-11-30T08:34:50Z info: all 2 ranks arrived; backend gloo\n' "$rank" > "$run/logs/rank-$rank.log"
 done
-pages="setup monitor logs compare compare-multiples"
+pages="setup setup-sweep monitor logs compare compare-multiples"
 for page in $pages; do rm -f "$out/$page.png"; done
 set --
 for compared in "$(dirname "$0")"/fixtures/compare/*/; do set -- "$@" --compare "$compared"; done
@@ -22,4 +22,4 @@ TRAINDECK_DATA=$root QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen} XDG_CONFIG_HO
 for page in $pages; do
   [ "$(wc -c < "$out/$page.png")" -gt 20000 ] || { echo "screenshots.sh: $page.png is missing or blank" >&2; exit 1; }
 done
-echo "screenshots.sh: $out/{setup,monitor,logs,compare,compare-multiples}.png"
+echo "screenshots.sh: $out/{setup,setup-sweep,monitor,logs,compare,compare-multiples}.png"

@@ -1,0 +1,61 @@
+// The Setup page's Sweep tab, a view of app/setup's sweep document: the job's sweep.yaml as
+// typed (handed to the document 300 ms after the last key, as the job's YAML is), each problem
+// marked at its line and listed, the trials and their cost, its own New, Open, Save, and Run
+// sweep with the local slots, enabled only for a saved sweep without errors.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace traindeck {
+
+class SetupProblemList;
+class SweepDocument;
+class SweepSummaryPanel;
+
+class SetupSweepTab : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SetupSweepTab(SweepDocument* sweep, QWidget* parent = nullptr);
+
+  // Folders nothing is saved into (the app's presets).
+  void setForbiddenDirs(const QStringList& dirs) { m_forbiddenDirs = dirs; }
+  // The typing the document has not read yet goes to it now.
+  void flush();
+  void goToLine(int line);
+
+ public slots:
+  void newSweep();
+  // Each takes a path, or asks for one with a file dialog when it is empty.
+  void openFile(const QString& path = {});
+  bool saveFile(const QString& path = {});
+
+ signals:
+  void sweepStartRequested(const QString& sweepFile, int localSlots);
+
+ private:
+  bool mayReplaceEdits();
+  void showDocument();
+
+  SweepDocument* m_sweep;
+  QStringList m_forbiddenDirs;
+  QString m_shownText;  // the document's text as last shown; the editor differs while typing
+  bool m_settingText = false;
+  QLabel* m_file = nullptr;
+  QPlainTextEdit* m_yaml = nullptr;
+  QTimer* m_debounce = nullptr;
+  SetupProblemList* m_problems = nullptr;
+  SweepSummaryPanel* m_summary = nullptr;
+  QSpinBox* m_slots = nullptr;
+  QPushButton* m_run = nullptr;
+  QLabel* m_runNote = nullptr;
+};
+
+}  // namespace traindeck
