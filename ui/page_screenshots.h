@@ -1,5 +1,5 @@
 // Each page of the main window as the window shows it, to <folder>/<page>.png (setup, monitor,
-// logs, compare, and compare-multiples when runs are compared): `traindeck --screenshot` and the
+// logs, compare, sweep, and compare-multiples when runs are compared): `traindeck --screenshot` and the
 // screenshot test. False if one could not be written.
 #pragma once
 
