@@ -9,6 +9,16 @@
 
 namespace traindeck {
 
+namespace {
+// Tokens and steps as "20.5k", "1.2M": long numbers crowd a narrow chart's axis.
+class CompactTicker : public QCPAxisTicker {
+ protected:
+  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+    return progressText(static_cast<std::int64_t>(std::llround(tick)), ProgressUnit::Steps).section(' ', 0, 0);
+  }
+};
+}  // namespace
+
 SweepCurvesChart::SweepCurvesChart(QWidget* parent) : QCustomPlot(parent) {
   setObjectName("sweepCurves");
   plotLayout()->insertRow(0);
@@ -18,6 +28,9 @@ SweepCurvesChart::SweepCurvesChart(QWidget* parent) : QCustomPlot(parent) {
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
   setMinimumSize(260, 160);
+  auto ticker = QSharedPointer<CompactTicker>::create();
+  ticker->setTickCount(5);
+  xAxis->setTicker(ticker);
   legend->setVisible(true);
   QColor behind = palette().color(QPalette::Base);
   behind.setAlphaF(0.75f);  // curves stay visible under it

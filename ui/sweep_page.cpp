@@ -66,12 +66,16 @@ SweepPage::SweepPage(QWidget* parent)
   auto* middle = new QSplitter(Qt::Horizontal);
   middle->addWidget(m_curves);
   middle->addWidget(m_scatters);
+  middle->setStretchFactor(0, 1);
+  middle->setStretchFactor(1, 1);
   auto* bottom = new QWidget;
   auto* bottomLayout = new QVBoxLayout(bottom);
   bottomLayout->setContentsMargins(0, 0, 0, 0);
   bottomLayout->addWidget(m_table);
   bottomLayout->addWidget(buildActions());
+  for (QSplitter* splitter : {top, middle}) splitter->setChildrenCollapsible(false);
   auto* rows = new QSplitter(Qt::Vertical);
+  rows->setChildrenCollapsible(false);
   rows->addWidget(top);
   rows->addWidget(middle);
   rows->addWidget(bottom);
@@ -90,6 +94,7 @@ SweepPage::SweepPage(QWidget* parent)
   connect(m_watcher, &SweepWatcher::sweepAvailable, this, &SweepPage::showView);
   connect(m_parallel, &SweepParallelView::brushChanged, this, &SweepPage::setBrush);
   connect(m_parallel, &SweepParallelView::brushCleared, this, &SweepPage::clearBrush);
+  connect(m_parallel, &SweepParallelView::trialClicked, this, &SweepPage::selectTrial);
   connect(m_clearBrushes, &QPushButton::clicked, this, &SweepPage::clearBrushes);
   connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();

@@ -58,6 +58,43 @@ int SweepParallelView::axisAt(int x) const {
   return -1;
 }
 
+int SweepParallelView::trialAt(QPointF at) const {
+  if (!m_view || m_view->axes.size() < 2) return -1;
+  const double axesSpan = static_cast<double>(axisX(1) - axisX(0));
+  const auto a = static_cast<std::size_t>(
+      std::clamp((at.x() - axisX(0)) / std::max(1.0, axesSpan), 0.0, static_cast<double>(m_view->axes.size() - 2)));
+  const double t = (at.x() - axisX(static_cast<int>(a))) / std::max(1.0, axesSpan);
+  int nearest = -1;
+  double best = kReach / 2.0;
+  for (std::size_t trial = 0; trial < m_view->trials.size(); ++trial) {
+    const double f0 = m_view->axes[a].fraction(m_view->axes[a].valueOf(m_view->trials[trial]));
+    const double f1 = m_view->axes[a + 1].fraction(m_view->axes[a + 1].valueOf(m_view->trials[trial]));
+    if (!std::isfinite(f0) || !std::isfinite(f1)) continue;
+    const double y = fractionY(f0) + t * (fractionY(f1) - fractionY(f0));
+    if (std::abs(y - at.y()) < best) {
+      best = std::abs(y - at.y());
+      nearest = static_cast<int>(trial);
+    }
+  }
+  return nearest;
+}
+
+std::vector<double> SweepParallelView::ticksOf(const SweepAxis& axis) const {
+  std::vector<double> ticks;
+  if (axis.categorical) {
+    for (qsizetype c = 0; c < axis.categories.size(); ++c) ticks.push_back(static_cast<double>(c));
+    return ticks;
+  }
+  if (!axis.listed.empty() || !std::isfinite(axis.min)) return axis.listed;
+  ticks = {axis.min, axis.max};
+  if (axis.log && axis.min > 0)  // the powers of ten between the ends
+    for (double p = std::pow(10.0, std::ceil(std::log10(axis.min) + 0.15)); p < axis.max / 1.4; p *= 10)
+      ticks.push_back(p);
+  else if (axis.max > axis.min)
+    ticks.push_back((axis.min + axis.max) / 2);
+  return ticks;
+}
+
 void SweepParallelView::paintTrial(QPainter& p, std::size_t trial, const QColor& colour, double width) const {
   QPainterPath path;
   bool open = false;
@@ -93,12 +130,7 @@ void SweepParallelView::paintAxes(QPainter& p) const {
     p.drawLine(x, fractionY(0), x, fractionY(1));
     const QString title = axis.title + (axis.log ? tr(" (log)") : QString());
     p.drawText(QRect(x - 70, 2, 140, fm.height()), Qt::AlignCenter, fm.elidedText(title, Qt::ElideMiddle, 140));
-    std::vector<double> ticks;
-    if (axis.categorical)
-      for (qsizetype c = 0; c < axis.categories.size(); ++c) ticks.push_back(static_cast<double>(c));
-    else if (std::isfinite(axis.min))
-      ticks = {axis.min, axis.max};
-    for (double tick : ticks) {
+    for (double tick : ticksOf(axis)) {
       const int y = fractionY(axis.fraction(tick));
       p.drawLine(x - 3, y, x + 3, y);
       const QString label = fm.elidedText(axis.label(tick), Qt::ElideRight, kLeft - 6);
@@ -146,7 +178,11 @@ void SweepParallelView::paintEvent(QPaintEvent*) {
 
 void SweepParallelView::mousePressEvent(QMouseEvent* event) {
   const int axis = axisAt(static_cast<int>(event->position().x()));
-  if (axis < 0 || event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
+  if (event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
+  if (axis < 0) {
+    if (const int trial = trialAt(event->position()); trial >= 0) emit trialClicked(trial);
+    return;
+  }
   const int y = static_cast<int>(event->position().y());
   m_drag = Drag{axis, y, y};
 }

@@ -1,7 +1,7 @@
 // Parallel coordinates of a sweep's trials: one vertical axis per swept parameter (log where
 // the axis is) and the metric's last, one line per trial coloured by its metric. Dragging along
-// an axis brushes a range of it (a click on the axis clears that axis's brush); the page turns
-// brushes into its filter, and trials left out are drawn faint. Painted with QPainter.
+// an axis brushes a range of it (a click on the axis clears that axis's brush; on a line, picks
+// its trial); the page turns brushes into its filter, and trials left out are drawn faint. Painted with QPainter.
 #pragma once
 
 #include <QWidget>
@@ -30,6 +30,8 @@ class SweepParallelView : public QWidget {
   // A range of the axis with this key ("" the metric's), in its values; cleared: brushCleared.
   void brushChanged(const QString& key, double low, double high);
   void brushCleared(const QString& key);
+  // A click on a trial's line, away from the axes (index in the view).
+  void trialClicked(int trial);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -39,6 +41,8 @@ class SweepParallelView : public QWidget {
 
  private:
   int axisAt(int x) const;  // the axis within reach of x, or -1
+  int trialAt(QPointF at) const;  // the trial whose line passes nearest, within reach, or -1
+  std::vector<double> ticksOf(const SweepAxis& axis) const;
   double fractionAt(int y) const;
   void paintAxes(QPainter& p) const;
   void paintTrial(QPainter& p, std::size_t trial, const QColor& colour, double width) const;

@@ -22,6 +22,9 @@ class SweepScatterGrid : public QWidget {
   explicit SweepScatterGrid(QWidget* parent = nullptr);
   void setView(std::shared_ptr<const SweepView> view, const std::vector<bool>& passing, int selected);
   const std::vector<QCustomPlot*>& plots() const { return m_plots; }
+  // Room for a row of plots before any exists: a splitter lays the page out before a sweep is read.
+  QSize minimumSizeHint() const override { return {320, 120}; }
+  QSize sizeHint() const override { return {480, 240}; }
 
  private:
   void fill(QCustomPlot* plot, const SweepAxis& axis, const std::vector<bool>& passing, int selected);

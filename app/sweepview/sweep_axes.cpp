@@ -58,6 +58,8 @@ SweepAxis parameterAxis(const ParameterSpec& p, const std::vector<SweepTrialView
   SweepAxis axis = axisOfValues(p.key, values);
   // A log range, or positive numbers spanning two decades or more.
   axis.log = !axis.categorical && axis.min > 0 && (p.log || axis.max >= 100 * axis.min);
+  if (!p.isRange && !axis.categorical)
+    for (const ParamValue& v : p.values) axis.listed.push_back(numberOf(v));
   return axis;
 }
 

@@ -36,6 +36,7 @@ struct SweepAxis {
   bool categorical = false;
   QStringList categories;                 // categorical: the values, in the sweep's order
   double min = kNoValue, max = kNoValue;  // numeric: the range shown (the spec's, widened to every value)
+  std::vector<double> listed;             // numeric list: its values (where to put ticks)
 
   bool isMetric() const { return key.isEmpty(); }
   // The trial's place on the axis: its number, or its category's index; NaN when not set.

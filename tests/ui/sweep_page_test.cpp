@@ -82,6 +82,9 @@ class SweepPageTest : public QObject {
     for (int row = 0; row < tableRows(); ++row)
       shown << m_page->table()->model()->index(row, 0).data(SweepTrialModel::kTrialRole).toInt();
     QCOMPARE(shown, QSet<int>({0, 3, 4}));
+    QDir().mkpath(TRAINDECK_SCREENSHOT_DIR);  // to look at: the others faint
+    QCoreApplication::processEvents();        // the charts' queued replots
+    QVERIFY(m_page->grab().save(QDir(TRAINDECK_SCREENSHOT_DIR).filePath("sweep-brushed.png")));
     QCOMPARE(m_page->importance()->fractions().size(), std::size_t{3});
     // A second brush, on the metric: the trials with a val_loss, up to 3.
     const SweepAxis& metric = m_page->view()->axes.back();
@@ -123,6 +126,16 @@ class SweepPageTest : public QObject {
     m_page->findChild<QPushButton*>("startFullRun")->click();
     QCOMPARE(job.size(), 1);
     QCOMPARE(loadConfigText(job.front().at(0).toString().toStdString()).config.optimizer.lr, 5e-4);
+    // A click on a trial's line in the parallel coordinates selects it.
+    SweepParallelView* parallel = m_page->parallel();
+    const auto& axes = m_page->view()->axes;
+    const SweepTrialView& trial3 = m_page->view()->trials[3];
+    const double y0 = parallel->fractionY(axes[0].fraction(axes[0].valueOf(trial3)));
+    const double y1 = parallel->fractionY(axes[1].fraction(axes[1].valueOf(trial3)));
+    QTest::mouseClick(
+        parallel, Qt::LeftButton, {},
+        QPoint((parallel->axisX(0) + parallel->axisX(1)) / 2, static_cast<int>(std::lround((y0 + y1) / 2))));
+    QCOMPARE(m_page->selectedTrial(), 3);
     // Picking a row in the table selects its trial.
     m_page->table()->selectRow(0);
     QCOMPARE(m_page->selectedTrial(), m_page->table()->model()->index(0, 0).data(SweepTrialModel::kTrialRole).toInt());
