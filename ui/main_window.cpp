@@ -46,6 +46,8 @@
 #include "runs/run_session.h"
 #include "setup_page.h"
 #include "sweep_runners.h"
+#include "sweep_folder_reader.h"
+#include "sweep_page.h"
 #include "window_state.h"
 
 namespace traindeck {
@@ -108,6 +110,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   m_compare = new ComparePage(m_comparison.get(), m_comparisonSets.get(), m_pages);
   m_pages->addTab(m_logs, tr("&Logs"));
   m_pages->addTab(m_compare, tr("&Compare"));
+  m_sweep = new SweepPage(m_pages);
+  m_pages->addTab(m_sweep, tr("S&weep"));
   m_bootstrap = new BootstrapView(right);
   rightLayout->addWidget(m_bootstrap);
   rightLayout->addWidget(m_pages, 1);
@@ -127,6 +131,16 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     showRun(runDir);
     m_pages->setCurrentWidget(m_monitor);
   });
+  connect(m_sweep, &SweepPage::fullRunRequested, this, [this](const QString& yaml, const QString& baseDir) {
+    m_pages->setCurrentWidget(m_setup);
+    m_setup->newFromText(yaml, baseDir);
+    statusBar()->showMessage(tr("The trial's job, not saved yet: edit it, then Start"), 6000);
+  });
+  connect(m_sweep, &SweepPage::runRequested, this, [this](const QString& runDir) {
+    showRun(runDir);
+    m_pages->setCurrentWidget(m_monitor);
+  });
+  connect(m_sweep, &SweepPage::problem, this, &MainWindow::tellProblem);
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showFailureIfAny);
   // The shown run's status, wherever it is said, follows the list's.
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showShownRunStatus);
@@ -204,6 +218,7 @@ void MainWindow::restoreShown(QSettings& settings) {
   if (page == m_compare && m_comparison->runDirs().isEmpty())
     page = m_session ? static_cast<QWidget*>(m_monitor) : static_cast<QWidget*>(m_setup);
   if (page == m_monitor && !m_session) page = m_setup;
+  if (page == m_sweep && m_sweep->sweepDir().isEmpty()) page = m_setup;
   m_pages->setCurrentWidget(page != nullptr ? page : m_setup);
 }
 
@@ -311,6 +326,13 @@ void MainWindow::buildActions() {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open a folder of runs"));
     if (!folder.isEmpty()) openFolder(folder);
   });
+  auto* openSweep = new QAction(tr("Open sweep…"), this);
+  openSweep->setObjectName("openSweepAction");
+  openSweep->setStatusTip(tr("Show a sweep's trials on the Sweep page: pick its folder, the one holding sweep.json"));
+  connect(openSweep, &QAction::triggered, this, [this] {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open a sweep folder (it holds sweep.json)"));
+    if (!folder.isEmpty()) showSweep(folder);
+  });
   // Opened folders are listed again at each start until closed here.
   auto* closeFolders = new QAction(tr("Close opened folders"), this);
   closeFolders->setObjectName("closeOpenedFoldersAction");
@@ -359,7 +381,7 @@ void MainWindow::buildActions() {
   newJob->setObjectName("newAction");
   open->setObjectName("openAction");
   save->setObjectName("saveAction");
-  buildMenus({newJob, open, openFolderAction, closeFolders, save, hosts, quit});
+  buildMenus({newJob, open, openFolderAction, openSweep, closeFolders, save, hosts, quit});
 }
 
 void MainWindow::buildMenus(const QList<QAction*>& file) {
@@ -456,7 +478,13 @@ void MainWindow::openConfig(const QString& nameOrPath) {
     m_setup->choosePreset(nameOrPath);
 }
 
+void MainWindow::showSweep(const QString& sweepDir) {
+  m_sweep->showSweep(sweepDir);
+  m_pages->setCurrentWidget(m_sweep);
+}
+
 void MainWindow::openFolder(const QString& folder) {
+  if (SweepFolderReader::isSweepFolder(folder)) return showSweep(folder);
   const RunListModel::FolderRuns found = m_runs->openFolder(folder);
   if (!found.problem.isEmpty()) return tellProblem(tr("No runs"), found.problem);
   if (found.runs.size() == 1) return showRun(found.runs.front());

@@ -1,5 +1,5 @@
 // The main window wires the pieces together and decides nothing of its own: the run list
-// (RunListPanel over app/runs' RunListModel) beside four pages (Setup, Monitor, Logs, Compare), a
+// (RunListPanel over app/runs' RunListModel) beside five pages (Setup, Monitor, Logs, Compare, Sweep), a
 // toolbar with New, Open, Save, Start, Stop, Kill and Compare, the shown run's shared session (from
 // the RunRegistry) feeding the run pages, the Comparison of the runs selected together feeding the
 // Compare page, and the JobController, whose job for the shown run Stop and Kill act on and which
@@ -39,6 +39,7 @@ class RunRegistry;
 class RunSession;
 struct RunSummary;
 class SetupPage;
+class SweepPage;
 class SweepRunners;
 
 struct MainWindowOptions {
@@ -61,6 +62,7 @@ class MainWindow : public QMainWindow {
   MonitorPage* monitorPage() const { return m_monitor; }
   LogsPage* logsPage() const { return m_logs; }
   ComparePage* comparePage() const { return m_compare; }
+  SweepPage* sweepPage() const { return m_sweep; }
   RunListModel* runList() const { return m_runs; }
   JobController* jobs() const { return m_jobs; }
   SweepRunners* sweeps() const { return m_sweeps; }
@@ -78,6 +80,9 @@ class MainWindow : public QMainWindow {
   // listed beside the root's for this session; one run is shown, several are compared (the first
   // kOpenedFolderCompared). A folder without runs is named in a message with the formats looked for.
   void openFolder(const QString& folder);
+  // The Sweep page on this sweep folder (the one holding sweep.json), followed while it runs;
+  // File > Open sweep…, --open on a sweep folder, and the runner when it starts a sweep.
+  void showSweep(const QString& sweepDir);
   // Opens the Compare page on these runs (the run list's selection when empty).
   void compareRuns(const QStringList& runDirs = {});
   // Starts the Setup page's job under the runs root and shows it; returns the new run
@@ -154,6 +159,7 @@ class MainWindow : public QMainWindow {
   MonitorPage* m_monitor;
   LogsPage* m_logs;
   ComparePage* m_compare;
+  SweepPage* m_sweep;
   QSplitter* m_splitter;
   QLabel* m_runLabel;
   LinkStatusLabel* m_linkStatus = nullptr;  // in the status bar while a followed run's link is down

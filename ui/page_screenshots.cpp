@@ -25,7 +25,7 @@ bool savePageScreenshots(QWidget* window, QTabWidget* pages, ComparePage* compar
                          const QString& folder) {
   QDir().mkpath(folder);
   bool ok = true;
-  const QStringList names = {"setup", "monitor", "logs", "compare"};
+  const QStringList names = {"setup", "monitor", "logs", "compare", "sweep"};
   for (int i = 0; i < pages->count(); ++i) {
     pages->setCurrentIndex(i);
     settleBeforeScreenshot();

@@ -1,6 +1,6 @@
 // Each page of the main window as the window shows it, to <folder>/<page>.png (setup, its Sweep
-// tab as setup-sweep, monitor, logs, compare, and compare-multiples when runs are compared):
-// `traindeck --screenshot` and the screenshot test. False if one could not be written.
+// tab as setup-sweep, monitor, logs, compare, sweep, and compare-multiples when runs are
+// compared): `traindeck --screenshot` and the screenshot test. False if one could not be written.
 #pragma once
 
 #include <QString>

@@ -164,6 +164,12 @@ void SetupFileBar::newFromConfig(const QString& path) {
   if (const auto text = readFile(file)) load(*text, {}, QFileInfo(file).absolutePath());
 }
 
+void SetupFileBar::newFromText(const QString& text, const QString& baseDir) {
+  if (!mayReplaceEdits()) return;
+  showPreset({});
+  load(text, {}, baseDir);
+}
+
 QString SetupFileBar::chooseRunConfig() {
   const QList<QPair<QString, QString>> runs = runChoices();
   if (runs.isEmpty())  // no runs here yet: any run's config.yaml, from a file dialog

@@ -29,6 +29,9 @@ class SetupFileBar : public QWidget {
   void openFile(const QString& path = {});
   bool saveFile(const QString& path = {});
   void newFromConfig(const QString& path = {});
+  // A new job of this text, not saved (its relative paths meaning `baseDir`); asks first when
+  // the job shown has edits not saved.
+  void newFromText(const QString& text, const QString& baseDir);
   void choosePreset(const QString& name);
   // Where Save… proposes to save the job: its own file, else beside it, else (a preset, an old
   // run's settings) in ${TRAINDECK_DATA}, never in the app's presets folder.

@@ -145,6 +145,10 @@ void SetupPage::newFromConfig(const QString& path) {
   m_files->newFromConfig(path);
 }
 
+void SetupPage::newFromText(const QString& text, const QString& baseDir) {
+  m_files->newFromText(text, baseDir);
+}
+
 void SetupPage::choosePreset(const QString& name) {
   m_files->choosePreset(name);
 }

@@ -108,6 +108,8 @@ class SetupPage : public QWidget {
   // Starts a new job from an old run's config.yaml: its settings, not its file. Without a path,
   // the runs under the runs root are offered (newest first).
   void newFromConfig(const QString& path = {});
+  // A new job of this text, not saved (a sweep trial's job): Save… asks where.
+  void newFromText(const QString& text, const QString& baseDir);
   void choosePreset(const QString& name);
   // Undo or Redo in the job's one history (Ctrl+Z, Ctrl+Shift+Z in the YAML, its menu, the
   // buttons above it): every view follows at once and the line under the YAML says what changed.

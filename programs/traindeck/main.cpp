@@ -40,6 +40,7 @@ options:
   --open PATH       a run to show first on the Monitor page (TrainDeck's or another tool's), or a
                     folder holding runs (as --read finds them): listed beside the runs root (and
                     at later starts), one shown, several on the Compare page; as File > Open folder…
+                    A sweep folder (it holds sweep.json) opens on the Sweep page instead.
   --compare RUN_DIR a run to show on the Compare page; give it 2 to 20 times
   --screenshot DIR  save each page as DIR/<page>.png after WAIT ms (--screenshot-wait, default
                     1500) and quit: for documentation and checking the look
