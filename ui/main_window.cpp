@@ -141,6 +141,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     m_pages->setCurrentWidget(m_monitor);
   });
   connect(m_sweep, &SweepPage::problem, this, &MainWindow::tellProblem);
+  connect(m_sweep, &SweepPage::promoteRequested, this, [this](const QString& sweepDir, const QString& trialId) {
+    if (const QString why = m_sweeps->promote(sweepDir, trialId); !why.isEmpty()) tellProblem(tr("Cannot promote"), why);
+  });
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showFailureIfAny);
   // The shown run's status, wherever it is said, follows the list's.
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showShownRunStatus);
@@ -593,6 +596,7 @@ QString MainWindow::startSweep(const QString& sweepFile, int localSlots) {
     return {};
   }
   statusBar()->showMessage(tr("Sweep running in %1").arg(dir), 5000);
+  showSweep(dir);
   return dir;
 }
 
