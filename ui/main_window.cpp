@@ -215,6 +215,9 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::restoreShown(QSettings& settings) {
   const WindowState::Shown last = WindowState::lastShown(settings);
+  // The sweep shown last, where it still is (followed again: it may still be running).
+  if (const QString sweep = settings.value(kShownSweepKey).toString(); SweepFolderReader::isSweepFolder(sweep))
+    m_sweep->showSweep(sweep);
   if (!last.run.isEmpty()) showRun(last.run);
   if (last.compared.size() >= 2) m_compare->compareRuns(last.compared);
   QWidget* page = m_pages->widget(last.page);
@@ -653,6 +656,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   QSettings settings;
   WindowState({.window = this, .splitter = m_splitter, .pages = m_pages, .runList = m_runList})
       .save(settings, currentRunDir(), m_comparison->runDirs());
+  settings.setValue(kShownSweepKey, m_sweep->sweepDir());
   // A run started here goes on without the app (its supervisor was started detached);
   // reopening the app and selecting it re-attaches to it.
   QMainWindow::closeEvent(event);

@@ -121,6 +121,7 @@ class MainWindow : public QMainWindow {
   void setCheckpointsKeptHere(int keep);
   static constexpr const char* kCheckpointsKeptHereKey = "remote/checkpointsKeptHere";
   static constexpr const char* kMonitorChartsKey = "monitor/charts";
+  static constexpr const char* kShownSweepKey = "sweep/shown";  // the Sweep page's folder at the last close
   static constexpr int kOpenedFolderCompared = 20;  // runs of an opened folder put on Compare
 
  private:

@@ -2,9 +2,11 @@
 // on top; the best trial last and wide, the selected one wider still.
 #include "sweep_parallel_view.h"
 
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -137,6 +139,23 @@ void SweepParallelView::paintAxes(QPainter& p) const {
       p.drawText(QRect(x + 4, y - fm.height() / 2, kLeft - 4, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, label);
     }
   }
+}
+
+bool SweepParallelView::event(QEvent* event) {
+  if (event->type() != QEvent::ToolTip || !m_view) return QWidget::event(event);
+  const auto* help = static_cast<QHelpEvent*>(event);
+  const int trial = axisAt(help->pos().x()) < 0 ? trialAt(help->pos()) : -1;
+  if (trial < 0) {
+    QToolTip::showText(help->globalPos(), toolTip(), this);
+    return true;
+  }
+  const SweepTrialView& t = m_view->trials[static_cast<std::size_t>(trial)];
+  QToolTip::showText(
+      help->globalPos(),
+      QString::fromStdString(t.record.params.name) + "\n" + trialStateText(t.record, m_view->unit) +
+          (std::isfinite(t.metric) ? QString("\n%1 %2").arg(m_view->metricName).arg(t.metric, 0, 'g', 5) : QString()),
+      this);
+  return true;
 }
 
 void SweepParallelView::paintEvent(QPaintEvent*) {

@@ -34,6 +34,7 @@ class SweepParallelView : public QWidget {
   void trialClicked(int trial);
 
  protected:
+  bool event(QEvent* event) override;  // a tooltip names the trial under the pointer
   void paintEvent(QPaintEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;

@@ -7,13 +7,36 @@
 #include <QFile>
 #include <QFileInfo>
 #include <cmath>
+#include <map>
 
+#include "runlog/json_value.h"
 #include "runs/metric_series.h"
 #include "sweep/sweep_state_file.h"
 
 namespace traindeck {
 
 namespace {
+
+// What the runner adds to each trial of sweep.json beyond core/sweep's schema, by trial id: its
+// latest metric and tokens trained, where it wrote them (read when the run's own metrics are not
+// here, as for a remote trial not yet mirrored).
+struct RunnerFigures {
+  double metric = kNoValue;
+  std::int64_t tokens = 0;
+};
+std::map<std::string, RunnerFigures> runnerFigures(const QString& statePath) {
+  QFile file(statePath);
+  std::map<std::string, RunnerFigures> out;
+  if (!file.open(QIODevice::ReadOnly)) return out;
+  const QByteArray bytes = file.readAll();
+  const JsonParseResult parsed = parseJson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+  const JsonValue* trials = parsed.ok() ? parsed.value.find("trials") : nullptr;
+  if (trials == nullptr) return out;
+  for (const JsonValue& trial : trials->items())
+    out[trial.stringOr("id", "")] = {trial.numberOr("metric", kNoValue), trial.integerOr("tokens", 0)};
+  return out;
+}
+
 QString fileStamp(const QString& path) {
   const QFileInfo info(path);
   return info.exists() ? QString::number(info.size()) + "@" + QString::number(info.lastModified().toMSecsSinceEpoch())
@@ -46,9 +69,14 @@ SweepView SweepFolderReader::read(const QString& sweepDir) {
   if (!view.error.isEmpty()) return view;
   view.sweepFile = QString::fromStdString(state.state.sweepFile);
   readSpec(view.sweepFile.isEmpty() ? QString() : QDir(view.dir).absoluteFilePath(view.sweepFile), view);
+  const std::map<std::string, RunnerFigures> figures = runnerFigures(statePath);
   for (const TrialRecord& record : state.state.trials) {
     SweepTrialView trial;
     trial.record = record;
+    if (const auto it = figures.find(record.params.id); it != figures.end()) {
+      if (std::isfinite(it->second.metric)) trial.metric = it->second.metric;
+      trial.tokens = it->second.tokens;
+    }
     fillTrial(trial, view);
     view.trials.push_back(std::move(trial));
   }
@@ -80,7 +108,8 @@ void SweepFolderReader::readSpec(const QString& path, SweepView& view) {
 
 void SweepFolderReader::fillTrial(SweepTrialView& trial, const SweepView& view) {
   const QString run = QString::fromStdString(trial.record.runFolder);
-  if (!trial.record.rungs.empty() && std::isfinite(trial.record.rungs.back().metric))
+  // The run's metrics where they are here; else what the runner wrote; else the last rung's.
+  if (!std::isfinite(trial.metric) && !trial.record.rungs.empty() && std::isfinite(trial.record.rungs.back().metric))
     trial.metric = trial.record.rungs.back().metric;
   if (run.isEmpty()) return;
   trial.runDir = QDir::cleanPath(QDir(view.dir).absoluteFilePath(run));

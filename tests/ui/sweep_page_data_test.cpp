@@ -70,6 +70,22 @@ class SweepPageDataTest : public QObject {
     QCOMPARE(model.index(4, SweepTrialModel::State).data().toString(), QString("failed"));
   }
 
+  void theRunnersFiguresServeWhereTheRunsMetricsAreNotHere() {
+    // Trial 4's run folder is gone; the runner wrote its latest metric and tokens in sweep.json.
+    QFile file(m_sweep + "/sweep.json");
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QByteArray json = file.readAll();
+    file.close();
+    const QByteArray id = QByteArray::fromStdString(read().trials[4].record.params.id);
+    json.replace("\"id\":\"" + id + "\"", "\"id\":\"" + id + "\",\"metric\":4.25,\"tokens\":12345");
+    writeText(m_sweep + "/sweep.json", json);
+    const SweepView view = read();
+    QVERIFY2(view.error.isEmpty(), qPrintable(view.error));
+    QCOMPARE(view.trials[4].metric, 4.25);
+    QCOMPARE(view.trials[4].tokens, std::int64_t{12345});
+    QVERIFY(std::abs(view.trials[0].metric - sweepTrialValLoss(1e-3, 200)) < 1e-5);  // its run's own
+  }
+
   void bestTrialFollowsTheGoal() {
     QCOMPARE(read().best, 0);  // min: lr = 1e-3
     writeText(m_root->path() + "/sweep.yaml", sweepYaml("max").toUtf8());

@@ -174,6 +174,12 @@ class SweepPageTest : public QObject {
     QVERIFY(window.setupPage()->isVisible());
     QVERIFY(window.setupPage()->filePath().isEmpty());
     QCOMPARE(window.setupPage()->config().optimizer.lr, 3e-3);
+    // Closed and opened again, the window shows the same sweep.
+    window.close();
+    options.openRun.clear();
+    MainWindow reopened(options);
+    QCOMPARE(reopened.sweepPage()->sweepDir(), m_sweep);
+    QCOMPARE(reopened.sweepPage()->table()->model()->rowCount(), 6);
   }
 };
 
