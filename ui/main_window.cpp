@@ -52,7 +52,7 @@ namespace traindeck {
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent),
       m_options(options),
-      m_registry(std::make_unique<RunRegistry>()),
+      m_registry(std::make_unique<RunRegistry>(nullptr, MetricsCache(MetricsCache::defaultDir()))),
       m_jobs(new JobController(options.runsRoot, options.trainBinary, this)),
       m_runs(new RunListModel(this)),
       m_comparison(std::make_unique<Comparison>(*m_registry)),

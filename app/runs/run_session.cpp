@@ -10,7 +10,8 @@
 
 namespace traindeck {
 
-RunSession::RunSession(const QString& runDir, QThread* followerThread, std::optional<RunSource> imported)
+RunSession::RunSession(const QString& runDir, QThread* followerThread, std::optional<RunSource> imported,
+                       const MetricsCache& metricsCache)
     : m_runDir(runDir), m_thread(followerThread) {
   registerAppMetaTypes();
   if (imported) {
@@ -24,7 +25,7 @@ RunSession::RunSession(const QString& runDir, QThread* followerThread, std::opti
     QMetaObject::invokeMethod(m_importFollower, &ImportFollower::start, Qt::QueuedConnection);
     return;
   }
-  m_metricsFollower = new MetricsFollower(runDir);
+  m_metricsFollower = new MetricsFollower(runDir, metricsCache);
   m_metricsFollower->moveToThread(m_thread);
   connect(m_metricsFollower, &MetricsFollower::metricsAvailable, this, [this](const MetricsBatch& batch) {
     m_metrics.append(batch);
