@@ -4,11 +4,19 @@
 
 #include <QMetaType>
 #include <QVector>
+#include <memory>
 
 #include "log_line.h"
 #include "runlog/metrics_batch.h"
 
+namespace traindeck {
+// A batch as a follower hands it over: immutable, shared, never copied by the queue. A receiver
+// that holds it alone may take its columns instead of copying them (RunSession does).
+using SharedMetricsBatch = std::shared_ptr<const MetricsBatch>;
+}  // namespace traindeck
+
 Q_DECLARE_METATYPE(traindeck::MetricsBatch)
+Q_DECLARE_METATYPE(traindeck::SharedMetricsBatch)
 Q_DECLARE_METATYPE(traindeck::LogLine)
 
 namespace traindeck {

@@ -69,7 +69,7 @@ void MetricsFollower::openHistory(MetricsBatch& batch) {
   if (size >= static_cast<qint64>(kPreviewFromBytes)) {
     MetricsBatch preview = metricsPreview(m_path.toStdString(), kPreviewSamples);
     if (!preview.empty()) {
-      emit metricsAvailable(preview);
+      emit metricsAvailable(std::make_shared<const MetricsBatch>(std::move(preview)));
       m_replacingPreview = true;
     }
   }
@@ -115,24 +115,38 @@ void MetricsFollower::poll() {
     batch.restart = true;  // the preview goes
     m_replacingPreview = false;
   }
-  if (!batch.empty()) emit metricsAvailable(batch);
-  if (m_keeping) keep(std::move(batch), chunk.more);
+  // Kept for the cache only when a save may follow: a batch that was the follower's alone
+  // when it was received is taken by the session, not copied.
+  if (m_keeping && !chunk.more && m_cachedBytes > 0 &&
+      m_tail->offset() - static_cast<std::int64_t>(m_parser.pendingBytes()) - m_cachedBytes < kResaveBytes)
+    stopKeeping();
+  if (!batch.empty()) {
+    const auto sent = std::make_shared<const MetricsBatch>(std::move(batch));
+    if (m_keeping) m_kept.push_back(sent);
+    emit metricsAvailable(sent);
+  }
+  if (m_keeping && !chunk.more) saveKept();
 }
 
-void MetricsFollower::keep(MetricsBatch&& sent, bool more) {
-  appendBatch(m_kept, std::move(sent));  // a restart batch replaces what was kept
-  if (more) return;
+void MetricsFollower::saveKept() {
   // All there was is read: the records of the whole lines so far go to the cache, unless it
   // already holds nearly all of them.
   const std::int64_t recordBytes = m_tail->offset() - static_cast<std::int64_t>(m_parser.pendingBytes());
-  if (recordBytes >= MetricsCache::kFromBytes && recordBytes - m_cachedBytes >= kResaveBytes)
-    m_cache.save(m_path, m_kept, recordBytes, m_sampled);
+  if (recordBytes >= MetricsCache::kFromBytes && recordBytes - m_cachedBytes >= kResaveBytes) {
+    if (m_kept.size() == 1) {
+      m_cache.save(m_path, *m_kept.front(), recordBytes, m_sampled);  // the usual case: no copy
+    } else {
+      MetricsBatch all;
+      for (const SharedMetricsBatch& b : m_kept) appendBatch(all, MetricsBatch(*b));
+      m_cache.save(m_path, all, recordBytes, m_sampled);
+    }
+  }
   stopKeeping();
 }
 
 void MetricsFollower::stopKeeping() {
   m_keeping = false;
-  m_kept = MetricsBatch{};
+  m_kept.clear();
   m_sampled = PrefixFingerprint{};
 }
 

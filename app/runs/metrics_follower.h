@@ -6,7 +6,7 @@
 // Threading: a plain QObject; its owner moves it to a worker QThread and then invokes start()
 // there (queued), and deletes it there (deleteLater before quitting the thread). The watcher
 // and poll timer are made in start(), so they live in that thread. Receivers get batches by
-// queued connection; each batch is an independent value.
+// queued connection; each batch is an independent, immutable value.
 #pragma once
 
 #include <QObject>
@@ -48,16 +48,17 @@ class MetricsFollower : public QObject {
   void poll();
 
  signals:
-  void metricsAvailable(const traindeck::MetricsBatch& batch);
+  // A long history's batch is a million records: shared, so that the queue copies no column.
+  void metricsAvailable(const traindeck::SharedMetricsBatch& batch);
 
  private:
   void watchFile();
   // The first poll's: the history from the cache into `batch` (the tail then starts after it),
   // or a preview of a long one. Sets m_keeping.
   void openHistory(MetricsBatch& batch);
-  // After a batch went out: the first reading of the history keeps what it read for the cache,
-  // and saves it once it has read all there was (`more`: not yet).
-  void keep(MetricsBatch&& sent, bool more);
+  // Once the first reading of the history has read all there was: the batches it sent go to the
+  // cache, joined (a restart batch replaces those before it).
+  void saveKept();
   void stopKeeping();
 
   QString m_dir;
@@ -73,7 +74,7 @@ class MetricsFollower : public QObject {
   MetricsCache m_cache;
   bool m_keeping = false;          // reading the history for the cache
   std::int64_t m_cachedBytes = 0;  // what the cache held when it was loaded
-  MetricsBatch m_kept;             // every record of the lines read, while m_keeping
+  std::vector<SharedMetricsBatch> m_kept;  // the batches sent while m_keeping, in order
   PrefixFingerprint m_sampled;     // of the bytes read, while m_keeping
 };
 

@@ -88,7 +88,8 @@ MetricsBatch parseWhole(const QString& path) {
 MetricsBatch follow(const QString& runDir, const MetricsCache& cache, MetricsBatch* first = nullptr) {
   MetricsFollower follower(runDir, cache);
   std::vector<MetricsBatch> batches;
-  QObject::connect(&follower, &MetricsFollower::metricsAvailable, [&](const MetricsBatch& b) { batches.push_back(b); });
+  QObject::connect(&follower, &MetricsFollower::metricsAvailable,
+                   [&](const SharedMetricsBatch& b) { batches.push_back(*b); });
   for (int i = 0; i < 20; ++i) follower.poll();
   if (first && !batches.empty()) *first = batches.front();
   MetricsBatch all;
