@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "chart_style.h"
+#include "runlog/huge_pages.h"
 
 namespace traindeck {
 
@@ -26,7 +27,7 @@ constexpr std::size_t kThreadedBuildFrom = 100000;
 // With room for half as many again: a growing line's appends then rarely copy it.
 std::vector<double> withRoom(std::size_t size) {
   std::vector<double> v;
-  v.reserve(size + size / 2);
+  reserveHuge(v, size + size / 2);
   return v;
 }
 

@@ -18,10 +18,11 @@
 #include <map>
 
 #include "chart_style.h"
-#include "runs/metrics_csv.h"
 #include "metric_chart.h"
 #include "named_metric_chart.h"
 #include "progress_text.h"
+#include "runlog/huge_pages.h"
+#include "runs/metrics_csv.h"
 #include "smoothing.h"
 
 namespace traindeck {
@@ -358,7 +359,7 @@ void MonitorPage::drawTrain(const TrainColumns& train, double t0, const std::vec
   const std::size_t room = extends ? size : size + size / 2;
   for (std::vector<double>* v :
        {&x, &loss, &lossSmooth, &lr, &throughput, &throughputSmooth, &gradNorm, &gradNormSmooth})
-    v->reserve(room);
+    reserveHuge(*v, room);
   const bool breaks = m_xAxis == XAxis::Elapsed && !pauses.empty();
   if (!breaks) {
     // Column by column: a million points are a few tight loops, not one with eight appends.
@@ -407,7 +408,7 @@ void MonitorPage::drawTrain(const TrainColumns& train, double t0, const std::vec
   };
   const auto copyOfX = [&] {
     std::vector<double> copy;
-    copy.reserve(x.capacity());
+    reserveHuge(copy, x.capacity());
     copy.assign(x.begin(), x.end());
     return copy;
   };

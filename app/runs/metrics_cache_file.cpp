@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bytes_hash.h"
+#include "runlog/huge_pages.h"
 
 namespace traindeck {
 
@@ -104,6 +105,7 @@ class BodyReader {
       m_ok = false;
       return;
     }
+    reserveHuge(into, static_cast<std::size_t>(count));
     into.resize(static_cast<std::size_t>(count));
     if (const char* p = take(into.size() * sizeof(T))) std::memcpy(into.data(), p, into.size() * sizeof(T));
   }

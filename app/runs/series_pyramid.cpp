@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "runlog/huge_pages.h"
+
 namespace traindeck {
 
 namespace {
@@ -85,7 +87,7 @@ void SeriesPyramid::extendLevels() {
     if (complete == 0) break;
     if (coarseLevels() < l) m_levels.emplace_back();
     std::vector<Bucket>& buckets = m_levels[static_cast<std::size_t>(l - 1)];
-    if (buckets.empty()) buckets.reserve(complete);  // later, push_back's doubling (reserve would copy each time)
+    if (buckets.empty()) reserveHuge(buckets, complete);  // later, push_back's doubling (reserve would copy each time)
     for (std::size_t k = buckets.size(); k < complete; ++k) {
       Bucket b;
       if (l == 1) {
