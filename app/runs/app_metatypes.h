@@ -10,8 +10,8 @@
 #include "runlog/metrics_batch.h"
 
 namespace traindeck {
-// A batch as a follower hands it over: immutable, shared, never copied by the queue. A receiver
-// that holds it alone may take its columns instead of copying them (RunSession does).
+// A batch as a follower hands it over: shared, never copied by the queue; immutable to every
+// receiver but the one it is handed over to (MetricsFollower::metricsAvailable).
 using SharedMetricsBatch = std::shared_ptr<const MetricsBatch>;
 }  // namespace traindeck
 

@@ -69,7 +69,7 @@ void MetricsFollower::openHistory(MetricsBatch& batch) {
   if (size >= static_cast<qint64>(kPreviewFromBytes)) {
     MetricsBatch preview = metricsPreview(m_path.toStdString(), kPreviewSamples);
     if (!preview.empty()) {
-      emit metricsAvailable(std::make_shared<const MetricsBatch>(std::move(preview)));
+      emit metricsAvailable(std::make_shared<MetricsBatch>(std::move(preview)), true);
       m_replacingPreview = true;
     }
   }
@@ -121,9 +121,10 @@ void MetricsFollower::poll() {
       m_tail->offset() - static_cast<std::int64_t>(m_parser.pendingBytes()) - m_cachedBytes < kResaveBytes)
     stopKeeping();
   if (!batch.empty()) {
-    const auto sent = std::make_shared<const MetricsBatch>(std::move(batch));
+    // Made mutable, so that the receiver of a batch handed over may take its columns.
+    SharedMetricsBatch sent = std::make_shared<MetricsBatch>(std::move(batch));
     if (m_keeping) m_kept.push_back(sent);
-    emit metricsAvailable(sent);
+    emit metricsAvailable(sent, !m_keeping);
   }
   if (m_keeping && !chunk.more) saveKept();
 }

@@ -49,7 +49,9 @@ class MetricsFollower : public QObject {
 
  signals:
   // A long history's batch is a million records: shared, so that the queue copies no column.
-  void metricsAvailable(const traindeck::SharedMetricsBatch& batch);
+  // `handedOver`: the follower keeps no part of it, so its one receiver (the session) may take
+  // its columns instead of copying them; else it is kept for the metrics cache and only read.
+  void metricsAvailable(const traindeck::SharedMetricsBatch& batch, bool handedOver);
 
  private:
   void watchFile();

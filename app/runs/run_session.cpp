@@ -27,15 +27,16 @@ RunSession::RunSession(const QString& runDir, QThread* followerThread, std::opti
   }
   m_metricsFollower = new MetricsFollower(runDir, metricsCache);
   m_metricsFollower->moveToThread(m_thread);
-  connect(m_metricsFollower, &MetricsFollower::metricsAvailable, this, [this](const SharedMetricsBatch& batch) {
-    // Held by this queued call alone (the follower let go of it), the batch is this session's:
-    // its columns are taken, not copied (a long history's are a million records).
-    if (batch.use_count() == 1)
-      m_metrics.append(std::move(const_cast<MetricsBatch&>(*batch)));
-    else
-      m_metrics.append(*batch);
-    emit metricsChanged();
-  });
+  connect(m_metricsFollower, &MetricsFollower::metricsAvailable, this,
+          [this](const SharedMetricsBatch& batch, bool handedOver) {
+            // A batch handed over is this session's (made mutable; the follower never reads it
+            // again): its columns are taken, not copied (a long history's are a million records).
+            if (handedOver)
+              m_metrics.append(std::move(const_cast<MetricsBatch&>(*batch)));
+            else
+              m_metrics.append(*batch);
+            emit metricsChanged();
+          });
   QMetaObject::invokeMethod(m_metricsFollower, &MetricsFollower::start, Qt::QueuedConnection);
 }
 
