@@ -85,6 +85,10 @@ void SeriesBounds::extend(const std::vector<double>& x, const std::vector<double
   extendBounds(*this, x, y);
 }
 
+void SeriesBounds::extend(std::span<const double> x, std::span<const double> y) {
+  extendBounds(*this, x, y);
+}
+
 void SeriesBounds::extend(const SeriesBounds& other) {
   if (!other.any) return;
   if (!any) {
@@ -166,17 +170,16 @@ void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw
 void MetricChart::takeSeries(std::vector<double> x, std::vector<double> raw, std::vector<double> smoothed) {
   const bool hasRaw = !raw.empty(), hasSmooth = !smoothed.empty();
   const long long points = static_cast<long long>(x.size());
-  // A long run's smoothed line is built on a second thread meanwhile (each pyramid owns its
-  // points; nothing else touches them until the join).
+  // A long run's smoothed line is built on a second thread meanwhile, over the raw line's x (the
+  // buffer stays where it is when x moves into the raw line; both only read it until the join).
   SeriesBounds smoothBounds;
-  std::vector<double> smoothX = withRoom(hasSmooth ? x.size() : 0);
-  if (hasSmooth) smoothX.assign(x.begin(), x.end());
-  auto buildSmooth = [&, smoothX = std::move(smoothX)]() mutable {
-    smoothBounds.extend(smoothX, smoothed);
+  const std::span<const double> xs(x.data(), x.size());
+  auto buildSmooth = [&] {
+    smoothBounds.extend(xs, smoothed);
     if (smoothed.empty())
       m_smoothLine.points.clear();
     else
-      m_smoothLine.points.assign(std::move(smoothX), std::move(smoothed));
+      m_smoothLine.points.assignOverXOf(&m_rawLine.points, std::move(smoothed));
   };
   std::thread smoothBuilder;
   if (x.size() >= kThreadedBuildFrom)

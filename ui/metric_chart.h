@@ -11,6 +11,7 @@
 #include <qcustomplot.h>
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "runs/series_pyramid.h"
@@ -24,6 +25,7 @@ struct SeriesBounds {
   bool any = false;
   void extend(const QVector<double>& x, const QVector<double>& y);
   void extend(const std::vector<double>& x, const std::vector<double>& y);
+  void extend(std::span<const double> x, std::span<const double> y);
   void extend(const SeriesBounds& other);
 };
 
