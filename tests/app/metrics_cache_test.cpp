@@ -18,6 +18,7 @@
 #include "metrics_cache_file.h"
 #include "metrics_follower.h"
 #include "prefix_fingerprint.h"
+#include "run_registry.h"
 #include "runlog/metrics_jsonl_parser.h"
 
 using namespace traindeck;
@@ -213,6 +214,30 @@ class MetricsCacheTest : public QObject {
     write(path, "ep\":999999,\"loss\":1}\n", QIODevice::Append);
     checkSameAsWholeParse(dir.path(), cache);
     QVERIFY(cache.load(QFileInfo(path).absoluteFilePath()));
+  }
+
+  // The app's path: a session's store, opened cold and then again from the cache (the batch
+  // handed over, its columns taken), holds what a parse of the whole file gives.
+  void aSessionOpenedAgainStoresTheSameRecords() {
+    QTemporaryDir dir, cacheDir;
+    const QString path = dir.filePath("metrics.jsonl");
+    write(path, history(kLongLines, 11));
+    const MetricsBatch whole = parseWhole(path);
+    for (int opening = 0; opening < 2; ++opening) {
+      RunRegistry registry(nullptr, MetricsCache(cacheDir.path()));
+      const std::shared_ptr<const RunSession> session = registry.session(dir.path(), RunRegistry::Follow::MetricsOnly);
+      QTRY_COMPARE_WITH_TIMEOUT(session->metrics().train().size(), whole.train.size(), 20000);
+      const MetricsStore& store = session->metrics();
+      QCOMPARE(store.train().step, whole.train.step);
+      QVERIFY(test::sameFloats(store.train().loss, whole.train.loss));
+      QVERIFY(test::sameFloats(store.train().gradNorm, whole.train.gradNorm));
+      QCOMPARE(store.eval().step, whole.eval.step);
+      QCOMPARE(store.events().size(), whole.events.size());
+      QCOMPARE(store.system().size(), std::size_t(2));
+      QCOMPARE(store.garbageLines(), whole.garbageLines);
+      QCOMPARE(store.header().totalSteps, whole.header.totalSteps);
+      QTRY_VERIFY_WITH_TIMEOUT(MetricsCache(cacheDir.path()).load(QFileInfo(path).absoluteFilePath()), 20000);
+    }
   }
 
   // A cache of bytes the file no longer begins with is never used.
