@@ -168,27 +168,40 @@ void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw
 }
 
 void MetricChart::takeSeries(std::vector<double> x, std::vector<double> raw, std::vector<double> smoothed) {
-  const bool hasRaw = !raw.empty(), hasSmooth = !smoothed.empty();
-  const long long points = static_cast<long long>(x.size());
-  // A long run's smoothed line is built on a second thread meanwhile, over the raw line's x (the
-  // buffer stays where it is when x moves into the raw line; both only read it until the join).
-  SeriesBounds smoothBounds;
+  // The buffer stays where it is when x moves into the raw line.
   const std::span<const double> xs(x.data(), x.size());
+  buildSeries(xs, &m_rawLine.points, std::move(raw), std::move(smoothed),
+              [&](std::vector<double>&& y) { m_rawLine.points.assign(std::move(x), std::move(y)); });
+}
+
+void MetricChart::takeSeriesOverXOf(const MetricChart& xChart, std::vector<double> raw, std::vector<double> smoothed) {
+  const SeriesPyramid* owner = &xChart.m_rawLine.points;
+  buildSeries(std::span<const double>(owner->xs().data(), owner->size()), owner, std::move(raw), std::move(smoothed),
+              [&](std::vector<double>&& y) { m_rawLine.points.assignOverXOf(owner, std::move(y)); });
+}
+
+void MetricChart::buildSeries(std::span<const double> xs, const SeriesPyramid* xOwner, std::vector<double> raw,
+                              std::vector<double> smoothed, const std::function<void(std::vector<double>&&)>& takeRaw) {
+  const bool hasRaw = !raw.empty(), hasSmooth = !smoothed.empty();
+  const long long points = static_cast<long long>(xs.size());
+  // A long run's smoothed line is built on a second thread meanwhile, over the same x (both only
+  // read them until the join).
+  SeriesBounds smoothBounds;
   auto buildSmooth = [&] {
     smoothBounds.extend(xs, smoothed);
     if (smoothed.empty())
       m_smoothLine.points.clear();
     else
-      m_smoothLine.points.assignOverXOf(&m_rawLine.points, std::move(smoothed));
+      m_smoothLine.points.assignOverXOf(xOwner, std::move(smoothed));
   };
   std::thread smoothBuilder;
-  if (x.size() >= kThreadedBuildFrom)
+  if (xs.size() >= kThreadedBuildFrom)
     smoothBuilder = std::thread(std::ref(buildSmooth));
   else
     buildSmooth();
   m_mainBounds = SeriesBounds();
-  m_mainBounds.extend(x, raw);
-  m_rawLine.points.assign(std::move(x), std::move(raw));
+  m_mainBounds.extend(xs, raw);
+  takeRaw(std::move(raw));
   if (smoothBuilder.joinable()) smoothBuilder.join();
   m_mainBounds.extend(smoothBounds);
   pickPoints(m_rawLine, true);

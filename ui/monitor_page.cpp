@@ -411,25 +411,19 @@ void MonitorPage::drawTrain(const TrainColumns& train, double t0, const std::vec
     gradNorm.push_back(train.gradNorm[i]);
     gradNormSmooth.push_back(d.gradNorm.push(train.gradNorm[i]));
   }
-  // A whole redraw hands the columns over (the last chart takes x itself); a growing run's
-  // new points are appended.
-  const auto draw = [extends](MetricChart* chart, std::vector<double> xs, std::vector<double>&& raw,
-                              std::vector<double>&& smooth) {
-    if (extends)
-      chart->appendSeries(xs, raw, smooth);
-    else
-      chart->takeSeries(std::move(xs), std::move(raw), std::move(smooth));
-  };
-  const auto copyOfX = [&] {
-    std::vector<double> copy;
-    reserveHuge(copy, x.capacity());
-    copy.assign(x.begin(), x.end());
-    return copy;
-  };
-  draw(m_loss, copyOfX(), std::move(loss), std::move(lossSmooth));
-  draw(m_lr, copyOfX(), std::move(lr), {});
-  draw(m_throughput, copyOfX(), std::move(throughput), std::move(throughputSmooth));
-  draw(m_gradNorm, std::move(x), std::move(gradNorm), std::move(gradNormSmooth));
+  // A whole redraw hands the columns over, the loss chart taking x and the others drawing over
+  // it; a growing run's new points are appended, the loss chart's first (it holds the x).
+  if (extends) {
+    m_loss->appendSeries(x, loss, lossSmooth);
+    m_lr->appendSeries(x, lr, {});
+    m_throughput->appendSeries(x, throughput, throughputSmooth);
+    m_gradNorm->appendSeries(x, gradNorm, gradNormSmooth);
+  } else {
+    m_loss->takeSeries(std::move(x), std::move(loss), std::move(lossSmooth));
+    m_lr->takeSeriesOverXOf(*m_loss, std::move(lr), {});
+    m_throughput->takeSeriesOverXOf(*m_loss, std::move(throughput), std::move(throughputSmooth));
+    m_gradNorm->takeSeriesOverXOf(*m_loss, std::move(gradNorm), std::move(gradNormSmooth));
+  }
   d.count = n;
   if (n > 0) {
     d.lastStep = train.step[n - 1];
