@@ -55,7 +55,7 @@ namespace traindeck {
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent),
       m_options(options),
-      m_registry(std::make_unique<RunRegistry>()),
+      m_registry(std::make_unique<RunRegistry>(nullptr, MetricsCache(MetricsCache::defaultDir()))),
       m_jobs(new JobController(options.runsRoot, options.trainBinary, this)),
       m_sweeps(new SweepRunners(*m_jobs, this)),
       m_runs(new RunListModel(this)),

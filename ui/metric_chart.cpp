@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "chart_style.h"
+#include "runlog/huge_pages.h"
 
 namespace traindeck {
 
@@ -26,7 +27,7 @@ constexpr std::size_t kThreadedBuildFrom = 100000;
 // With room for half as many again: a growing line's appends then rarely copy it.
 std::vector<double> withRoom(std::size_t size) {
   std::vector<double> v;
-  v.reserve(size + size / 2);
+  reserveHuge(v, size + size / 2);
   return v;
 }
 
@@ -81,6 +82,10 @@ void SeriesBounds::extend(const QVector<double>& x, const QVector<double>& y) {
 }
 
 void SeriesBounds::extend(const std::vector<double>& x, const std::vector<double>& y) {
+  extendBounds(*this, x, y);
+}
+
+void SeriesBounds::extend(std::span<const double> x, std::span<const double> y) {
   extendBounds(*this, x, y);
 }
 
@@ -163,28 +168,40 @@ void MetricChart::setSeries(const QVector<double>& x, const QVector<double>& raw
 }
 
 void MetricChart::takeSeries(std::vector<double> x, std::vector<double> raw, std::vector<double> smoothed) {
+  // The buffer stays where it is when x moves into the raw line.
+  const std::span<const double> xs(x.data(), x.size());
+  buildSeries(xs, &m_rawLine.points, std::move(raw), std::move(smoothed),
+              [&](std::vector<double>&& y) { m_rawLine.points.assign(std::move(x), std::move(y)); });
+}
+
+void MetricChart::takeSeriesOverXOf(const MetricChart& xChart, std::vector<double> raw, std::vector<double> smoothed) {
+  const SeriesPyramid* owner = &xChart.m_rawLine.points;
+  buildSeries(std::span<const double>(owner->xs().data(), owner->size()), owner, std::move(raw), std::move(smoothed),
+              [&](std::vector<double>&& y) { m_rawLine.points.assignOverXOf(owner, std::move(y)); });
+}
+
+void MetricChart::buildSeries(std::span<const double> xs, const SeriesPyramid* xOwner, std::vector<double> raw,
+                              std::vector<double> smoothed, const std::function<void(std::vector<double>&&)>& takeRaw) {
   const bool hasRaw = !raw.empty(), hasSmooth = !smoothed.empty();
-  const long long points = static_cast<long long>(x.size());
-  // A long run's smoothed line is built on a second thread meanwhile (each pyramid owns its
-  // points; nothing else touches them until the join).
+  const long long points = static_cast<long long>(xs.size());
+  // A long run's smoothed line is built on a second thread meanwhile, over the same x (both only
+  // read them until the join).
   SeriesBounds smoothBounds;
-  std::vector<double> smoothX = withRoom(hasSmooth ? x.size() : 0);
-  if (hasSmooth) smoothX.assign(x.begin(), x.end());
-  auto buildSmooth = [&, smoothX = std::move(smoothX)]() mutable {
-    smoothBounds.extend(smoothX, smoothed);
+  auto buildSmooth = [&] {
+    smoothBounds.extend(xs, smoothed);
     if (smoothed.empty())
       m_smoothLine.points.clear();
     else
-      m_smoothLine.points.assign(std::move(smoothX), std::move(smoothed));
+      m_smoothLine.points.assignOverXOf(xOwner, std::move(smoothed));
   };
   std::thread smoothBuilder;
-  if (x.size() >= kThreadedBuildFrom)
+  if (xs.size() >= kThreadedBuildFrom)
     smoothBuilder = std::thread(std::ref(buildSmooth));
   else
     buildSmooth();
   m_mainBounds = SeriesBounds();
-  m_mainBounds.extend(x, raw);
-  m_rawLine.points.assign(std::move(x), std::move(raw));
+  m_mainBounds.extend(xs, raw);
+  takeRaw(std::move(raw));
   if (smoothBuilder.joinable()) smoothBuilder.join();
   m_mainBounds.extend(smoothBounds);
   pickPoints(m_rawLine, true);

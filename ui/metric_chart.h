@@ -10,7 +10,9 @@
 
 #include <qcustomplot.h>
 
+#include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "runs/series_pyramid.h"
@@ -24,6 +26,7 @@ struct SeriesBounds {
   bool any = false;
   void extend(const QVector<double>& x, const QVector<double>& y);
   void extend(const std::vector<double>& x, const std::vector<double>& y);
+  void extend(std::span<const double> x, std::span<const double> y);
   void extend(const SeriesBounds& other);
 };
 
@@ -43,6 +46,10 @@ class MetricChart : public QCustomPlot {
   void setSeries(const QVector<double>& x, const QVector<double>& raw, const QVector<double>& smoothed);
   // The same, taking the vectors over (a long run's million points are not copied again).
   void takeSeries(std::vector<double> x, std::vector<double> raw, std::vector<double> smoothed);
+  // The same over the x of `xChart`'s series, which must outlive this one's and be given its
+  // x first, also when points are appended (the Monitor's train charts share one x of a
+  // million points, the loss chart's).
+  void takeSeriesOverXOf(const MetricChart& xChart, std::vector<double> raw, std::vector<double> smoothed);
   // More points after those setSeries gave (x increasing, smoothed empty where it was empty).
   void appendSeries(const std::vector<double>& x, const std::vector<double>& raw, const std::vector<double>& smoothed);
   // Extra named lines drawn over the main one (val loss; one per rank on device charts).
@@ -93,6 +100,10 @@ class MetricChart : public QCustomPlot {
   // pyramid picks for the visible x range at the chart's width. `changed`: the points did (a
   // long line's are then picked before the next replot, once the axes fit them).
   void pickPoints(Line& line, bool changed);
+  // The main series from its raw and smoothed values over `xs` (owned by `xOwner`, or to be:
+  // `takeRaw` gives the raw line its values, while the smoothed line is built beside it).
+  void buildSeries(std::span<const double> xs, const SeriesPyramid* xOwner, std::vector<double> raw,
+                   std::vector<double> smoothed, const std::function<void(std::vector<double>&&)>& takeRaw);
   void pickAllPoints();  // before each replot: the range or the width may have moved
   std::vector<const Line*> visibleLines() const;
   void applyPalette();

@@ -16,17 +16,22 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <map>
+#include <thread>
 
 #include "chart_style.h"
-#include "runs/metrics_csv.h"
 #include "metric_chart.h"
 #include "named_metric_chart.h"
 #include "progress_text.h"
+#include "runlog/huge_pages.h"
+#include "runs/metrics_csv.h"
 #include "smoothing.h"
 
 namespace traindeck {
 
 namespace {
+
+// A redraw of at least this many train records builds its columns on two threads.
+constexpr std::size_t kThreadedColumnsFrom = 100000;
 
 QLabel* bigValue(const QString& name, const QString& tooltip, QWidget* parent) {
   auto* label = new QLabel("–", parent);
@@ -358,7 +363,7 @@ void MonitorPage::drawTrain(const TrainColumns& train, double t0, const std::vec
   const std::size_t room = extends ? size : size + size / 2;
   for (std::vector<double>* v :
        {&x, &loss, &lossSmooth, &lr, &throughput, &throughputSmooth, &gradNorm, &gradNormSmooth})
-    v->reserve(room);
+    reserveHuge(*v, room);
   const bool breaks = m_xAxis == XAxis::Elapsed && !pauses.empty();
   if (!breaks) {
     // Column by column: a million points are a few tight loops, not one with eight appends.
@@ -374,10 +379,20 @@ void MonitorPage::drawTrain(const TrainColumns& train, double t0, const std::vec
       smooth->resize(size);
       for (std::size_t i = 0; i < size; ++i) (*smooth)[i] = ema->push(raw[i]);
     };
-    column(train.loss, loss, &lossSmooth, &d.loss);
-    column(train.lr, lr, nullptr, nullptr);
+    // A long history's columns on two threads: each writes its own vectors (fresh memory, whose
+    // page faults are most of the cost), nothing else touches them until the join.
+    const auto firstHalf = [&] {
+      column(train.loss, loss, &lossSmooth, &d.loss);
+      column(train.lr, lr, nullptr, nullptr);
+    };
+    std::thread helper;
+    if (size >= kThreadedColumnsFrom)
+      helper = std::thread(firstHalf);
+    else
+      firstHalf();
     column(train.tokensPerSecond, throughput, &throughputSmooth, &d.throughput);
     column(train.gradNorm, gradNorm, &gradNormSmooth, &d.gradNorm);
+    if (helper.joinable()) helper.join();
   }
   for (std::size_t i = breaks ? d.count : n; i < n; ++i) {
     if (i > 0 && pauseBetween(pauses, train.time[i - 1], train.time[i])) {
@@ -396,25 +411,19 @@ void MonitorPage::drawTrain(const TrainColumns& train, double t0, const std::vec
     gradNorm.push_back(train.gradNorm[i]);
     gradNormSmooth.push_back(d.gradNorm.push(train.gradNorm[i]));
   }
-  // A whole redraw hands the columns over (the last chart takes x itself); a growing run's
-  // new points are appended.
-  const auto draw = [extends](MetricChart* chart, std::vector<double> xs, std::vector<double>&& raw,
-                              std::vector<double>&& smooth) {
-    if (extends)
-      chart->appendSeries(xs, raw, smooth);
-    else
-      chart->takeSeries(std::move(xs), std::move(raw), std::move(smooth));
-  };
-  const auto copyOfX = [&] {
-    std::vector<double> copy;
-    copy.reserve(x.capacity());
-    copy.assign(x.begin(), x.end());
-    return copy;
-  };
-  draw(m_loss, copyOfX(), std::move(loss), std::move(lossSmooth));
-  draw(m_lr, copyOfX(), std::move(lr), {});
-  draw(m_throughput, copyOfX(), std::move(throughput), std::move(throughputSmooth));
-  draw(m_gradNorm, std::move(x), std::move(gradNorm), std::move(gradNormSmooth));
+  // A whole redraw hands the columns over, the loss chart taking x and the others drawing over
+  // it; a growing run's new points are appended, the loss chart's first (it holds the x).
+  if (extends) {
+    m_loss->appendSeries(x, loss, lossSmooth);
+    m_lr->appendSeries(x, lr, {});
+    m_throughput->appendSeries(x, throughput, throughputSmooth);
+    m_gradNorm->appendSeries(x, gradNorm, gradNormSmooth);
+  } else {
+    m_loss->takeSeries(std::move(x), std::move(loss), std::move(lossSmooth));
+    m_lr->takeSeriesOverXOf(*m_loss, std::move(lr), {});
+    m_throughput->takeSeriesOverXOf(*m_loss, std::move(throughput), std::move(throughputSmooth));
+    m_gradNorm->takeSeriesOverXOf(*m_loss, std::move(gradNorm), std::move(gradNormSmooth));
+  }
   d.count = n;
   if (n > 0) {
     d.lastStep = train.step[n - 1];

@@ -7,6 +7,7 @@ namespace traindeck {
 
 void registerAppMetaTypes() {
   qRegisterMetaType<traindeck::MetricsBatch>("traindeck::MetricsBatch");
+  qRegisterMetaType<traindeck::SharedMetricsBatch>("traindeck::SharedMetricsBatch");
   qRegisterMetaType<traindeck::LogLine>("traindeck::LogLine");
   qRegisterMetaType<QVector<traindeck::LogLine>>("QVector<traindeck::LogLine>");
   qRegisterMetaType<traindeck::ImportedRead>("traindeck::ImportedRead");

@@ -15,8 +15,11 @@
 
 namespace traindeck {
 
-MetricsFollower::MetricsFollower(const QString& runDir, QObject* parent)
-    : QObject(parent), m_dir(runDir), m_path(QDir(runDir).filePath(run_file::kMetrics)) {
+MetricsFollower::MetricsFollower(const QString& runDir, MetricsCache cache, QObject* parent)
+    : QObject(parent),
+      m_dir(runDir),
+      m_path(QFileInfo(QDir(runDir).filePath(run_file::kMetrics)).absoluteFilePath()),
+      m_cache(std::move(cache)) {
   registerAppMetaTypes();
   m_tail = std::make_unique<FileTail>(m_path.toStdString());
 }
@@ -51,23 +54,52 @@ void MetricsFollower::watchFile() {
   if (m_watcher && !m_watcher->files().contains(m_path) && QFileInfo::exists(m_path)) m_watcher->addPath(m_path);
 }
 
-void MetricsFollower::poll() {
-  m_pollQueued = false;
-  if (!m_previewChecked) {
-    m_previewChecked = true;
-    if (QFileInfo(m_path).size() >= static_cast<qint64>(kPreviewFromBytes)) {
-      MetricsBatch preview = metricsPreview(m_path.toStdString(), kPreviewSamples);
-      if (!preview.empty()) {
-        emit metricsAvailable(preview);
-        m_replacingPreview = true;
-      }
+void MetricsFollower::openHistory(MetricsBatch& batch) {
+  const qint64 size = QFileInfo(m_path).size();
+  m_keeping = m_cache.enabled() && size >= MetricsCache::kFromBytes;
+  if (m_keeping) {
+    if (std::optional<MetricsCache::Loaded> loaded = m_cache.load(m_path)) {
+      batch = std::move(loaded->batch);
+      m_cachedBytes = loaded->recordBytes;
+      m_sampled = std::move(loaded->fingerprint);
+      m_tail = std::make_unique<FileTail>(m_path.toStdString(), m_cachedBytes);
+      return;
     }
   }
+  if (size >= static_cast<qint64>(kPreviewFromBytes)) {
+    MetricsBatch preview = metricsPreview(m_path.toStdString(), kPreviewSamples);
+    if (!preview.empty()) {
+      emit metricsAvailable(std::make_shared<MetricsBatch>(std::move(preview)), true);
+      m_replacingPreview = true;
+    }
+  }
+}
+
+void MetricsFollower::poll() {
+  m_pollQueued = false;
+  MetricsBatch batch;  // from the cache at first, maybe
+  const bool opening = !m_opened;
+  if (opening) {
+    m_opened = true;
+    openHistory(batch);
+  }
   FileTail::Chunk chunk = m_tail->read(kMaxBytesPerPoll);
-  MetricsBatch batch;
+  // Read from where the cache ends, or from the start: then what the cache held is void (the
+  // file was cut between the cache's check and this read).
+  const std::int64_t chunkStart = m_tail->offset() - static_cast<std::int64_t>(chunk.bytes.size());
+  if (opening && m_cachedBytes > 0 && chunkStart != m_cachedBytes) chunk.restart = true;
   if (chunk.restart) {
     m_parser.reset();
+    batch = MetricsBatch{};
     batch.restart = true;
+    m_cachedBytes = 0;
+    m_sampled = PrefixFingerprint{};
+  }
+  if (m_keeping) {
+    if (chunkStart == m_sampled.bytes())
+      m_sampled.feed(chunk.bytes);
+    else
+      stopKeeping();  // not the bytes after those sampled: nothing to vouch for a cache
   }
   m_parser.feedInto(chunk.bytes, batch);
   if (chunk.more && !m_pollQueued) {
@@ -83,7 +115,40 @@ void MetricsFollower::poll() {
     batch.restart = true;  // the preview goes
     m_replacingPreview = false;
   }
-  if (!batch.empty()) emit metricsAvailable(batch);
+  // Kept for the cache only when a save may follow: a batch that was the follower's alone
+  // when it was received is taken by the session, not copied.
+  if (m_keeping && !chunk.more && m_cachedBytes > 0 &&
+      m_tail->offset() - static_cast<std::int64_t>(m_parser.pendingBytes()) - m_cachedBytes < kResaveBytes)
+    stopKeeping();
+  if (!batch.empty()) {
+    // Made mutable, so that the receiver of a batch handed over may take its columns.
+    SharedMetricsBatch sent = std::make_shared<MetricsBatch>(std::move(batch));
+    if (m_keeping) m_kept.push_back(sent);
+    emit metricsAvailable(sent, !m_keeping);
+  }
+  if (m_keeping && !chunk.more) saveKept();
+}
+
+void MetricsFollower::saveKept() {
+  // All there was is read: the records of the whole lines so far go to the cache, unless it
+  // already holds nearly all of them.
+  const std::int64_t recordBytes = m_tail->offset() - static_cast<std::int64_t>(m_parser.pendingBytes());
+  if (recordBytes >= MetricsCache::kFromBytes && recordBytes - m_cachedBytes >= kResaveBytes) {
+    if (m_kept.size() == 1) {
+      m_cache.save(m_path, *m_kept.front(), recordBytes, m_sampled);  // the usual case: no copy
+    } else {
+      MetricsBatch all;
+      for (const SharedMetricsBatch& b : m_kept) appendBatch(all, MetricsBatch(*b));
+      m_cache.save(m_path, all, recordBytes, m_sampled);
+    }
+  }
+  stopKeeping();
+}
+
+void MetricsFollower::stopKeeping() {
+  m_keeping = false;
+  m_kept.clear();
+  m_sampled = PrefixFingerprint{};
 }
 
 }  // namespace traindeck

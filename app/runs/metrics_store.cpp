@@ -23,6 +23,10 @@ void truncateFrom(EvalColumns& e, std::int64_t step) {
   truncateAll(cut, e.step, e.tokens, e.time, e.valLoss);
 }
 
+bool ascending(const std::vector<std::int64_t>& steps) {
+  return std::adjacent_find(steps.begin(), steps.end(), std::greater_equal<>()) == steps.end();
+}
+
 template <class T>
 std::size_t heapBytes(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
@@ -46,8 +50,7 @@ void MetricsStore::append(const MetricsBatch& batch) {
   TrainColumns& t = m_train;
   // The usual batch goes on past what is stored, steps ascending: its columns are appended
   // whole (a long run's history is a million points).
-  const bool ascending = std::adjacent_find(in.step.begin(), in.step.end(), std::greater_equal<>()) == in.step.end();
-  if (in.size() > 0 && ascending && (t.step.empty() || in.step.front() > t.step.back())) {
+  if (in.size() > 0 && ascending(in.step) && (t.step.empty() || in.step.front() > t.step.back())) {
     appendRows(t, in);
   } else {
     for (std::size_t i = 0; i < in.size(); ++i) {
@@ -76,6 +79,22 @@ void MetricsStore::append(const MetricsBatch& batch) {
 
   for (const SystemPoint& s : batch.system) m_system[s.rank].push_back(s);
   m_events.insert(m_events.end(), batch.events.begin(), batch.events.end());
+}
+
+void MetricsStore::append(MetricsBatch&& batch) {
+  if (batch.restart) {
+    clear();
+    batch.restart = false;
+  }
+  if (m_train.size() == 0 && ascending(batch.train.step)) {
+    m_train = std::move(batch.train);
+    batch.train = TrainColumns{};
+  }
+  if (m_eval.size() == 0 && ascending(batch.eval.step)) {
+    m_eval = std::move(batch.eval);
+    batch.eval = EvalColumns{};
+  }
+  append(static_cast<const MetricsBatch&>(batch));  // the rest
 }
 
 std::size_t MetricsStore::trainBytes() const {

@@ -17,6 +17,9 @@ class MetricsStore {
  public:
   // A restart batch first drops everything stored, then its records are appended.
   void append(const MetricsBatch& batch);
+  // The same, taking the batch's train and eval columns where they can go in whole (into an
+  // empty store), not copying them.
+  void append(MetricsBatch&& batch);
   void clear();
   // Another tool's scalars that are none of TrainDeck's columns (its whole run is read at once).
   void setScalars(std::vector<ScalarSeries> scalars) { m_scalars = std::move(scalars); }

@@ -6,9 +6,21 @@
 
 namespace traindeck {
 
-RunRegistry::RunRegistry(QObject* parent) : QObject(parent) {
+RunRegistry::RunRegistry(QObject* parent, MetricsCache metricsCache)
+    : QObject(parent), m_metricsCache(std::move(metricsCache)) {
   m_thread.setObjectName("run-followers");
   m_thread.start();
+  if (m_metricsCache.enabled()) {
+    auto* sweeper = new QObject;
+    sweeper->moveToThread(&m_thread);
+    QMetaObject::invokeMethod(
+        sweeper,
+        [sweeper, cache = m_metricsCache] {
+          cache.removeGone();
+          sweeper->deleteLater();
+        },
+        Qt::QueuedConnection);
+  }
 }
 
 RunRegistry::~RunRegistry() {
@@ -26,7 +38,7 @@ std::shared_ptr<const RunSession> RunRegistry::session(const QString& runDir, Fo
     // A run of TrainDeck's (or one being started: no other tool's run in its folder) or of another tool.
     std::optional<RunSource> imported;
     if (!isTrainDeckRunFolder(key)) imported = importedRunSource(key);
-    shared = std::make_shared<RunSession>(key, &m_thread, std::move(imported));
+    shared = std::make_shared<RunSession>(key, &m_thread, std::move(imported), m_metricsCache);
     m_sessions[key] = shared;
   }
   if (follow == Follow::MetricsAndLogs) shared->followLogs();

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 
+#include "metrics_cache.h"
 #include "run_session.h"
 
 namespace traindeck {
@@ -19,7 +20,9 @@ class RunRegistry : public QObject {
  public:
   enum class Follow { MetricsOnly, MetricsAndLogs };
 
-  explicit RunRegistry(QObject* parent = nullptr);
+  // With `metricsCache` enabled, long runs' metrics are kept there for the next opening
+  // (metrics_cache.h), and its files of runs that are gone are removed once, in the follower thread.
+  explicit RunRegistry(QObject* parent = nullptr, MetricsCache metricsCache = {});
   ~RunRegistry() override;  // ends the follower thread
 
   // The run's session, made when no page holds one; with MetricsAndLogs its logs are followed
@@ -32,6 +35,7 @@ class RunRegistry : public QObject {
 
  private:
   QThread m_thread;
+  MetricsCache m_metricsCache;
   std::map<QString, std::weak_ptr<RunSession>> m_sessions;  // by absolute run directory
 };
 

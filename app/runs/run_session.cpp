@@ -10,7 +10,8 @@
 
 namespace traindeck {
 
-RunSession::RunSession(const QString& runDir, QThread* followerThread, std::optional<RunSource> imported)
+RunSession::RunSession(const QString& runDir, QThread* followerThread, std::optional<RunSource> imported,
+                       const MetricsCache& metricsCache)
     : m_runDir(runDir), m_thread(followerThread) {
   registerAppMetaTypes();
   if (imported) {
@@ -24,12 +25,18 @@ RunSession::RunSession(const QString& runDir, QThread* followerThread, std::opti
     QMetaObject::invokeMethod(m_importFollower, &ImportFollower::start, Qt::QueuedConnection);
     return;
   }
-  m_metricsFollower = new MetricsFollower(runDir);
+  m_metricsFollower = new MetricsFollower(runDir, metricsCache);
   m_metricsFollower->moveToThread(m_thread);
-  connect(m_metricsFollower, &MetricsFollower::metricsAvailable, this, [this](const MetricsBatch& batch) {
-    m_metrics.append(batch);
-    emit metricsChanged();
-  });
+  connect(m_metricsFollower, &MetricsFollower::metricsAvailable, this,
+          [this](const SharedMetricsBatch& batch, bool handedOver) {
+            // A batch handed over is this session's (made mutable; the follower never reads it
+            // again): its columns are taken, not copied (a long history's are a million records).
+            if (handedOver)
+              m_metrics.append(std::move(const_cast<MetricsBatch&>(*batch)));
+            else
+              m_metrics.append(*batch);
+            emit metricsChanged();
+          });
   QMetaObject::invokeMethod(m_metricsFollower, &MetricsFollower::start, Qt::QueuedConnection);
 }
 

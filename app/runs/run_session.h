@@ -17,6 +17,7 @@
 #include "imports/run_discovery.h"
 #include "log_line.h"
 #include "log_store.h"
+#include "metrics_cache.h"
 #include "metrics_store.h"
 #include "run_summary.h"
 
@@ -31,8 +32,10 @@ class RunSession : public QObject {
   Q_OBJECT
  public:
   // The followers are moved to `followerThread`, which must outlive them (the registry's does).
-  // With `imported`, the run at `runDir` (its address) is that run of another tool.
-  RunSession(const QString& runDir, QThread* followerThread, std::optional<RunSource> imported = std::nullopt);
+  // With `imported`, the run at `runDir` (its address) is that run of another tool; else its
+  // metrics follower uses `metricsCache`.
+  RunSession(const QString& runDir, QThread* followerThread, std::optional<RunSource> imported = std::nullopt,
+             const MetricsCache& metricsCache = {});
   ~RunSession() override;  // the followers are deleted in their thread
 
   QString runDir() const { return m_runDir; }

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "runlog/huge_pages.h"
+
 namespace traindeck {
 
 namespace {
@@ -56,12 +58,14 @@ int SeriesPyramid::levelFor(std::size_t points, std::size_t columns) {
 }
 
 void SeriesPyramid::clear() {
+  m_xOwner = nullptr;
   m_x.clear();
   m_y.clear();
   m_levels.clear();
 }
 
 void SeriesPyramid::assign(std::vector<double> x, std::vector<double> y) {
+  m_xOwner = nullptr;
   m_x = std::move(x);
   m_y = std::move(y);
   m_y.resize(m_x.size(), NAN);
@@ -69,7 +73,21 @@ void SeriesPyramid::assign(std::vector<double> x, std::vector<double> y) {
   extendLevels();
 }
 
+void SeriesPyramid::assignOverXOf(const SeriesPyramid* xOwner, std::vector<double> y) {
+  m_xOwner = xOwner;
+  m_x.clear();
+  m_y = std::move(y);
+  m_levels.clear();
+  extendLevels();
+}
+
 void SeriesPyramid::append(const std::vector<double>& x, const std::vector<double>& y) {
+  if (m_xOwner) {  // its x were appended to the owner already
+    m_y.insert(m_y.end(), y.begin(), y.begin() + static_cast<std::ptrdiff_t>(std::min(x.size(), y.size())));
+    m_y.resize(m_y.size() + (x.size() - std::min(x.size(), y.size())), NAN);
+    extendLevels();
+    return;
+  }
   m_x.insert(m_x.end(), x.begin(), x.end());
   m_y.insert(m_y.end(), y.begin(), y.begin() + static_cast<std::ptrdiff_t>(std::min(x.size(), y.size())));
   m_y.resize(m_x.size(), NAN);
@@ -85,7 +103,7 @@ void SeriesPyramid::extendLevels() {
     if (complete == 0) break;
     if (coarseLevels() < l) m_levels.emplace_back();
     std::vector<Bucket>& buckets = m_levels[static_cast<std::size_t>(l - 1)];
-    if (buckets.empty()) buckets.reserve(complete);  // later, push_back's doubling (reserve would copy each time)
+    if (buckets.empty()) reserveHuge(buckets, complete);  // later, push_back's doubling (reserve would copy each time)
     for (std::size_t k = buckets.size(); k < complete; ++k) {
       Bucket b;
       if (l == 1) {
@@ -101,7 +119,9 @@ void SeriesPyramid::extendLevels() {
 }
 
 std::size_t SeriesPyramid::lowerBound(double key) const {
-  return static_cast<std::size_t>(std::lower_bound(m_x.begin(), m_x.end(), key) - m_x.begin());
+  const std::vector<double>& x = xs();
+  return static_cast<std::size_t>(std::lower_bound(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(size()), key) -
+                                  x.begin());
 }
 
 // The coarsest cover of [first, last): whole buckets where they fit, points at the ragged ends.

@@ -32,9 +32,14 @@ class SeriesPyramid {
   void assign(std::vector<double> x, std::vector<double> y);
   // More points after the last (x ascending); the levels gain the buckets they complete.
   void append(const std::vector<double>& x, const std::vector<double>& y);
+  // Replaces the data with `y` over the x of `xOwner` (a smoothed line over its raw line's x: a
+  // million x not held twice). Reads nothing of xOwner here, so it may be assigned meanwhile on
+  // another thread; it must outlive this pyramid's use and gain its x first: append() then adds
+  // only y.
+  void assignOverXOf(const SeriesPyramid* xOwner, std::vector<double> y);
 
-  std::size_t size() const { return m_x.size(); }
-  const std::vector<double>& xs() const { return m_x; }
+  std::size_t size() const { return m_y.size(); }
+  const std::vector<double>& xs() const { return m_xOwner ? m_xOwner->m_x : m_x; }
   const std::vector<double>& ys() const { return m_y; }
   // The first index whose x is >= key (size() when none).
   std::size_t lowerBound(double key) const;
@@ -63,7 +68,8 @@ class SeriesPyramid {
   template <class OnPoint>
   void emitBucket(int l, std::size_t k, OnPoint& onPoint) const;
 
-  std::vector<double> m_x, m_y;
+  std::vector<double> m_x, m_y;  // m_x empty when the x are m_xOwner's
+  const SeriesPyramid* m_xOwner = nullptr;
   std::vector<std::vector<Bucket>> m_levels;  // m_levels[l - 1] is level l
 };
 

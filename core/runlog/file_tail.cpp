@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "runlog/huge_pages.h"
+
 namespace traindeck {
 
 namespace {
@@ -73,6 +75,10 @@ FileTail::Chunk FileTail::read(std::size_t maxBytes) {
   if (st.st_size <= m_offset) return chunk;
   const auto available = static_cast<std::size_t>(st.st_size - m_offset);
   const std::size_t want = std::min(available, maxBytes);
+  // A long history is read in chunks of tens of MiB: fresh memory, advised as huge pages
+  // before it is written (runlog/huge_pages.h).
+  chunk.bytes.reserve(want);
+  adviseHugePages(chunk.bytes.data(), chunk.bytes.capacity());
   chunk.bytes.resize(want);
   std::size_t got = 0;
   while (got < want) {

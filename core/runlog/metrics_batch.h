@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "runlog/huge_pages.h"
+
 namespace traindeck {
 
 struct TrainColumns {  // one entry per `train` record, in file order
@@ -18,7 +20,10 @@ struct TrainColumns {  // one entry per `train` record, in file order
 
 // `from`'s rows after `into`'s, column by column.
 inline void appendRows(TrainColumns& into, const TrainColumns& from) {
-  const auto add = [](auto& to, const auto& rows) { to.insert(to.end(), rows.begin(), rows.end()); };
+  const auto add = [](auto& to, const auto& rows) {
+    if (to.empty()) reserveHuge(to, rows.size());  // a long history into an empty store
+    to.insert(to.end(), rows.begin(), rows.end());
+  };
   add(into.step, from.step);
   add(into.tokens, from.tokens);
   add(into.time, from.time);
@@ -39,7 +44,10 @@ struct EvalColumns {
 
 // `from`'s rows after `into`'s.
 inline void appendRows(EvalColumns& into, const EvalColumns& from) {
-  const auto add = [](auto& to, const auto& rows) { to.insert(to.end(), rows.begin(), rows.end()); };
+  const auto add = [](auto& to, const auto& rows) {
+    if (to.empty()) reserveHuge(to, rows.size());  // a long history into an empty store
+    to.insert(to.end(), rows.begin(), rows.end());
+  };
   add(into.step, from.step);
   add(into.tokens, from.tokens);
   add(into.time, from.time);

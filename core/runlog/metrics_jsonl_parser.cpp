@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "runlog/huge_pages.h"
 #include "runlog/json_value.h"
 #include "runlog/metrics_keys.h"
 #include "runlog/metrics_record_scan.h"
@@ -95,9 +96,9 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
 }
 
 void reserveTrain(TrainColumns& t, std::size_t n) {
-  for (auto* column : {&t.step, &t.tokens}) column->reserve(n);
-  t.time.reserve(n);
-  for (auto* column : {&t.loss, &t.lr, &t.gradNorm, &t.tokensPerSecond, &t.stepMs, &t.mfu}) column->reserve(n);
+  for (auto* column : {&t.step, &t.tokens}) reserveHuge(*column, n);
+  reserveHuge(t.time, n);
+  for (auto* column : {&t.loss, &t.lr, &t.gradNorm, &t.tokensPerSecond, &t.stepMs, &t.mfu}) reserveHuge(*column, n);
 }
 
 // Whole lines (`bytes` ends with a newline) parsed on `threads` threads, each piece starting

@@ -38,7 +38,8 @@ class FollowersTest : public QObject {
     QTemporaryDir dir;
     MetricsFollower follower(dir.path());
     std::vector<MetricsBatch> batches;
-    connect(&follower, &MetricsFollower::metricsAvailable, this, [&](const MetricsBatch& b) { batches.push_back(b); });
+    connect(&follower, &MetricsFollower::metricsAvailable, this,
+            [&](const SharedMetricsBatch& b) { batches.push_back(*b); });
     follower.start();  // before the file exists
     QTest::qWait(50);
     QVERIFY(batches.empty());
@@ -111,15 +112,15 @@ class FollowersTest : public QObject {
     connect(&worker, &QThread::finished, follower, &QObject::deleteLater);
     QSignalSpy spy(follower, &MetricsFollower::metricsAvailable);
     std::vector<MetricsBatch> received;  // by a queued connection into this thread
-    connect(follower, &MetricsFollower::metricsAvailable, this, [&](const MetricsBatch& b) {
+    connect(follower, &MetricsFollower::metricsAvailable, this, [&](const SharedMetricsBatch& b) {
       QCOMPARE(QThread::currentThread(), thread());
-      received.push_back(b);
+      received.push_back(*b);
     });
     worker.start();
     QMetaObject::invokeMethod(follower, &MetricsFollower::start, Qt::QueuedConnection);
     append(dir.filePath("metrics.jsonl"), trainLine(1) + trainLine(2) + "junk\n");
     QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty(), 5000);
-    const auto batch = spy.takeFirst().at(0).value<MetricsBatch>();
+    const MetricsBatch batch = *spy.takeFirst().at(0).value<SharedMetricsBatch>();
     QCOMPARE(batch.train.size(), std::size_t(2));
     QCOMPARE(batch.garbageLines, 1);
     QTRY_COMPARE_WITH_TIMEOUT(received.size(), std::size_t(1), 5000);
@@ -192,7 +193,8 @@ class FollowersTest : public QObject {
     }
     append(path, history);
     std::vector<MetricsBatch> batches;
-    connect(&follower, &MetricsFollower::metricsAvailable, this, [&](const MetricsBatch& b) { batches.push_back(b); });
+    connect(&follower, &MetricsFollower::metricsAvailable, this,
+            [&](const SharedMetricsBatch& b) { batches.push_back(*b); });
     follower.start();
     QTRY_VERIFY_WITH_TIMEOUT(batches.size() >= 2, 10000);
     QVERIFY(!batches[0].restart);

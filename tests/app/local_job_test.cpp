@@ -187,7 +187,8 @@ class LocalJobTest : public QObject {
 
     MetricsFollower follower(runDir);
     MetricsStore store;
-    connect(&follower, &MetricsFollower::metricsAvailable, this, [&](const MetricsBatch& b) { store.append(b); });
+    connect(&follower, &MetricsFollower::metricsAvailable, this,
+            [&](const SharedMetricsBatch& b) { store.append(*b); });
     follower.start();
     QTRY_VERIFY_WITH_TIMEOUT(store.train().size() >= 3, 120000);
     QVERIFY(failed.isEmpty());

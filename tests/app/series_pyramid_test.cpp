@@ -113,6 +113,37 @@ class SeriesPyramidTest : public QObject {
     }
   }
 
+  // A line over another's x (a smoothed line over its raw line's) is the line that owns the
+  // same x: the same size, x, levels and drawn points, after an assign and after appends.
+  void aLineOverAnothersXIsTheSame() {
+    QRandomGenerator random(31);
+    const Series raw = randomSeries(random, 3000), other = randomSeries(random, 3000);
+    SeriesPyramid owner, over, own;
+    owner.assign(raw.x, raw.y);
+    over.assignOverXOf(&owner, std::vector<double>(other.y.begin(), other.y.begin() + 2000));
+    own.assign(std::vector<double>(raw.x.begin(), raw.x.begin() + 2000),
+               std::vector<double>(other.y.begin(), other.y.begin() + 2000));
+    owner.assign(std::vector<double>(raw.x.begin(), raw.x.begin() + 2000),
+                 std::vector<double>(raw.y.begin(), raw.y.begin() + 2000));
+    const std::vector<double> moreX(raw.x.begin() + 2000, raw.x.end()), moreY(other.y.begin() + 2000, other.y.end());
+    for (int round = 0; round < 2; ++round) {
+      QCOMPARE(over.size(), own.size());
+      QCOMPARE(std::vector<double>(over.xs().begin(), over.xs().begin() + static_cast<std::ptrdiff_t>(over.size())),
+               own.xs());
+      QCOMPARE(over.coarseLevels(), own.coarseLevels());
+      for (std::size_t columns : {std::size_t(10), std::size_t(100), std::size_t(5000)}) {
+        std::vector<std::size_t> a, b;
+        over.forEachDrawn(0, over.size(), columns, [&](std::size_t i) { a.push_back(i); });
+        own.forEachDrawn(0, own.size(), columns, [&](std::size_t i) { b.push_back(i); });
+        QCOMPARE(a, b);
+      }
+      QCOMPARE(over.lowerBound(raw.x[1500]), own.lowerBound(raw.x[1500]));
+      owner.append(moreX, std::vector<double>(raw.y.begin() + 2000, raw.y.end()));  // the owner's x first
+      over.append(moreX, moreY);
+      own.append(moreX, moreY);
+    }
+  }
+
   void rangesMatchBruteForce() {
     QRandomGenerator random(30);
     const Series s = randomSeries(random, 20011);

@@ -1,5 +1,8 @@
 // The Monitor page under load, offscreen. Prints figures; asserts nothing.
-//   first paint: a run of N train records (default 1,000,000) read, stored and drawn
+//   opening a run of N train records (default 1,000,000) as the app does (a RunSession follows
+//   it, the page draws what it stores), cold (no metrics cache: a preview, then every record)
+//   and warm (from the metrics cache the cold opening wrote), median of 3 each
+//   first paint: that run read, parsed, stored and drawn by hand, step by step
 //   replot: one chart with 10 such runs (median of 5 replots)
 //   event-loop latency (p50, p99) while a fresh run appends 1,000 records/s, and while a long run
 //   (N records already) appends 100 records/s, the page following each
@@ -27,6 +30,7 @@
 #include "runlog/metrics_jsonl_parser.h"
 #include "runs/comparison.h"
 #include "runs/comparison_sets.h"
+#include "runs/metrics_cache.h"
 #include "runs/metrics_store.h"
 #include "runs/run_registry.h"
 #include "runs/run_session.h"
@@ -123,6 +127,36 @@ void liveLatency(QApplication& app, const QString& runDir, long prefill, int per
       lateness[lateness.size() / 2], lateness[lateness.size() * 99 / 100], lateness.back(), lateTotal / 50.0);
 }
 
+// Opens the run at `runDir` as the app does, on a fresh page and registry: when the loss chart
+// first shows points (and how many), and when it shows all `records`, each drawn (grabbed).
+struct Opened {
+  double firstMs = 0, allMs = 0;
+  std::size_t firstPoints = 0;
+};
+Opened openRun(const QString& runDir, const MetricsCache& cache, long records) {
+  MonitorPage page;
+  page.resize(1400, 900);
+  page.show();
+  QElapsedTimer clock;
+  clock.start();
+  RunRegistry registry(nullptr, cache);
+  const std::shared_ptr<const RunSession> session = registry.session(runDir, RunRegistry::Follow::MetricsOnly);
+  QObject::connect(session.get(), &RunSession::metricsChanged, &page,
+                   [&] { page.showMetrics(metricsViewOf(session->metrics())); });
+  MetricChart* loss = page.charts().front();
+  Opened o;
+  runEventsUntil([&] { return loss->pointCount() > 0; }, 60000, 1);
+  QCoreApplication::processEvents();  // the replots the redraw queued
+  page.grab();
+  o.firstMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  o.firstPoints = loss->pointCount();
+  runEventsUntil([&] { return loss->pointCount() >= static_cast<std::size_t>(records); }, 60000, 1);
+  QCoreApplication::processEvents();
+  page.grab();
+  o.allMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  return o;
+}
+
 int threadCount() {
   return static_cast<int>(QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
 }
@@ -185,6 +219,36 @@ int main(int argc, char** argv) {
   const QString path = dir.filePath("metrics.jsonl");
   writeMetrics(path, records);
 
+  // The app's path: a RunSession follows the file, and a page draws the store whenever it
+  // changes. Cold: no metrics cache (the file itself is in the OS page cache, just written), so
+  // a long history is previewed first, from a sample of its lines, then drawn whole; the cache
+  // is written meanwhile. Warm: opened again, from the cache the cold opening wrote. First, as
+  // an app opens a run: before the sections below fill the process with other pages' points.
+  const MetricsCache cache(dir.filePath("cache"));
+  std::vector<double> coldPreview, coldAll, warmFirst, warmAll;
+  std::size_t previewPoints = 0;
+  for (int i = 0; i < 3; ++i) {
+    QDir(cache.dir()).removeRecursively();
+    const Opened cold = openRun(dir.path(), cache, records);
+    coldPreview.push_back(cold.firstMs);
+    coldAll.push_back(cold.allMs);
+    previewPoints = cold.firstPoints;
+  }
+  for (int i = 0; i < 3; ++i) {
+    const Opened warm = openRun(dir.path(), cache, records);
+    warmFirst.push_back(warm.firstMs);
+    warmAll.push_back(warm.allMs);
+  }
+  std::printf(
+      "open as the app follows the run, cold (no metrics cache; median of 3): first paint %.0f ms (a preview of %zu "
+      "records), every record drawn after %.0f ms\n",
+      median(coldPreview), previewPoints, median(coldAll));
+  std::printf(
+      "open again, warm (from the metrics cache; median of 3): first paint %.0f ms, every record drawn after %.0f "
+      "ms\n",
+      median(warmFirst), median(warmAll));
+  if (std::getenv("BENCH_OPEN_ONLY")) return 0;  // for a profile of the openings alone
+
   // First paint: read, parse, store, draw.
   MonitorPage page;
   page.resize(1400, 900);
@@ -210,31 +274,7 @@ int main(int argc, char** argv) {
   const double firstPaintMs = static_cast<double>(clock.elapsed());
   std::printf("first paint, %ld train records: %.0f ms (read %.0f ms, parse %.0f ms, store %.0f ms, draw %.0f ms)\n",
               records, firstPaintMs, readMs, parseMs, parsedMs - readMs - parseMs, firstPaintMs - parsedMs);
-
-  // The app's path: a RunSession follows the file (a long history is previewed first, from a
-  // sample of its lines, then drawn whole), and a page draws the store whenever it changes.
-  {
-    page.hide();
-    MonitorPage followed;
-    followed.resize(1400, 900);
-    followed.show();
-    clock.restart();
-    RunRegistry registry;
-    const std::shared_ptr<const RunSession> session = registry.session(dir.path(), RunRegistry::Follow::MetricsOnly);
-    QObject::connect(session.get(), &RunSession::metricsChanged, &followed,
-                     [&] { followed.showMetrics(metricsViewOf(session->metrics())); });
-    MetricChart* loss = followed.charts().front();
-    runEventsUntil([&] { return loss->pointCount() > 0; }, 60000, 1);
-    followed.grab();
-    const double previewMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-    const std::size_t previewPoints = loss->pointCount();
-    runEventsUntil([&] { return loss->pointCount() >= static_cast<std::size_t>(records); }, 60000);
-    followed.grab();
-    std::printf(
-        "first paint as the app follows the run: %.0f ms (a preview of %zu records), every record drawn after %.0f "
-        "ms\n",
-        previewMs, previewPoints, static_cast<double>(clock.nsecsElapsed()) / 1e6);
-  }
+  page.hide();
 
   // Replot: 10 runs of `records` points on one chart.
   MetricChart chart("Loss", "nats");
