@@ -113,6 +113,10 @@ bool MetricsCache::save(const QString& metricsPath, const MetricsBatch& batch, s
 int MetricsCache::removeGone() const {
   if (!enabled()) return 0;
   int removed = 0;
+  // What a save cut short left (a save under way meanwhile then fails, and is made again).
+  for (const QFileInfo& file :
+       QDir(m_dir).entryInfoList({QStringLiteral("*") + kSuffix + QStringLiteral(".tmp-*")}, QDir::Files))
+    removed += QFile::remove(file.filePath()) ? 1 : 0;
   for (const QFileInfo& file : QDir(m_dir).entryInfoList({QStringLiteral("*") + kSuffix}, QDir::Files)) {
     const std::optional<MetricsCacheStamp> stamp = readMetricsCacheStamp(local(file.filePath()));
     std::error_code error;

@@ -42,7 +42,8 @@ class MetricsCache {
   // them). Written under a temporary name and renamed. False when it could not be.
   bool save(const QString& metricsPath, const MetricsBatch& batch, std::int64_t recordBytes,
             const PrefixFingerprint& sampled) const;
-  // Removes the cache files whose metrics file is gone (or that are not cache files); how many.
+  // Removes the cache files whose metrics file is gone (or that are not cache files), and what
+  // saves cut short left; how many.
   int removeGone() const;
 
  private:

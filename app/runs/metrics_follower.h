@@ -74,10 +74,10 @@ class MetricsFollower : public QObject {
   bool m_replacingPreview = false;  // a preview was sent: the history is held until it is whole
   MetricsBatch m_held;
   MetricsCache m_cache;
-  bool m_keeping = false;          // reading the history for the cache
-  std::int64_t m_cachedBytes = 0;  // what the cache held when it was loaded
+  bool m_keeping = false;                  // reading the history for the cache
+  std::int64_t m_cachedBytes = 0;          // what the cache held when it was loaded
   std::vector<SharedMetricsBatch> m_kept;  // the batches sent while m_keeping, in order
-  PrefixFingerprint m_sampled;     // of the bytes read, while m_keeping
+  PrefixFingerprint m_sampled;             // of the bytes read, while m_keeping
 };
 
 }  // namespace traindeck

@@ -338,8 +338,9 @@ class MetricsCacheTest : public QObject {
       checkSameAsWholeParse(d->path(), cache);
     }
     write(cacheDir.filePath("junk.metrics"), "junk");
+    write(cacheDir.filePath("0123.metrics.tmp-7f00"), "cut short");
     gone.reset();
-    QCOMPARE(cache.removeGone(), 2);
+    QCOMPARE(cache.removeGone(), 3);
     QCOMPARE(QDir(cacheDir.path()).entryList(QDir::Files).size(), 1);
     QVERIFY(cache.load(QFileInfo(kept.filePath("metrics.jsonl")).absoluteFilePath()));
   }
