@@ -198,6 +198,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     statusBar()->showMessage(tr("Sweep %1 ended: %2.").arg(QFileInfo(dir).fileName(), why), 10000);
   });
   m_sweeps->resumeInterrupted();  // sweeps that were running when the app went away
+  connect(m_setup, &SetupPage::sweepStartRequested, this,
+          [this](const QString& file, int slotCount) { startSweep(file, slotCount); });
   m_runs->setRunsRoot(options.runsRoot);
   openConfig(options.configPath);
   if (!options.openRun.isEmpty()) openFolder(options.openRun);

@@ -332,8 +332,9 @@ void RemoteBootstrap::stepUploadTrainer(const QString& binary) {
   addOutput(tr("A trainer built on a host like this one is kept here: uploading it instead of building."));
   helper().mkdirs({m_buildDir + "/bin"}, [this, binary](const HelperStatus& made) {
     if (!arrived(made)) return;
-    upload(binary, m_record->trainBinary + ".partial", [this] {
-      helper().installTrainer(m_buildDir, [this](const MadeAnswer& a) {
+    const QString partial = m_record->trainBinary + ".partial-" + remoteName();
+    upload(binary, partial, [this, partial] {
+      helper().installTrainer(m_buildDir, partial, [this](const MadeAnswer& a) {
         if (!arrived(a)) return;
         if (a.made) {
           addOutput(tr("The trainer brought here runs on %1 (%2): nothing to build.")

@@ -101,10 +101,10 @@ void RemoteHelper::buildAsJob(const QString& src, const QString& build, const QS
       [](const RemoteHost::ExecResult& r) { return MadeAnswer::from(r, "built"); }, std::move(done), std::move(onLine));
 }
 
-void RemoteHelper::installTrainer(const QString& build, Done<MadeAnswer> done) const {
+void RemoteHelper::installTrainer(const QString& build, const QString& partial, Done<MadeAnswer> done) const {
   call<MadeAnswer>(
-      {"install-trainer", build}, [](const RemoteHost::ExecResult& r) { return MadeAnswer::from(r, "installed"); },
-      std::move(done));
+      {"install-trainer", build, partial},
+      [](const RemoteHost::ExecResult& r) { return MadeAnswer::from(r, "installed"); }, std::move(done));
 }
 
 void RemoteHelper::installData(const QString& partial, const QString& dest, Done<HelperStatus> done) const {

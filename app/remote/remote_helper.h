@@ -49,7 +49,9 @@ class RemoteHelper {
   // its output streamed as the job writes it.
   void buildAsJob(const QString& src, const QString& build, const QString& libtorch, const QStringList& sbatchOptions,
                   Done<MadeAnswer> done, RemoteHost::LineHandler onLine = {}) const;
-  void installTrainer(const QString& build, Done<MadeAnswer> done) const;
+  // Installs the trainer uploaded to `partial` (a name of this start's own, so that two starts
+  // uploading at once never install each other's half) unless one is installed already.
+  void installTrainer(const QString& build, const QString& partial, Done<MadeAnswer> done) const;
   void installData(const QString& partial, const QString& dest, Done<HelperStatus> done) const;
   void watch(const QString& dir, Done<FolderAnswer> done) const;
   void seed(const QString& runDir, Done<SeedAnswer> done) const;

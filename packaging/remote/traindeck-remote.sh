@@ -274,8 +274,8 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
       exec 9> "$build.lock"
       flock 9
     fi
-    [ -f "$build/.done" ] && [ -x "$build/bin/traindeck-train" ] && { echo "installed=cached"; exit 0; }
-    partial="$build/bin/traindeck-train.partial"
+    partial=${2:-$build/bin/traindeck-train.partial}
+    [ -f "$build/.done" ] && [ -x "$build/bin/traindeck-train" ] && { rm -f "$partial"; echo "installed=cached"; exit 0; }
     chmod 755 "$partial" || die "the uploaded trainer $partial is not there"
     out=$("$partial" --version 2>&1) || { rm -f "$partial"; die "it does not run here: $(echo "$out" | tail -1)"; }
     version=$(echo "$out" | head -1)

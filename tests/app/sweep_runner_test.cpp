@@ -82,13 +82,13 @@ struct Sweep {
     return !sweepDir.isEmpty();
   }
   // A new runner (as a new app would make) on the sweep; empty, or why it did not begin.
-  QString begin(int slots) {
+  QString begin(int slotCount) {
     runner.reset();
     jobs = std::make_unique<JobController>(runsRoot, QStringLiteral(TRAINDECK_TRAIN_BIN));
     runner = std::make_unique<SweepRunner>(*jobs);
     QObject::connect(runner.get(), &SweepRunner::trialChanged,
                      [this](const QString&, const QString& line) { lines << line; });
-    return runner->begin(sweepFile, sweepDir, {{"here", std::nullopt, slots}});
+    return runner->begin(sweepFile, sweepDir, {{"here", std::nullopt, slotCount}});
   }
   bool waitDone() {
     if (runner->isDone()) return true;
