@@ -77,7 +77,11 @@ class SweepPageDataTest : public QObject {
     QByteArray json = file.readAll();
     file.close();
     const QByteArray id = QByteArray::fromStdString(read().trials[4].record.params.id);
-    json.replace("\"id\":\"" + id + "\"", "\"id\":\"" + id + "\",\"metric\":4.25,\"tokens\":12345");
+    // The runner writes every trial's "tokens" (0 until it has trained): that one becomes 12345.
+    const qsizetype tokensAt = json.indexOf("\"tokens\":0", json.indexOf("\"id\":\"" + id + "\""));
+    QVERIFY(tokensAt > 0);
+    json.replace(tokensAt, qsizetype(sizeof("\"tokens\":0") - 1), "\"tokens\":12345");
+    json.replace("\"id\":\"" + id + "\"", "\"id\":\"" + id + "\",\"metric\":4.25");
     writeText(m_sweep + "/sweep.json", json);
     const SweepView view = read();
     QVERIFY2(view.error.isEmpty(), qPrintable(view.error));
