@@ -60,12 +60,7 @@ JobController::Started JobController::start(const RunConfig& jobConfig, const QS
   const QString baseDir = jobFile.isEmpty() ? m_runsRoot : QFileInfo(jobFile).absolutePath();
   config.name = distinctRunName(jobConfig, m_runsRoot, baseDir).toStdString();
   QStringList extraArgs = jobArgs;
-  if (config.name != jobConfig.name) {
-    QString quoted = QString::fromStdString(config.name);
-    quoted.replace('\\', "\\\\").replace('"', "\\\"");
-    extraArgs << "--set"
-              << "name=\"" + quoted + "\"";  // a YAML string: '#' and ': ' are text in it
-  }
+  if (config.name != jobConfig.name) extraArgs << nameOverrideArgs(config.name);
   const QString runDir = newRunDir(config);
   if (chosen) chosen(runDir);
   QString configPath = jobFile;

@@ -69,4 +69,10 @@ QString distinctRunName(const RunConfig& config, const QString& runsRoot, const 
   return job + QString::fromUtf8(kRunNameSeparator) + differences.join(QStringLiteral(", "));
 }
 
+QStringList nameOverrideArgs(const std::string& name) {
+  QString quoted = QString::fromStdString(name);
+  quoted.replace('\\', "\\\\").replace('"', "\\\"");
+  return {QStringLiteral("--set"), "name=\"" + quoted + "\""};
+}
+
 }  // namespace traindeck

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
+#include <string>
 
 #include "config/run_config.h"
 
@@ -18,5 +20,8 @@ QString jobNameOf(const QString& runName);
 // The name for a new run of `config` among the runs under `runsRoot` (by their config.yaml,
 // whose paths are expanded: `config`'s are too, against `baseDir`, before they are compared).
 QString distinctRunName(const RunConfig& config, const QString& runsRoot, const QString& baseDir);
+
+// `--set name="<name>"` for traindeck-train: a YAML string, so '#' and ': ' are text in it.
+QStringList nameOverrideArgs(const std::string& name);
 
 }  // namespace traindeck

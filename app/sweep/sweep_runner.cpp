@@ -284,10 +284,7 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
     job.name = m_baseName + kRunNameSeparator + trial.params.name;
     QStringList sets;
     for (const std::string& o : trialOverrides(trial.params)) sets << "--set" << QString::fromStdString(o);
-    QString quoted = QString::fromStdString(job.name);
-    quoted.replace('\\', "\\\\").replace('"', "\\\"");
-    sets << "--set"
-         << "name=\"" + quoted + "\"";
+    sets << nameOverrideArgs(job.name);
     // Recorded before it launches: a runner killed a moment later leaves the run's folder named.
     const auto record = [&](const QString& dir) {
       trial.runFolder = m_folder.recorded(dir).toStdString();
