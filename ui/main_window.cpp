@@ -91,9 +91,6 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   // local jobs against them, as `traindeck-train validate` does.
   auto* thisMachine = new LocalDevicesProbe(this);
   connect(thisMachine, &LocalDevicesProbe::devicesAvailable, m_setup, &SetupPage::setThisMachine);
-  connect(thisMachine, &LocalDevicesProbe::devicesAvailable, this, [this](const std::optional<HostDevices>& devices) {
-    m_sweeps->setLocalGpus(devices ? static_cast<int>(devices->cudaDevices) : 0);  // the slots share them
-  });
   connect(thisMachine, &LocalDevicesProbe::devicesFailed, this, [this](const QString& why) {
     statusBar()->showMessage(tr("This machine's devices are not known: %1").arg(why), 10000);
   });
@@ -143,6 +140,10 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   connect(m_sweep, &SweepPage::problem, this, &MainWindow::tellProblem);
   connect(m_sweep, &SweepPage::promoteRequested, this, [this](const QString& sweepDir, const QString& trialId) {
     if (const QString why = m_sweeps->promote(sweepDir, trialId); !why.isEmpty()) tellProblem(tr("Cannot promote"), why);
+  });
+  connect(m_sweep, &SweepPage::rerunRequested, this, [this](const QString& sweepDir, const QString& trialId) {
+    if (const QString why = m_sweeps->rerun(sweepDir, trialId); !why.isEmpty())
+      tellProblem(tr("Cannot run the trial again"), why);
   });
   connect(m_runs, &QAbstractItemModel::dataChanged, this, &MainWindow::showFailureIfAny);
   // The shown run's status, wherever it is said, follows the list's.

@@ -121,12 +121,17 @@ QWidget* SweepPage::buildActions() {
   m_promote = new QPushButton(tr("Promote"), row);
   m_promote->setObjectName("promoteTrial");
   m_promote->setToolTip(tr("Resume this pruned trial from its checkpoint towards the next rung"));
+  m_rerun = new QPushButton(tr("Run again"), row);
+  m_rerun->setObjectName("rerunTrial");
+  m_rerun->setToolTip(tr("Run this trial again from the start, as a new run (its run was deleted, or it failed)"));
   connect(m_startFull, &QPushButton::clicked, this, &SweepPage::startFullRun);
   connect(m_showRun, &QPushButton::clicked, this, &SweepPage::showTrialRun);
   connect(m_promote, &QPushButton::clicked, this, &SweepPage::promoteTrial);
+  connect(m_rerun, &QPushButton::clicked, this, &SweepPage::rerunTrial);
   layout->addWidget(m_startFull);
   layout->addWidget(m_showRun);
   layout->addWidget(m_promote);
+  layout->addWidget(m_rerun);
   layout->addStretch(1);
   return row;
 }
@@ -261,6 +266,8 @@ void SweepPage::updateActions() {
   m_startFull->setEnabled(trial && m_view->spec);
   m_showRun->setEnabled(trial && !trial->runDir.isEmpty() && !trial->runMissing);
   m_promote->setEnabled(trial && trial->record.state == TrialState::Pruned);
+  m_rerun->setEnabled(trial &&
+                      (trial->record.state == TrialState::Deleted || trial->record.state == TrialState::Failed));
 }
 
 void SweepPage::startFullRun() {
@@ -280,6 +287,14 @@ void SweepPage::promoteTrial() {
   if (t < 0 || m_view->trials[static_cast<std::size_t>(t)].record.state != TrialState::Pruned) return;
   emit promoteRequested(m_view->dir,
                         QString::fromStdString(m_view->trials[static_cast<std::size_t>(t)].record.params.id));
+}
+
+void SweepPage::rerunTrial() {
+  const int t = selectedTrial();
+  if (t < 0) return;
+  const TrialRecord& record = m_view->trials[static_cast<std::size_t>(t)].record;
+  if (record.state != TrialState::Deleted && record.state != TrialState::Failed) return;
+  emit rerunRequested(m_view->dir, QString::fromStdString(record.params.id));
 }
 
 }  // namespace traindeck

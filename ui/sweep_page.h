@@ -45,10 +45,12 @@ class SweepPage : public QWidget {
   int selectedTrial() const;
   void selectTrial(int trial);
 
-  // "Start a full run from this trial…", "Show run", "Promote": enabled as the selected trial allows.
+  // "Start a full run from this trial…", "Show run", "Promote", "Run again": enabled as the
+  // selected trial allows.
   void startFullRun();
   void showTrialRun();
   void promoteTrial();
+  void rerunTrial();
 
   SweepWatcher* watcher() const { return m_watcher; }
   SweepParallelView* parallel() const { return m_parallel; }
@@ -64,6 +66,7 @@ class SweepPage : public QWidget {
   void fullRunRequested(const QString& yaml, const QString& baseDir);
   void runRequested(const QString& runDir);
   void promoteRequested(const QString& sweepDir, const QString& trialId);
+  void rerunRequested(const QString& sweepDir, const QString& trialId);
   // Why an action could not be done.
   void problem(const QString& title, const QString& text);
 
@@ -93,6 +96,7 @@ class SweepPage : public QWidget {
   QPushButton* m_startFull = nullptr;
   QPushButton* m_showRun = nullptr;
   QPushButton* m_promote = nullptr;
+  QPushButton* m_rerun = nullptr;
 };
 
 }  // namespace traindeck

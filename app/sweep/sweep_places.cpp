@@ -1,23 +1,26 @@
 #include "sweep_places.h"
 
-#include <algorithm>
+#include <QObject>
 
 namespace traindeck {
 
-QStringList localSlotEnvironment(int slot, int slotCount, int cores, int gpus, int ranks) {
-  slotCount = std::max(1, slotCount);
-  if (gpus > 0) {
-    QStringList devices;
-    if (slotCount >= gpus) {
-      devices << QString::number(slot % gpus);
-    } else {
-      const int each = gpus / slotCount;
-      for (int d = slot * each; d < (slot + 1) * each; ++d) devices << QString::number(d);
-    }
-    return {QStringLiteral("CUDA_VISIBLE_DEVICES=") + devices.join(',')};
+std::optional<HostSlots> parseHostSlots(const QString& text, QString* error) {
+  const qsizetype equals = text.lastIndexOf('=');
+  HostSlots out{text.left(equals < 0 ? text.size() : equals).trimmed(), 1};
+  if (out.host.isEmpty()) {
+    *error = QObject::tr("--on needs a host: [user@]host[:port][=N], not \"%1\"").arg(text);
+    return std::nullopt;
   }
-  const int threads = std::max(1, cores / slotCount / std::max(1, ranks));
-  return {QStringLiteral("OMP_NUM_THREADS=") + QString::number(threads)};
+  if (equals >= 0) {
+    bool ok = false;
+    out.slotCount = text.mid(equals + 1).trimmed().toInt(&ok);
+    if (!ok || out.slotCount < 1) {
+      *error = QObject::tr("--on %1: the part after = is how many trials run there at once, a whole number from 1")
+                   .arg(text);
+      return std::nullopt;
+    }
+  }
+  return out;
 }
 
 }  // namespace traindeck

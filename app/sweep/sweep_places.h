@@ -1,11 +1,11 @@
 // Where a sweep's trials run: places, each with a number of slots (trials at once). A place is
 // the trial's own job target (this machine, an SSH host or a Slurm cluster, as the base job
-// says) or another target the sweep was told to use (`traindeck --sweep ... --on HOST`). On this
-// machine the slots share its CPU threads or its GPUs: each trial gets its own part.
+// says) or another target the sweep was told to use (`traindeck --sweep ... --on HOST[=N]`).
+// Several slots on one machine share it: each trial's trainer is told its slot (`run --slot
+// I/N`) and takes its part of that machine's GPUs or cores there (core/launcher/slot_share.h).
 #pragma once
 
 #include <QString>
-#include <QStringList>
 #include <optional>
 
 #include "config/run_config.h"
@@ -18,10 +18,12 @@ struct SweepPlace {
   int slotCount = 1;
 };
 
-// What a trial in slot `slot` (0-based) of `slotCount` on this machine is given: with `gpus` CUDA
-// devices, CUDA_VISIBLE_DEVICES (its share of them, at least one, shared round-robin when there
-// are more slots than devices); without, OMP_NUM_THREADS (its share of `cores`, divided among the
-// trial's `ranks`, at least 1). "KEY=VALUE" each.
-QStringList localSlotEnvironment(int slot, int slotCount, int cores, int gpus, int ranks);
+// "[user@]host[:port][=N]" as `--on` takes it: the host and its slots (N trials at once there;
+// default 1). Nullopt with *error when N is not a whole number from 1.
+struct HostSlots {
+  QString host;
+  int slotCount = 1;
+};
+std::optional<HostSlots> parseHostSlots(const QString& text, QString* error);
 
 }  // namespace traindeck

@@ -4,11 +4,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QThread>
 #include <algorithm>
 
 #include "config/config_io.h"
 #include "job_controller.h"
+#include "launcher/slot_share.h"
 #include "run_names.h"
 #include "runlog/run_directory.h"
 #include "runlog/run_paths.h"
@@ -259,10 +259,10 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
   TargetConfig target = place.target.value_or(config->target);
   if (place.target && place.target->remote_dir == TargetConfig{}.remote_dir)
     target.remote_dir = config->target.remote_dir;  // the job's work folder, unless the place names one
-  QStringList environment;
-  if (target.kind == TargetKind::Local)
-    environment = localSlotEnvironment(m_slots[slot].index, place.slotCount, QThread::idealThreadCount(), m_localGpus,
-                                       static_cast<int>(config->strategy.nproc_per_node));
+  // One of several trials on one machine: the trainer there takes its part of it. (A Slurm job
+  // has its allocation to itself.)
+  if (place.slotCount > 1 && target.kind != TargetKind::Slurm)
+    args << "--slot" << QString::fromStdString(slotText({m_slots[slot].index, place.slotCount}));
   const QString oldDir = runDirOf(trial);
   if (!fresh && !oldDir.isEmpty() && !QFileInfo::exists(oldDir) && madeProgress(trial)) {
     markDeleted(trial);
@@ -276,7 +276,7 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
     std::optional<TargetConfig> on;
     if (place.target || QFileInfo::exists(QDir(oldDir).filePath(run_file::kRemoteRecord)))
       on = place.target.value_or(JobController::targetOf(oldDir));
-    started = m_jobs.continueRun(oldDir, on, args, environment);
+    started = m_jobs.continueRun(oldDir, on, args);
   } else {
     // First run, or a retry with nothing to resume from: a new run of the trial's job.
     RunConfig job = *config;
@@ -291,7 +291,7 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
       if (trial.state == TrialState::Queued || trial.state == TrialState::Crashed) trial.state = TrialState::Running;
       save();
     };
-    started = m_jobs.start(job, QString::fromStdString(m_spec.baseJobPath), {}, sets + args, environment, record);
+    started = m_jobs.start(job, QString::fromStdString(m_spec.baseJobPath), {}, sets + args, {}, record);
   }
   if (started.runDir.isEmpty()) {
     if (fresh || !hasCheckpoint)
@@ -433,14 +433,36 @@ QString SweepRunner::promote(const QString& trialId) {
     return tr("%1 is %2, not pruned").arg(QString::fromStdString(trial->params.name), trialStateName(trial->state));
   m_userPromotions.push_back(trial->params.id);
   say(*trial, tr("promoted by you"));
+  wakeUp();
+  return {};
+}
+
+QString SweepRunner::rerun(const QString& trialIdOrName) {
+  TrialRecord* trial = m_state.find(trialIdOrName.toStdString());
+  for (TrialRecord& t : m_state.trials)
+    if (!trial && t.params.name == trialIdOrName.toStdString()) trial = &t;
+  if (!trial) return tr("the sweep has no trial %1 (--sweep-status lists them)").arg(trialIdOrName);
+  if (trial->state != TrialState::Deleted && trial->state != TrialState::Failed)
+    return tr("%1 is %2: only a trial whose run was deleted, or that failed, runs again")
+        .arg(QString::fromStdString(trial->params.name), trialStateName(trial->state));
+  requeueTrial(*trial);
+  trial->note.clear();
+  say(*trial, tr("queued again by you: it runs from the start as a new run"));
+  save();
+  wakeUp();
+  return {};
+}
+
+// A runner that had finished takes work again (a promotion, a trial run again).
+void SweepRunner::wakeUp() {
   if (m_done) {
     m_done = false;
     m_stopping = false;
+    m_stopReason.clear();
     m_sinceTick.restart();
     m_clock.start();
   }
   schedule();
-  return {};
 }
 
 void SweepRunner::stopAll() {

@@ -46,6 +46,10 @@ class SweepRunner : public QObject {
   // The user's promotion of a pruned trial: it resumes from its checkpoint when a slot is free
   // (even past the budget). Empty, or why not.
   QString promote(const QString& trialId);
+  // The user's "run it again" for a trial whose run was deleted or that failed: it starts
+  // afresh (a new run; the old run folder, if any, stays as it is) when a slot is free, within
+  // the budget. The trial by its id or its name. Empty, or why not.
+  QString rerun(const QString& trialIdOrName);
 
   const SweepState& state() const { return m_state; }
   const SweepSpec& spec() const { return m_spec; }
@@ -53,8 +57,6 @@ class SweepRunner : public QObject {
   // The run folder of a trial (absolute), or empty.
   QString runDirOf(const TrialRecord& trial) const { return m_folder.runDir(QString::fromStdString(trial.runFolder)); }
   bool isDone() const { return m_done; }
-  // This machine's CUDA devices, shared among its slots (0: none; its CPU threads are shared).
-  void setLocalGpus(int gpus) { m_localGpus = gpus; }
 
  signals:
   // A trial changed state; `line` says it for a person ("lr=3e-4 s1: pruned at rung 1 (30000 tokens): val_loss 2.87").
@@ -96,6 +98,7 @@ class SweepRunner : public QObject {
   bool nothingLeftToStart() const;
   std::optional<RunConfig> trialConfig(const TrialRecord& trial) const;
   void finishIfIdle();
+  void wakeUp();
 
   JobController& m_jobs;
   SweepSpec m_spec;
@@ -108,7 +111,6 @@ class SweepRunner : public QObject {
   std::vector<std::string> m_userPromotions;  // asked by the user, in order
   std::string m_baseName;                     // the base job's name: trials' runs are "<it> · <trial>"
   QString m_stopReason;                       // why it stopped on its own (the wall time)
-  int m_localGpus = 0;
   int m_ticksSinceSave = 0;
   bool m_stopping = false;
   bool m_done = false;

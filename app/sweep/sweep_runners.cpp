@@ -30,7 +30,6 @@ SweepRunners::~SweepRunners() = default;
 QString SweepRunners::run(const QString& sweepFile, const QString& sweepDir, const SweepPlace& place) {
   if (m_runners.count(sweepDir)) return {};
   auto runner = std::make_unique<SweepRunner>(m_jobs);
-  runner->setLocalGpus(m_localGpus);
   connect(runner.get(), &SweepRunner::trialChanged, this,
           [this, sweepDir](const QString&, const QString& line) { emit trialChanged(sweepDir, line); });
   connect(runner.get(), &SweepRunner::finished, this,
@@ -66,23 +65,24 @@ SweepRunner* SweepRunners::runnerFor(const QString& sweepDir) const {
   return it == m_runners.end() ? nullptr : it->second.get();
 }
 
-QString SweepRunners::promote(const QString& sweepDir, const QString& trialId) {
-  SweepRunner* runner = runnerFor(sweepDir);
-  if (!runner) {
-    QString error;
-    const QString file = sweepFileOf(sweepDir, &error);
-    if (file.isEmpty()) return error;
-    if (QString why = run(file, QDir(sweepDir).absolutePath(), {tr("the job's target"), std::nullopt, 1});
-        !why.isEmpty())
-      return why;
-    runner = runnerFor(sweepDir);
-  }
-  return runner->promote(trialId);
+SweepRunner* SweepRunners::takeUp(const QString& sweepDir, QString* why) {
+  if (SweepRunner* runner = runnerFor(sweepDir)) return runner;
+  const QString file = sweepFileOf(sweepDir, why);
+  if (file.isEmpty()) return nullptr;
+  *why = run(file, QDir(sweepDir).absolutePath(), {tr("the job's target"), std::nullopt, 1});
+  return why->isEmpty() ? runnerFor(sweepDir) : nullptr;
 }
 
-void SweepRunners::setLocalGpus(int gpus) {
-  m_localGpus = gpus;
-  for (const auto& [dir, runner] : m_runners) runner->setLocalGpus(gpus);
+QString SweepRunners::promote(const QString& sweepDir, const QString& trialId) {
+  QString why;
+  SweepRunner* runner = takeUp(sweepDir, &why);
+  return runner ? runner->promote(trialId) : why;
+}
+
+QString SweepRunners::rerun(const QString& sweepDir, const QString& trialId) {
+  QString why;
+  SweepRunner* runner = takeUp(sweepDir, &why);
+  return runner ? runner->rerun(trialId) : why;
 }
 
 void SweepRunners::stop(const QString& sweepDir) {

@@ -33,10 +33,10 @@ class SweepRunners : public QObject {
   SweepRunner* runnerFor(const QString& sweepDir) const;
   // Empty, or why not (this app does not run the sweep; the trial is not pruned).
   QString promote(const QString& sweepDir, const QString& trialId);
+  // Runs a deleted or failed trial again from the start. Empty, or why not.
+  QString rerun(const QString& sweepDir, const QString& trialId);
   // Stops the sweep's running trials at a checkpoint; nothing more starts.
   void stop(const QString& sweepDir);
-  // This machine's CUDA devices, shared among the slots of each sweep run here.
-  void setLocalGpus(int gpus);
 
  signals:
   void trialChanged(const QString& sweepDir, const QString& line);
@@ -44,10 +44,11 @@ class SweepRunners : public QObject {
 
  private:
   QString run(const QString& sweepFile, const QString& sweepDir, const SweepPlace& place);
+  // This app's runner of the sweep, taken up (one slot on the job's target) when none runs it.
+  SweepRunner* takeUp(const QString& sweepDir, QString* why);
 
   JobController& m_jobs;
   std::map<QString, std::unique_ptr<SweepRunner>> m_runners;  // by sweep folder
-  int m_localGpus = 0;
 };
 
 }  // namespace traindeck

@@ -11,10 +11,13 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <ostream>
+#include <thread>
 
 #include "cli_args.h"
 #include "commands.h"
+#include "launcher/slot_share.h"
 #include "launcher/supervisor.h"
 #include "runlog/run_directory.h"
 
@@ -32,7 +35,7 @@ void requestRunStop(int signal) {
 constexpr int kRunStopSignals[] = {SIGINT, SIGTERM, SIGUSR2};  // USR1 is NCCL's
 
 constexpr const char* kUsage =
-    "usage: traindeck-train run --config FILE [--run-dir DIR] [--resume] [--stop-at N]\n"
+    "usage: traindeck-train run --config FILE [--run-dir DIR] [--resume] [--stop-at N] [--slot I/N]\n"
     "       [--nnodes N --node-rank R --master-addr ADDR --master-port PORT] [--set KEY=VALUE ...]";
 
 std::string selfExecutable() {
@@ -83,10 +86,10 @@ std::string configErrorsReason(const Diagnostics& problems) {
 int commandRun(const std::vector<std::string>& args, const CliContext& context) {
   // From the start: a stop (Slurm's USR2 can come as the job starts) is remembered, not fatal.
   for (const int signal : kRunStopSignals) std::signal(signal, requestRunStop);
-  const ParsedArgs parsed = parseArgs(
-      args, {{"--config", "--run-dir", "--stop-at", "--nnodes", "--node-rank", "--master-addr", "--master-port"},
-             {"--resume", "--no-progress"},
-             {"--set"}});
+  const ParsedArgs parsed = parseArgs(args, {{"--config", "--run-dir", "--stop-at", "--slot", "--nnodes", "--node-rank",
+                                              "--master-addr", "--master-port"},
+                                             {"--resume", "--no-progress"},
+                                             {"--set"}});
   const auto runDir = parsed.option("--run-dir");
   const bool resume = parsed.flag("--resume");
   auto configArg = parsed.option("--config");
@@ -115,6 +118,14 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
     stopAt = std::atoll(text->c_str());
     if (stopAt <= 0) {
       context.err << "traindeck-train run: --stop-at takes a step number, 1 or more\n";
+      return kExitUsage;
+    }
+  }
+  std::optional<TrialSlot> slot;
+  if (const auto text = parsed.option("--slot")) {
+    slot = parseSlot(*text);
+    if (!slot) {
+      context.err << "traindeck-train run: --slot takes I/N, this trial's slot I (from 0) of N on this machine\n";
       return kExitUsage;
     }
   }
@@ -171,6 +182,15 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
   if (resume) spec.workerArgv.push_back("--resume");
   if (stopAt > 0) spec.workerArgv.insert(spec.workerArgv.end(), {"--stop-at", std::to_string(stopAt)});
   spec.nprocPerNode = static_cast<int>(config.strategy.nproc_per_node);
+  // One of several trials here at once: its part of the devices, or of the cores.
+  if (slot) {
+    const bool slotCuda = context.host && config.strategy.device != DeviceKind::Cpu;
+    spec.extraEnv = slotEnvironment(*slot, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),
+                                    slotCuda ? context.host->cudaDevices : 0, spec.nprocPerNode,
+                                    std::getenv("CUDA_VISIBLE_DEVICES"));
+    for (const auto& [name, value] : spec.extraEnv)
+      context.out << "slot " << slotText(*slot) << " on this machine: " << name << "=" << value << "\n";
+  }
   spec.nnodes = static_cast<int>(config.strategy.nnodes);
   spec.nodeRank = nodeRank;
   spec.masterAddr = config.strategy.master_addr;

@@ -19,6 +19,7 @@
 #include "sweep/sweep_state_file.h"
 #include "sweep/sweep_status.h"
 #include "sweep_folder.h"
+#include "sweep_places.h"
 #include "sweep_runner.h"
 
 namespace traindeck {
@@ -28,10 +29,10 @@ namespace {
 constexpr int kInterruptPollMs = 200;
 
 const char* kUsage =
-    "usage: traindeck --sweep SWEEP.yaml [--slots N] [--on [user@]host[:port]]... [--runs-root DIR]\n"
+    "usage: traindeck --sweep SWEEP.yaml [--slots N] [--on [user@]host[:port][=N]]... [--runs-root DIR]\n"
     "                 [--identity KEY] [--known-hosts FILE] [--proxy-command CMD] [--batch]\n"
     "       traindeck --sweep-status SWEEP_DIR\n"
-    "       traindeck --attach SWEEP_DIR [--slots N] [--on HOST]...\n";
+    "       traindeck --attach SWEEP_DIR [--slots N] [--on HOST]... [--rerun TRIAL]...\n";
 
 int usage(const QString& why) {
   std::fprintf(stderr, "traindeck: %s\n%s", qPrintable(why), kUsage);
@@ -61,7 +62,8 @@ int printStatus(const QString& dir) {
 }
 
 int runSweep(const QCommandLineParser& parser, const SshCliOptions& ssh, const QString& sweepFile,
-             const QString& sweepDir, const QString& runsRoot, int slotCount, const QStringList& hosts) {
+             const QString& sweepDir, const QString& runsRoot, int slotCount, const QStringList& hosts,
+             const QStringList& reruns = {}) {
   JobController::RemoteOptions remote;
   remote.payloadDir = QDir(QCoreApplication::applicationDirPath()).filePath("../share/traindeck/remote");
   remote.knownHostsFile = parser.value(ssh.knownHosts);
@@ -72,13 +74,16 @@ int runSweep(const QCommandLineParser& parser, const SshCliOptions& ssh, const Q
   std::vector<SweepPlace> places;
   if (hosts.isEmpty() || parser.isSet("slots"))
     places.push_back({QObject::tr("the job's target"), std::nullopt, slotCount});
-  for (const QString& host : hosts) {
+  for (const QString& spec : hosts) {
+    QString error;
+    const std::optional<HostSlots> host = parseHostSlots(spec, &error);
+    if (!host) return usage(error);
     TargetConfig target;
     target.kind = TargetKind::Ssh;
-    target.host = host.toStdString();
+    target.host = host->host.toStdString();
     if (parser.isSet(ssh.identity)) target.identity = parser.value(ssh.identity).toStdString();
     if (parser.isSet(ssh.proxyCommand)) target.proxy_command = parser.value(ssh.proxyCommand).toStdString();
-    places.push_back({host, target, 1});
+    places.push_back({host->host, target, host->slotCount});
   }
   SweepRunner runner(jobs);
   QObject::connect(&runner, &SweepRunner::trialChanged, [](const QString&, const QString& line) {
@@ -96,6 +101,8 @@ int runSweep(const QCommandLineParser& parser, const SshCliOptions& ssh, const Q
     say(why);
     return 1;
   }
+  for (const QString& trial : reruns)
+    if (const QString why = runner.rerun(trial); !why.isEmpty()) say(QObject::tr("Not run again: %1.").arg(why));
   if (runner.isDone()) return 0;
   detachOnInterrupt();
   QTimer poll;
@@ -124,17 +131,21 @@ int runSweepCli(int argc, char** argv) {
   const QCommandLineOption sweep{"sweep", "Run this sweep.", "SWEEP.yaml"};
   const QCommandLineOption status{"sweep-status", "Print a sweep folder's trials as JSON lines.", "DIR"};
   const QCommandLineOption attach{"attach", "Take a sweep folder's sweep up again.", "DIR"};
-  const QCommandLineOption on{"on", "Run trials on this SSH host too (repeat; one trial at a time each).", "HOST"};
+  const QCommandLineOption on{"on", "Run trials on this SSH host too, N at once (default 1; repeat for more hosts).",
+                              "HOST[=N]"};
   const QCommandLineOption slotsOption{"slots", "Trials at once on the job's own target (default 1).", "N", "1"};
   const QCommandLineOption runsRoot{"runs-root", "Where trials' runs and the sweep folder go.", "DIR"};
+  const QCommandLineOption rerun{"rerun", "With --attach: run this deleted or failed trial again (repeat).", "TRIAL"};
   const SshCliOptions ssh;
-  parser.addOptions({sweep, status, attach, on, slotsOption, runsRoot});
+  parser.addOptions({sweep, status, attach, on, slotsOption, runsRoot, rerun});
   ssh.addTo(parser);
   if (!parser.parse(QCoreApplication::arguments())) return usage(parser.errorText());
   if (parser.isSet(status)) return printStatus(parser.value(status));
   bool slotsOk = false;
   const int slotCount = parser.value(slotsOption).toInt(&slotsOk);
   if (!slotsOk || slotCount < 1) return usage(QObject::tr("--slots needs a whole number, 1 or more"));
+  for (const QString& host : parser.values(on))
+    if (QString why; !parseHostSlots(host, &why)) return usage(why);
   QString root = parser.isSet(runsRoot) ? QDir(parser.value(runsRoot)).absolutePath() : defaultRunsRoot();
   QString error;
   if (parser.isSet(attach)) {
@@ -142,8 +153,9 @@ int runSweepCli(int argc, char** argv) {
     const QString file = sweepFileOf(dir, &error);
     if (file.isEmpty()) return usage(error);
     if (!parser.isSet(runsRoot)) root = QDir::cleanPath(dir + "/../..");  // <runs root>/sweeps/<id>
-    return runSweep(parser, ssh, file, dir, root, slotCount, parser.values(on));
+    return runSweep(parser, ssh, file, dir, root, slotCount, parser.values(on), parser.values(rerun));
   }
+  if (parser.isSet(rerun)) return usage(QObject::tr("--rerun goes with --attach SWEEP_DIR"));
   const QFileInfo file(parser.value(sweep));
   if (!file.isFile()) return usage(QObject::tr("%1 is not a file: give a sweep.yaml").arg(parser.value(sweep)));
   const QString dir = sweepFolderFor(root, file.absoluteFilePath(), &error);

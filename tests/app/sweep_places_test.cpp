@@ -1,4 +1,5 @@
-// A sweep's slots on this machine: each trial's share of the CPU threads or the GPUs.
+// A sweep's places as `--on` names them: a host and how many trials run there at once. (Each
+// trial's part of a shared machine is the trainer's: tests/launcher's slot_share tests.)
 #include <QTest>
 
 #include "sweep_places.h"
@@ -8,16 +9,23 @@ using namespace traindeck;
 class SweepPlacesTest : public QObject {
   Q_OBJECT
  private slots:
-  void cpuThreadsAreSharedAmongSlotsAndRanks() {
-    QCOMPARE(localSlotEnvironment(0, 2, 16, 0, 1), QStringList{"OMP_NUM_THREADS=8"});
-    QCOMPARE(localSlotEnvironment(1, 2, 16, 0, 2), QStringList{"OMP_NUM_THREADS=4"});
-    QCOMPARE(localSlotEnvironment(0, 4, 2, 0, 1), QStringList{"OMP_NUM_THREADS=1"});  // never 0
+  void aHostTakesOneTrialUnlessToldHowMany() {
+    QString error;
+    const auto one = parseHostSlots("me@gpu-box:2222", &error);
+    QVERIFY(one);
+    QCOMPARE(one->host, QString("me@gpu-box:2222"));
+    QCOMPARE(one->slotCount, 1);
+    const auto four = parseHostSlots("gpu-box=4", &error);
+    QVERIFY(four);
+    QCOMPARE(four->host, QString("gpu-box"));
+    QCOMPARE(four->slotCount, 4);
   }
-  void gpusAreSplitOrSharedRoundRobin() {
-    QCOMPARE(localSlotEnvironment(0, 2, 16, 8, 4), QStringList{"CUDA_VISIBLE_DEVICES=0,1,2,3"});
-    QCOMPARE(localSlotEnvironment(1, 2, 16, 8, 4), QStringList{"CUDA_VISIBLE_DEVICES=4,5,6,7"});
-    QCOMPARE(localSlotEnvironment(2, 3, 16, 2, 1), QStringList{"CUDA_VISIBLE_DEVICES=0"});  // 3 slots, 2 GPUs
-    QCOMPARE(localSlotEnvironment(1, 3, 16, 2, 1), QStringList{"CUDA_VISIBLE_DEVICES=1"});
+  void aBadCountOrNoHostIsSaid() {
+    for (const char* bad : {"gpu-box=0", "gpu-box=two", "gpu-box=", "=2", ""}) {
+      QString error;
+      QVERIFY2(!parseHostSlots(bad, &error), bad);
+      QVERIFY2(error.contains("--on"), qPrintable(error));
+    }
   }
 };
 

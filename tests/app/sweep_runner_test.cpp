@@ -222,6 +222,18 @@ class SweepRunnerTest : public QObject {
     state = s.saved();
     QCOMPARE(stateOf("lr=1e-4")->state, TrialState::Deleted);
     QCOMPARE(s.runFolders().size(), qsizetype(3));
+    // ... unless asked: run again, it starts afresh in a new run (and ASHA prunes it at rung 0
+    // again, the worst there). Only a deleted or failed trial runs again.
+    QVERIFY(!s.runner->rerun(promoted).isEmpty());
+    const std::string deletedRun = stateOf("lr=1e-4")->runFolder;
+    QCOMPARE(s.runner->rerun(QString::fromStdString(stateOf("lr=1e-4")->params.id)), QString());
+    QVERIFY2(s.waitDone(), qPrintable(s.lines.join('\n')));
+    state = s.saved();
+    QCOMPARE(stateOf("lr=1e-4")->state, TrialState::Pruned);
+    QCOMPARE(stateOf("lr=1e-4")->lastRung(), 0);
+    QVERIFY(stateOf("lr=1e-4")->runFolder != deletedRun);
+    QVERIFY(QDir(QDir(s.runOf(*stateOf("lr=1e-4"))).filePath("checkpoints/step-00000004")).exists());
+    QCOMPARE(s.runFolders().size(), qsizetype(4));
   }
 
   void aKilledRankIsRetriedOnceFromItsCheckpoint() {
@@ -232,21 +244,24 @@ class SweepRunnerTest : public QObject {
                "parameters:\n"
                "  optimizer.lr: [1e-3]\n"
                "metric: loss\n",
-               400));
+               100000));  // never ends on its own: the second crash ends it
     qputenv("CHECKPOINT_EVERY", "5");
     QVERIFY(makeTinyJob(s.dir.path()));  // checkpoints every 5 steps this time
     QCOMPARE(s.begin(1), QString());
     const auto killRanksAfter = [&](std::int64_t step) {
       const QString runDir = s.runOf(s.runner->state().trials.front());
-      QTRY_VERIFY_WITH_TIMEOUT(readRunInfo(RunPaths{runDir.toStdString()}).info.step >= step &&
-                                   !readRunInfo(RunPaths{runDir.toStdString()}).info.rankPids.empty(),
-                               60000);
+      const auto running = [&] {
+        const RunInfo info = readRunInfo(RunPaths{runDir.toStdString()}).info;
+        return info.status == RunStatus::Running && info.step >= step && !info.rankPids.empty();
+      };
+      if (!QTest::qWaitFor(running, 60000)) return false;
       for (const int pid : readRunInfo(RunPaths{runDir.toStdString()}).info.rankPids) ::kill(pid, SIGKILL);
+      return true;
     };
-    killRanksAfter(12);
-    QTRY_COMPARE_WITH_TIMEOUT(s.runner->state().trials.front().retries, 1, 60000);
+    QVERIFY(killRanksAfter(12));
+    QTRY_VERIFY2_WITH_TIMEOUT(s.runner->state().trials.front().retries == 1, qPrintable(s.lines.join('\n')), 60000);
     const QString firstRun = s.runOf(s.runner->state().trials.front());
-    killRanksAfter(readRunInfo(RunPaths{firstRun.toStdString()}).info.step + 3);
+    QVERIFY(killRanksAfter(readRunInfo(RunPaths{firstRun.toStdString()}).info.step + 3));
     QVERIFY2(s.waitDone(), qPrintable(s.lines.join('\n')));
     const TrialRecord trial = s.saved().trials.front();
     QCOMPARE(trial.state, TrialState::Failed);  // a second crash: left alone

@@ -2,13 +2,16 @@
 // slots): `traindeck --sweep --slots 2` with a base job whose target is the cluster runs each
 // trial as its own Slurm job, never more than two in the queue at once (the runner's slots
 // throttle the submissions as `--array=...%2` would), and every trial ends finished, once; and
-// `--on HOST` sends a local job's trials to that host over SSH beside this machine's slot.
+// `--on HOST=2` sends a local job's trials to that host over SSH, two at once, beside this
+// machine's slot.
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 
 #include "slurm_login_node.h"
@@ -92,8 +95,9 @@ class SlurmSweepTest : public QObject {
     QCOMPARE(runs.size(), 4);
   }
 
-  // A base job for this machine, its trials sent to the login node as an SSH host (`--on`),
-  // beside one slot here: the sweep spreads over both places.
+  // A base job for this machine, its trials sent to the login node as an SSH host with two
+  // slots (`--on HOST=2`), beside one slot here: the sweep spreads over both places, and each
+  // trial on the host takes its own part of it there (`run --slot I/2`, said in its log).
   void trialsGoToAnSshHostGivenOnTheCommandLine() {
     QFile job(m_login.local("job/here.yaml"));
     QVERIFY(job.open(QIODevice::WriteOnly));
@@ -108,9 +112,9 @@ class SlurmSweepTest : public QObject {
     sweep.write("base: here.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3]\nmetric: loss\n");
     sweep.close();
     SlurmLoginNode::Launched l =
-        m_login.run({"--sweep", m_login.local("job/ssh-sweep.yaml"), "--slots", "1", "--on", m_login.server().spec(),
-                     "--identity", m_login.server().clientKey(), "--runs-root", m_login.local("ssh-runs"),
-                     "--known-hosts", m_login.knownHosts()});
+        m_login.run({"--sweep", m_login.local("job/ssh-sweep.yaml"), "--slots", "1", "--on",
+                     m_login.server().spec() + "=2", "--identity", m_login.server().clientKey(), "--runs-root",
+                     m_login.local("ssh-runs"), "--known-hosts", m_login.knownHosts()});
     QString err;
     const int code = SlurmLoginNode::finish(l, kSweepMs, &err);
     QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2").arg(code).arg(err.right(3000))));
@@ -118,15 +122,26 @@ class SlurmSweepTest : public QObject {
     status.start(TRAINDECK_BIN, {"--sweep-status", l.runDir});
     QVERIFY(status.waitForFinished(30000));
     int onTheHost = 0, here = 0;
+    QSet<QString> hostSlots;
     for (const QByteArray& line : status.readAllStandardOutput().split('\n')) {
       if (line.isEmpty()) continue;
       const QJsonObject trial = QJsonDocument::fromJson(line).object();
       QVERIFY2(trial.value("state").toString() == "finished", line.constData());
       const QString run = QDir(l.runDir).absoluteFilePath(trial.value("run").toString());
-      (QFile::exists(run + "/remote.json") ? onTheHost : here) += 1;
+      const bool remote = QFile::exists(run + "/remote.json");
+      (remote ? onTheHost : here) += 1;
+      QFile log(run + "/supervisor.log");
+      QVERIFY2(log.open(QIODevice::ReadOnly), qPrintable(run));
+      const QString said = QString::fromUtf8(log.readAll());
+      const QRegularExpressionMatch slot =
+          QRegularExpression("slot (\\d)/2 on this machine: OMP_NUM_THREADS=").match(said);
+      QVERIFY2(slot.hasMatch() == remote, qPrintable(said.right(2000)));
+      if (remote) hostSlots.insert(slot.captured(1));
     }
     QCOMPARE(onTheHost + here, 3);
-    QVERIFY2(onTheHost >= 1, "no trial ran on the SSH host");
+    // The three slots were free at the start: one trial here, two on the host at once.
+    QCOMPARE(onTheHost, 2);
+    QCOMPARE(hostSlots, (QSet<QString>{"0", "1"}));
   }
 };
 

@@ -121,8 +121,16 @@ class SweepPageTest : public QObject {
     m_page->findChild<QPushButton*>("showTrialRun")->click();
     QCOMPARE(run.size(), 1);
     QCOMPARE(run.front().at(0).toString(), QDir::cleanPath(m_root->path() + "/runs/trial-1"));
-    m_page->selectTrial(4);  // its run folder is gone
+    auto* rerunButton = m_page->findChild<QPushButton*>("rerunTrial");
+    QVERIFY(!rerunButton->isEnabled());  // pruned: Promote, not Run again
+    m_page->selectTrial(4);              // failed, its run folder gone
     QVERIFY(!showRunButton->isEnabled());
+    QVERIFY(rerunButton->isEnabled());
+    QVERIFY(!promoteButton->isEnabled());
+    QSignalSpy rerun(m_page.get(), &SweepPage::rerunRequested);
+    rerunButton->click();
+    QCOMPARE(rerun.size(), 1);
+    QCOMPARE(rerun.front().at(1).toString(), QString::fromStdString(m_page->view()->trials[4].record.params.id));
     m_page->findChild<QPushButton*>("startFullRun")->click();
     QCOMPARE(job.size(), 1);
     QCOMPARE(loadConfigText(job.front().at(0).toString().toStdString()).config.optimizer.lr, 5e-4);
