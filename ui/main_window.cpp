@@ -27,6 +27,7 @@
 #include "compare_page.h"
 #include "help_menu.h"
 #include "host_key_prompt.h"
+#include "host_model.h"
 #include "hosts_dialog.h"
 #include "interactive_prompt_dialog.h"
 #include "jobs/checkpoint_sync.h"
@@ -45,9 +46,9 @@
 #include "runs/run_registry.h"
 #include "runs/run_session.h"
 #include "setup_page.h"
-#include "sweep_runners.h"
 #include "sweep_folder_reader.h"
 #include "sweep_page.h"
+#include "sweep_runners.h"
 #include "window_state.h"
 
 namespace traindeck {
@@ -200,7 +201,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   });
   m_sweeps->resumeInterrupted();  // sweeps that were running when the app went away
   connect(m_setup, &SetupPage::sweepStartRequested, this,
-          [this](const QString& file, int slotCount) { startSweep(file, slotCount); });
+          [this](const QString& file, int slotCount, const QMap<QString, int>& hosts) {
+            startSweep(file, slotCount, hosts);
+          });
   m_runs->setRunsRoot(options.runsRoot);
   openConfig(options.configPath);
   if (!options.openRun.isEmpty()) openFolder(options.openRun);
@@ -594,9 +597,21 @@ void MainWindow::showFailureIfAny() {
   m_logs->showFailure(std::max(0, summary.failedRank), summary.exitReason);
 }
 
-QString MainWindow::startSweep(const QString& sweepFile, int localSlots) {
+QString MainWindow::startSweep(const QString& sweepFile, int localSlots, const QMap<QString, int>& hostSlots) {
+  std::vector<SweepPlace> places{{tr("the job's target"), std::nullopt, localSlots}};
+  QSettings settings;
+  const QList<HostEntry> saved = HostStore::load(settings);
+  for (auto it = hostSlots.cbegin(); it != hostSlots.cend(); ++it) {
+    const auto host =
+        std::find_if(saved.cbegin(), saved.cend(), [&](const HostEntry& h) { return h.name == it.key(); });
+    if (host == saved.cend()) {
+      tellProblem(tr("Cannot run the sweep"), tr("The host %1 is not saved any more (File > Hosts…).").arg(it.key()));
+      return {};
+    }
+    places.push_back({host->name, targetOn(*host, TargetConfig{}), it.value()});
+  }
   QString error;
-  const QString dir = m_sweeps->start(QFileInfo(sweepFile).absoluteFilePath(), localSlots, &error);
+  const QString dir = m_sweeps->start(QFileInfo(sweepFile).absoluteFilePath(), std::move(places), &error);
   if (dir.isEmpty()) {
     tellProblem(tr("Cannot run the sweep"), error);
     return {};

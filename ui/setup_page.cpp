@@ -128,6 +128,7 @@ void SetupPage::setThisMachine(const std::optional<HostDevices>& devices) {
 
 void SetupPage::setHosts(const QList<HostEntry>& hosts, const QMap<QString, HostStore::StoredProbe>& probes) {
   m_target->setHosts(hosts, probes);
+  m_sweepTab->setHosts(hosts);
   QMap<QString, HostProbe> bySpec;
   for (auto it = probes.cbegin(); it != probes.cend(); ++it) bySpec.insert(it.key(), it->probe);
   m_document->setHostProbes(bySpec);  // validated against what the target host has

@@ -22,6 +22,7 @@
 #include "problem_marks.h"
 #include "setup_problem_list.h"
 #include "sweep_document.h"
+#include "sweep_hosts_picker.h"
 #include "sweep_summary_panel.h"
 
 namespace traindeck {
@@ -65,17 +66,26 @@ SetupSweepTab::SetupSweepTab(SweepDocument* sweep, QWidget* parent) : QWidget(pa
   sideLayout->addWidget(m_problems, 1);
   sideLayout->addWidget(m_summary);
   auto* run = new QHBoxLayout;
-  run->addWidget(new QLabel(tr("Local slots"), side));
+  run->addWidget(new QLabel(tr("Trials at once on the job's target"), side));
   m_slots = new QSpinBox(side);
   m_slots->setObjectName("sweepSlots");
   m_slots->setRange(1, 64);
-  m_slots->setToolTip(tr("How many trials run at once on this machine; the wall time divides among them."));
+  m_slots->setToolTip(
+      tr("How many trials run at once on the job's own target (this machine, or its host); they share its GPUs, or "
+         "its cores."));
   run->addWidget(m_slots);
-  m_run = new QPushButton(tr("Run sweep"), side);
-  m_run->setObjectName("runSweep");
-  run->addWidget(m_run);
   run->addStretch(1);
   sideLayout->addLayout(run);
+  m_hosts = new SweepHostsPicker(side);
+  m_hosts->setMaximumHeight(fontMetrics().height() * 8);
+  m_hosts->hide();  // until there are saved hosts
+  sideLayout->addWidget(m_hosts);
+  auto* go = new QHBoxLayout;
+  m_run = new QPushButton(tr("Run sweep"), side);
+  m_run->setObjectName("runSweep");
+  go->addWidget(m_run);
+  go->addStretch(1);
+  sideLayout->addLayout(go);
   m_runNote = new QLabel(side);
   m_runNote->setObjectName("runSweepNote");
   m_runNote->setWordWrap(true);
@@ -109,7 +119,7 @@ SetupSweepTab::SetupSweepTab(SweepDocument* sweep, QWidget* parent) : QWidget(pa
   connect(m_slots, &QSpinBox::valueChanged, m_sweep, &SweepDocument::setLocalSlots);
   connect(m_run, &QPushButton::clicked, this, [this] {
     flush();
-    if (m_sweep->isRunnable()) emit sweepStartRequested(m_sweep->filePath(), m_slots->value());
+    if (m_sweep->isRunnable()) emit sweepStartRequested(m_sweep->filePath(), m_slots->value(), m_hosts->chosen());
   });
   connect(m_sweep, &SweepDocument::changed, this, &SetupSweepTab::showDocument);
   showDocument();
@@ -120,6 +130,10 @@ void SetupSweepTab::flush() {
   m_debounce->stop();
   m_shownText = m_yaml->toPlainText();
   m_sweep->setText(m_shownText);
+}
+
+void SetupSweepTab::setHosts(const QList<HostEntry>& hosts) {
+  m_hosts->setHosts(hosts);
 }
 
 void SetupSweepTab::goToLine(int line) {

@@ -1,9 +1,11 @@
 // The Setup page's Sweep tab, a view of app/setup's sweep document: the job's sweep.yaml as
 // typed (handed to the document 300 ms after the last key, as the job's YAML is), each problem
 // marked at its line and listed, the trials and their cost, its own New, Open, Save, and Run
-// sweep with the local slots, enabled only for a saved sweep without errors.
+// sweep with the slots on the job's target and on the saved hosts ticked, enabled only for a
+// saved sweep without errors.
 #pragma once
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -18,7 +20,9 @@ namespace traindeck {
 
 class SetupProblemList;
 class SweepDocument;
+class SweepHostsPicker;
 class SweepSummaryPanel;
+struct HostEntry;
 
 class SetupSweepTab : public QWidget {
   Q_OBJECT
@@ -30,6 +34,9 @@ class SetupSweepTab : public QWidget {
   // The typing the document has not read yet goes to it now.
   void flush();
   void goToLine(int line);
+  // The saved SSH hosts the sweep may also run on.
+  void setHosts(const QList<HostEntry>& hosts);
+  SweepHostsPicker* hostsPicker() const { return m_hosts; }
 
  public slots:
   void newSweep();
@@ -38,7 +45,8 @@ class SetupSweepTab : public QWidget {
   bool saveFile(const QString& path = {});
 
  signals:
-  void sweepStartRequested(const QString& sweepFile, int localSlots);
+  // `hostSlots`: the saved hosts ticked, by name, with their trials at once.
+  void sweepStartRequested(const QString& sweepFile, int localSlots, const QMap<QString, int>& hostSlots);
 
  private:
   bool mayReplaceEdits();
@@ -54,6 +62,7 @@ class SetupSweepTab : public QWidget {
   SetupProblemList* m_problems = nullptr;
   SweepSummaryPanel* m_summary = nullptr;
   QSpinBox* m_slots = nullptr;
+  SweepHostsPicker* m_hosts = nullptr;
   QPushButton* m_run = nullptr;
   QLabel* m_runNote = nullptr;
 };

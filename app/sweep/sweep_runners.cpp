@@ -27,24 +27,24 @@ SweepRunners::SweepRunners(JobController& jobs, QObject* parent) : QObject(paren
 
 SweepRunners::~SweepRunners() = default;
 
-QString SweepRunners::run(const QString& sweepFile, const QString& sweepDir, const SweepPlace& place) {
+QString SweepRunners::run(const QString& sweepFile, const QString& sweepDir, std::vector<SweepPlace> places) {
   if (m_runners.count(sweepDir)) return {};
   auto runner = std::make_unique<SweepRunner>(m_jobs);
   connect(runner.get(), &SweepRunner::trialChanged, this,
           [this, sweepDir](const QString&, const QString& line) { emit trialChanged(sweepDir, line); });
   connect(runner.get(), &SweepRunner::finished, this,
           [this, sweepDir](const QString& why) { emit sweepFinished(sweepDir, why); });
-  if (QString why = runner->begin(sweepFile, sweepDir, {place}); !why.isEmpty()) return why;
+  if (QString why = runner->begin(sweepFile, sweepDir, std::move(places)); !why.isEmpty()) return why;
   m_runners[sweepDir] = std::move(runner);
   return {};
 }
 
-QString SweepRunners::start(const QString& sweepFile, int localSlots, QString* error) {
+QString SweepRunners::start(const QString& sweepFile, std::vector<SweepPlace> places, QString* error) {
   const QString dir = sweepFolderFor(m_jobs.runsRoot(), sweepFile, error);
   if (dir.isEmpty()) return {};
   if (const auto it = m_runners.find(dir); it != m_runners.end() && !it->second->isDone()) return dir;
   m_runners.erase(dir);  // a runner that ended: a new one plans again
-  *error = run(sweepFile, dir, {tr("the job's target"), std::nullopt, localSlots});
+  *error = run(sweepFile, dir, std::move(places));
   return error->isEmpty() ? dir : QString();
 }
 
@@ -55,7 +55,7 @@ int SweepRunners::resumeInterrupted() {
     QString error;
     const QString file = sweepFileOf(dir, &error);
     if (file.isEmpty()) continue;
-    if (run(file, dir, {tr("the job's target"), std::nullopt, 1}).isEmpty()) ++resumed;
+    if (run(file, dir, {{tr("the job's target"), std::nullopt, 1}}).isEmpty()) ++resumed;
   }
   return resumed;
 }
@@ -69,7 +69,7 @@ SweepRunner* SweepRunners::takeUp(const QString& sweepDir, QString* why) {
   if (SweepRunner* runner = runnerFor(sweepDir)) return runner;
   const QString file = sweepFileOf(sweepDir, why);
   if (file.isEmpty()) return nullptr;
-  *why = run(file, QDir(sweepDir).absolutePath(), {tr("the job's target"), std::nullopt, 1});
+  *why = run(file, QDir(sweepDir).absolutePath(), {{tr("the job's target"), std::nullopt, 1}});
   return why->isEmpty() ? runnerFor(sweepDir) : nullptr;
 }
 

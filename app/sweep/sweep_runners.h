@@ -9,6 +9,7 @@
 #include <QString>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "sweep_places.h"
 
@@ -23,9 +24,9 @@ class SweepRunners : public QObject {
   explicit SweepRunners(JobController& jobs, QObject* parent = nullptr);
   ~SweepRunners() override;
 
-  // Runs `sweepFile` (absolute) in its sweep folder under the runs root, `localSlots` trials at
-  // once on the job's own target. The sweep folder, or empty with *error (its problems).
-  QString start(const QString& sweepFile, int localSlots, QString* error);
+  // Runs `sweepFile` (absolute) in its sweep folder under the runs root on `places` (the job's
+  // own target: a place without a target). The sweep folder, or empty with *error (its problems).
+  QString start(const QString& sweepFile, std::vector<SweepPlace> places, QString* error);
   // Takes up every sweep under the runs root that was running when the last runner went away;
   // returns how many.
   int resumeInterrupted();
@@ -43,7 +44,7 @@ class SweepRunners : public QObject {
   void sweepFinished(const QString& sweepDir, const QString& why);
 
  private:
-  QString run(const QString& sweepFile, const QString& sweepDir, const SweepPlace& place);
+  QString run(const QString& sweepFile, const QString& sweepDir, std::vector<SweepPlace> places);
   // This app's runner of the sweep, taken up (one slot on the job's target) when none runs it.
   SweepRunner* takeUp(const QString& sweepDir, QString* why);
 

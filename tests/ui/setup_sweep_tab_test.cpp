@@ -16,6 +16,7 @@
 #include "setup_sweep_tab.h"
 #include "setup_test_job.h"
 #include "sweep_document.h"
+#include "sweep_hosts_picker.h"
 
 namespace traindeck {
 
@@ -103,10 +104,21 @@ class SetupSweepTabTest : public QObject {
     QVERIFY(m_tab->saveFile(file));
     QVERIFY(m_run->isEnabled());
     m_tab->findChild<QSpinBox*>("sweepSlots")->setValue(3);
+    // The saved hosts are listed; the ones ticked go with the start, with their trials at once.
+    SweepHostsPicker* hosts = m_tab->hostsPicker();
+    QVERIFY(hosts->isHidden());  // none saved
+    m_page->setHosts({{"gpu-a", "me@gpu-a", {}, {}}, {"colab", "root@localhost:2222", {}, {}}}, {});
+    QVERIFY(!hosts->isHidden());
+    QCOMPARE(hosts->rowCount(), 2);
+    QVERIFY(hosts->choose("colab", true, 2));
+    QVERIFY(!hosts->choose("gone", true));
+    m_page->setHosts({{"colab", "root@localhost:2222", {}, {}}, {"gpu-b", "gpu-b", {}, {}}}, {});  // kept
     m_run->click();
     QCOMPARE(asked.count(), 1);
     QCOMPARE(asked.front().at(0).toString(), file);
     QCOMPARE(asked.front().at(1).toInt(), 3);
+    const auto chosen = asked.front().at(2).value<QMap<QString, int>>();
+    QCOMPARE(chosen, (QMap<QString, int>{{"colab", 2}}));
 
     m_yaml->setPlainText(QString(kGrid).replace("[1e-4, 3e-4]", "[1e-4, -1]"));
     QVERIFY(!m_run->isEnabled());  // at once, before the text is read

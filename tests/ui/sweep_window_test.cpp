@@ -92,6 +92,18 @@ class SweepWindowTest : public QObject {
     QVERIFY(sweepFolders(dir.filePath("runs")).isEmpty());  // nothing kept of a refused sweep
     QCOMPARE(QDir(dir.filePath("runs/sweeps")).entryList(QDir::Dirs | QDir::NoDotAndDotDot), QStringList());
   }
+
+  void aHostNoLongerSavedIsSaidAndNothingStarts() {
+    QTemporaryDir dir;
+    QVERIFY(writeFile(dir.filePath("job.yaml"), "name: x\n"));
+    QVERIFY(writeFile(dir.filePath("sweep.yaml"), "base: job.yaml\nparameters:\n  optimizer.lr: [1e-3]\n"));
+    MainWindow window(options(dir.filePath("runs")));
+    QVERIFY(window.startSweep(dir.filePath("sweep.yaml"), 1, {{"gpu-gone", 2}}).isEmpty());
+    auto* box = window.findChild<QMessageBox*>("problemMessage");
+    QVERIFY(box);
+    QVERIFY2(box->text().contains("gpu-gone is not saved"), qPrintable(box->text()));
+    QVERIFY(sweepFolders(dir.filePath("runs")).isEmpty());
+  }
 };
 
 QTEST_MAIN(SweepWindowTest)
