@@ -1,6 +1,7 @@
 #include "sweep_places.h"
 
 #include <QObject>
+#include <algorithm>
 
 namespace traindeck {
 
@@ -21,6 +22,29 @@ std::optional<HostSlots> parseHostSlots(const QString& text, QString* error) {
     }
   }
   return out;
+}
+
+PlaceRecord placeRecord(const SweepPlace& place) {
+  PlaceRecord record{place.name.toStdString(), place.slotCount, {}, {}, {}};
+  if (place.target) {
+    record.host = place.target->host;
+    record.identity = place.target->identity;
+    record.proxyCommand = place.target->proxy_command;
+  }
+  return record;
+}
+
+SweepPlace placeOf(const PlaceRecord& record) {
+  SweepPlace place{QString::fromStdString(record.name), std::nullopt, std::max(1, record.slotCount)};
+  if (!record.host.empty()) {
+    TargetConfig target;
+    target.kind = TargetKind::Ssh;
+    target.host = record.host;
+    target.identity = record.identity;
+    target.proxy_command = record.proxyCommand;
+    place.target = target;
+  }
+  return place;
 }
 
 }  // namespace traindeck

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "config/run_config.h"
+#include "sweep/sweep_state.h"
 
 namespace traindeck {
 
@@ -25,5 +26,10 @@ struct HostSlots {
   int slotCount = 1;
 };
 std::optional<HostSlots> parseHostSlots(const QString& text, QString* error);
+
+// A place as sweep.json keeps it, and back (an SSH host: its spec, key file and ProxyCommand;
+// the job's own target: none).
+PlaceRecord placeRecord(const SweepPlace& place);
+SweepPlace placeOf(const PlaceRecord& record);
 
 }  // namespace traindeck

@@ -105,7 +105,12 @@ QString SweepRunner::takeUp(const QString& sweepFile, const QString& sweepDir, s
   m_state = read.state;
   m_state.sweepFile = sweepFile.toStdString();
   mergePlan(m_state, plan);
+  // None given: where it ran last (sweep.json), else the job's own target, one slot.
+  if (places.empty())
+    for (const PlaceRecord& record : m_state.places) places.push_back(placeOf(record));
   if (places.empty()) places.push_back({tr("the job's target"), std::nullopt, 1});
+  m_state.places.clear();
+  for (const SweepPlace& place : places) m_state.places.push_back(placeRecord(place));
   for (const SweepPlace& place : places)
     for (int i = 0; i < std::max(1, place.slotCount); ++i) m_slots.push_back({place, i, {}});
   m_lock = std::move(lock);

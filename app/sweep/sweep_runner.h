@@ -36,7 +36,8 @@ class SweepRunner : public QObject {
   ~SweepRunner() override;  // trials still running go on; the next runner follows them
 
   // Takes up the sweep in `sweepDir` for `sweepFile` (sweep.json is made when missing) and
-  // starts what it can on `places` (none: this machine's target, one slot). Empty, or why not:
+  // starts what it can on `places` (none: those sweep.json names, where it ran last; else the
+  // job's own target, one slot). The places are kept in sweep.json. Empty, or why not:
   // the sweep file has errors, a trial's job does not validate, sweep.json does not read,
   // another runner holds the sweep.
   QString begin(const QString& sweepFile, const QString& sweepDir, std::vector<SweepPlace> places = {});
@@ -53,6 +54,8 @@ class SweepRunner : public QObject {
 
   const SweepState& state() const { return m_state; }
   const SweepSpec& spec() const { return m_spec; }
+  // Trials at once, over every place.
+  int slotCount() const { return static_cast<int>(m_slots.size()); }
   QString sweepDir() const { return m_folder.dir; }
   // The run folder of a trial (absolute), or empty.
   QString runDirOf(const TrialRecord& trial) const { return m_folder.runDir(QString::fromStdString(trial.runFolder)); }

@@ -55,7 +55,7 @@ int SweepRunners::resumeInterrupted() {
     QString error;
     const QString file = sweepFileOf(dir, &error);
     if (file.isEmpty()) continue;
-    if (run(file, dir, {{tr("the job's target"), std::nullopt, 1}}).isEmpty()) ++resumed;
+    if (run(file, dir, {}).isEmpty()) ++resumed;  // where it ran last
   }
   return resumed;
 }
@@ -69,7 +69,7 @@ SweepRunner* SweepRunners::takeUp(const QString& sweepDir, QString* why) {
   if (SweepRunner* runner = runnerFor(sweepDir)) return runner;
   const QString file = sweepFileOf(sweepDir, why);
   if (file.isEmpty()) return nullptr;
-  *why = run(file, QDir(sweepDir).absolutePath(), {{tr("the job's target"), std::nullopt, 1}});
+  *why = run(file, QDir(sweepDir).absolutePath(), {});  // where it ran last
   return why->isEmpty() ? runnerFor(sweepDir) : nullptr;
 }
 

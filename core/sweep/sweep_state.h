@@ -52,10 +52,22 @@ struct TrialRecord {
   const RungResult* resultAt(int rung) const;
 };
 
+// Where the sweep was last told to run (the app's Sweep tab, `--slots`, `--on HOST=N`), so that
+// a runner that takes it up again (the app's next start, `--attach`) runs it there too.
+struct PlaceRecord {
+  std::string name;          // for messages
+  int slotCount = 1;         // trials at once
+  std::string host;          // an SSH host ([user@]host[:port] or an alias); empty: the job's own target
+  std::string identity;      // its key file, if one was given
+  std::string proxyCommand;  // its ProxyCommand, if one was given
+  bool operator==(const PlaceRecord&) const = default;
+};
+
 struct SweepState {
   static constexpr int kSchema = 1;
   std::string sweepFile;  // the sweep.yaml it belongs to, as given
   double elapsedSeconds = 0;  // the time a runner has spent on it, over all its sessions (budget.wall_time)
+  std::vector<PlaceRecord> places;  // empty: never said (an older sweep.json): the job's target, one slot
   std::vector<TrialRecord> trials;
   bool operator==(const SweepState&) const = default;
 

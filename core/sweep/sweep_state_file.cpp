@@ -4,6 +4,7 @@
 // checks exactly that, so an edited setting cannot pass for the trial that ran.
 #include "sweep_state_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -123,7 +124,15 @@ std::optional<std::string> readFileText(const std::string& path, bool& missing) 
 std::string sweepStateJson(const SweepState& state) {
   JsonWriter out;
   out.beginObject().field("schema", SweepState::kSchema).field("sweep", state.sweepFile);
-  out.field("elapsed_s", state.elapsedSeconds).key("trials").beginArray();
+  out.field("elapsed_s", state.elapsedSeconds).key("places").beginArray();
+  for (const PlaceRecord& place : state.places) {
+    out.beginObject().field("name", place.name).field("slots", place.slotCount);
+    if (!place.host.empty()) out.field("host", place.host);
+    if (!place.identity.empty()) out.field("identity", place.identity);
+    if (!place.proxyCommand.empty()) out.field("proxy_command", place.proxyCommand);
+    out.endObject();
+  }
+  out.endArray().key("trials").beginArray();
   for (const TrialRecord& trial : state.trials) writeTrial(out, trial);
   out.endArray().endObject();
   return out.str() + "\n";
@@ -147,6 +156,17 @@ SweepStateRead parseSweepState(std::string_view json) {
   if (!result.ok()) return result;
   result.state.sweepFile = root.stringOr("sweep", "");
   result.state.elapsedSeconds = root.numberOr("elapsed_s", 0);
+  if (const JsonValue* places = root.find("places"); places && places->isArray())
+    for (const JsonValue& p : places->items()) {
+      const std::int64_t slots = p.integerOr("slots", 0);
+      if (!p.isObject() || slots < 1) {
+        result.error = "has a place without its slots (a whole number from 1)";
+        return result;
+      }
+      result.state.places.push_back({p.stringOr("name", ""), static_cast<int>(std::min<std::int64_t>(slots, 4096)),
+                                     p.stringOr("host", ""), p.stringOr("identity", ""),
+                                     p.stringOr("proxy_command", "")});
+    }
   std::set<std::string> ids;
   for (const JsonValue& item : root.find("trials")->items()) {
     TrialRecord trial;

@@ -72,8 +72,8 @@ int runSweep(const QCommandLineParser& parser, const SshCliOptions& ssh, const Q
   JobController jobs(runsRoot, QDir(QCoreApplication::applicationDirPath()).filePath("traindeck-train"));
   jobs.setRemoteOptions(remote);
   std::vector<SweepPlace> places;
-  if (hosts.isEmpty() || parser.isSet("slots"))
-    places.push_back({QObject::tr("the job's target"), std::nullopt, slotCount});
+  // Neither --slots nor --on: where the sweep ran last (sweep.json), else the job's target, one slot.
+  if (parser.isSet("slots")) places.push_back({QObject::tr("the job's target"), std::nullopt, slotCount});
   for (const QString& spec : hosts) {
     QString error;
     const std::optional<HostSlots> host = parseHostSlots(spec, &error);

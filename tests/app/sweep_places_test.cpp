@@ -27,6 +27,25 @@ class SweepPlacesTest : public QObject {
       QVERIFY2(error.contains("--on"), qPrintable(error));
     }
   }
+  void aPlaceIsKeptInSweepJsonAndComesBack() {
+    TargetConfig ssh;
+    ssh.kind = TargetKind::Ssh;
+    ssh.host = "me@gpu-b:2222";
+    ssh.identity = "/keys/id";
+    ssh.proxy_command = "cloudflared access ssh --hostname %h";
+    const SweepPlace host{"gpu-b", ssh, 4};
+    const SweepPlace back = placeOf(placeRecord(host));
+    QCOMPARE(back.name, host.name);
+    QCOMPARE(back.slotCount, 4);
+    QVERIFY(back.target);
+    QCOMPARE(back.target->kind, TargetKind::Ssh);
+    QCOMPARE(back.target->host, ssh.host);
+    QCOMPARE(back.target->identity, ssh.identity);
+    QCOMPARE(back.target->proxy_command, ssh.proxy_command);
+    const SweepPlace own = placeOf(placeRecord({"the job's target", std::nullopt, 2}));
+    QVERIFY(!own.target);  // the job's own target, whatever it is then
+    QCOMPARE(own.slotCount, 2);
+  }
 };
 
 QTEST_GUILESS_MAIN(SweepPlacesTest)

@@ -81,13 +81,15 @@ struct Sweep {
     sweepDir = sweepFolderFor(runsRoot, sweepFile, &error);
     return !sweepDir.isEmpty();
   }
-  // A new runner (as a new app would make) on the sweep; empty, or why it did not begin.
+  // A new runner (as a new app would make) on the sweep, `slotCount` trials at once here (0: as
+  // sweep.json says); empty, or why it did not begin.
   QString begin(int slotCount) {
     runner.reset();
     jobs = std::make_unique<JobController>(runsRoot, QStringLiteral(TRAINDECK_TRAIN_BIN));
     runner = std::make_unique<SweepRunner>(*jobs);
     QObject::connect(runner.get(), &SweepRunner::trialChanged,
                      [this](const QString&, const QString& line) { lines << line; });
+    if (slotCount == 0) return runner->begin(sweepFile, sweepDir);
     return runner->begin(sweepFile, sweepDir, {{"here", std::nullopt, slotCount}});
   }
   bool waitDone() {
@@ -290,7 +292,8 @@ class SweepRunnerTest : public QObject {
     // The app goes away: its runner and jobs (the trials' supervisors go on, detached).
     s.runner.reset();
     s.jobs.reset();
-    QCOMPARE(s.begin(2), QString());  // the next app
+    QCOMPARE(s.begin(0), QString());  // the next app, told nothing: where the sweep ran (sweep.json)
+    QCOMPARE(s.runner->slotCount(), 2);
     QVERIFY2(s.waitDone(), qPrintable(s.lines.join('\n')));
     const SweepState state = s.saved();
     QCOMPARE(state.trials.size(), std::size_t(3));

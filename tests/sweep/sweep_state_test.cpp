@@ -28,6 +28,8 @@ std::vector<TrialParams> gridPlan(const std::string& lrs) {
 SweepState sampleState() {
   SweepState state;
   state.sweepFile = "sweep.yaml";
+  state.places = {{"the job's target", 2, "", "", ""},
+                  {"gpu-b", 4, "me@gpu-b:2222", "/keys/id \"b\"", "cloudflared access ssh --hostname %h"}};
   mergePlan(state, gridPlan("[1e-3, 3e-4]"));
   TrialRecord& pruned = state.trials[1];
   pruned.state = TrialState::Pruned;
@@ -108,6 +110,11 @@ TEST(SweepState, DefectsAreNamed) {
   EXPECT_NE(errorOf(replaced("\"queued\"", "\"paused\"")).find("unknown state 'paused'"), std::string::npos);
   EXPECT_NE(errorOf(replaced("\"schema\":1", "\"schema\":2")).find("a newer TrainDeck"), std::string::npos);
   EXPECT_NE(errorOf("[]").find("not a sweep state"), std::string::npos);
+  EXPECT_NE(errorOf(replaced("\"slots\":4", "\"slots\":0")).find("a place without its slots"), std::string::npos);
+  // A sweep.json from before places were kept reads, with none.
+  const SweepStateRead older = parseSweepState(replaced("\"places\":[", "\"placez\":["));
+  ASSERT_TRUE(older.ok()) << older.error;
+  EXPECT_TRUE(older.state.places.empty());
   const auto firstId = sampleState().trials[0].params.id;
   const auto secondId = sampleState().trials[1].params.id;
   EXPECT_NE(errorOf(replaced(secondId, firstId)).find("do not match its id"), std::string::npos);
@@ -122,6 +129,9 @@ TEST(SweepState, TheDocumentedExampleReads) {
   ASSERT_EQ(read.state.trials.size(), 1u);
   EXPECT_EQ(read.state.trials[0].state, TrialState::Pruned);
   EXPECT_EQ(read.state.trials[0].rungs.size(), 2u);
+  ASSERT_EQ(read.state.places.size(), 2u);
+  EXPECT_EQ(read.state.places[1].host, "me@gpu-b");
+  EXPECT_EQ(read.state.places[1].slotCount, 4);
 }
 
 TEST(SweepState, MergingAPlanAddsOnlyNewTrials) {
