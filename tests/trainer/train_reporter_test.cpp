@@ -50,7 +50,13 @@ TEST(TrainReporter, WritesARowPerRankOnlyOnceThatRankHasPublished) {
       beforeRankOne = systemRecords(options[0].paths.metrics());
     }
     comm.barrier();
-    if (r == 1) reporter.writeSystem(true);
+    if (r == 1) {
+      reporter.writeSystem(true);
+      // The store's set does not wait for the store (LibTorch 1.13's TCPStore): a read on the
+      // same connection does, so that the figures are there before rank 0 looks, however
+      // loaded the machine (the barrier orders the ranks, not the store).
+      EXPECT_TRUE(comm.lookup("system/1"));
+    }
     comm.barrier();
     if (r == 0) {
       reporter.writeSystem(true);
