@@ -49,6 +49,11 @@ bool isRunning(const TrialRecord& trial) {
   return trial.state == TrialState::Running || trial.state == TrialState::Promoted;
 }
 
+bool hasCheckpointIn(const QString& runDir) {
+  const QDir checkpoints(QDir(runDir).filePath(run_file::kCheckpoints));
+  return !runDir.isEmpty() && checkpoints.exists() && !checkpoints.isEmpty(QDir::Dirs | QDir::NoDotAndDotDot);
+}
+
 }  // namespace
 
 SweepRunner::SweepRunner(JobController& jobs, QObject* parent) : QObject(parent), m_jobs(jobs) {
@@ -102,6 +107,7 @@ QString SweepRunner::takeUp(const QString& sweepFile, const QString& sweepDir, s
   const SweepStateRead read = readSweepState(m_folder.statePath().toStdString());
   if (!read.ok()) return QString::fromStdString(read.error);
   m_baseName = base.config.name;
+  m_baseTargetKind = base.config.target.kind;
   m_state = read.state;
   m_state.sweepFile = sweepFile.toStdString();
   mergePlan(m_state, plan);
@@ -197,38 +203,59 @@ std::optional<RunConfig> SweepRunner::trialConfig(const TrialRecord& trial) cons
   return job.loaded.config;
 }
 
+bool SweepRunner::slotIsHere(std::size_t slot) const {
+  const SweepPlace& place = m_slots[slot].place;
+  return (place.target ? place.target->kind : m_baseTargetKind) == TargetKind::Local;
+}
+
+// A run goes on where its checkpoint can: a run of this machine resumes here, so only at a slot
+// of this machine; a remote run's mirror goes to any host (continueOn), so only at a slot of a
+// host. (A slot of the wrong kind would run the trial elsewhere than the slot it holds, and its
+// place would take more trials at once than it has slots.) A new run, or one with nothing to
+// resume from, starts at any slot.
+bool SweepRunner::goesOnAt(const TrialRecord& trial, std::size_t slot) const {
+  const QString dir = runDirOf(trial);
+  if (dir.isEmpty() || !hasCheckpointIn(dir)) return true;
+  const bool remoteRun = QFileInfo::exists(QDir(dir).filePath(run_file::kRemoteRecord));
+  return remoteRun != slotIsHere(slot);
+}
+
 void SweepRunner::schedule() {
   if (m_done) return;
   decide();
   for (std::size_t s = 0; s < m_slots.size() && !m_stopping; ++s) {
     if (!m_slots[s].trialId.empty()) continue;
     bool fresh = false;
-    TrialRecord* trial = nextToRun(fresh);
-    if (!trial) break;
+    TrialRecord* trial = nextToRun(s, fresh);
+    if (!trial) continue;                      // nothing for this slot; another may take what is left
     if (!startSegment(*trial, s, fresh)) --s;  // the slot is free still: the next trial may start
   }
   save();
   finishIfIdle();
 }
 
-TrialRecord* SweepRunner::nextToRun(bool& fresh) {
+TrialRecord* SweepRunner::nextToRun(std::size_t slot, bool& fresh) {
   const auto isLive = [&](const TrialRecord& t) {
     return std::any_of(m_live.begin(), m_live.end(),
                        [&](const auto& entry) { return entry.second.trialId == t.params.id; });
   };
   const auto first = [&](auto&& wanted) -> TrialRecord* {
     for (TrialRecord& t : m_state.trials)
-      if (!isLive(t) && wanted(t)) return &t;
+      if (!isLive(t) && wanted(t) && goesOnAt(t, slot)) return &t;
     return nullptr;
   };
   fresh = false;
-  while (!m_userPromotions.empty()) {  // asked by the user: past the budget too
-    TrialRecord* asked = m_state.find(m_userPromotions.front());
-    m_userPromotions.erase(m_userPromotions.begin());
-    if (asked && asked->state == TrialState::Pruned && !isLive(*asked)) {
-      promoteTrial(*asked);
-      return asked;
-    }
+  // Asked by the user: past the budget too. One that cannot go on at this slot waits for another.
+  std::erase_if(m_userPromotions, [&](const std::string& id) {
+    const TrialRecord* asked = m_state.find(id);
+    return !asked || asked->state != TrialState::Pruned;
+  });
+  for (auto it = m_userPromotions.begin(); it != m_userPromotions.end(); ++it) {
+    TrialRecord* asked = m_state.find(*it);
+    if (isLive(*asked) || !goesOnAt(*asked, slot)) continue;
+    m_userPromotions.erase(it);
+    promoteTrial(*asked);
+    return asked;
   }
   const BudgetUse use = budgetUse(m_state);
   if (!mayContinueTrial(m_spec.budget, use)) return nullptr;
@@ -238,7 +265,7 @@ TrialRecord* SweepRunner::nextToRun(bool& fresh) {
           first([](const TrialRecord& r) { return r.state == TrialState::Queued && !r.runFolder.empty(); }))
     return t;
   for (const std::string& id : m_promotable)
-    if (TrialRecord* t = m_state.find(id); t && t->state == TrialState::Pruned && !isLive(*t)) {
+    if (TrialRecord* t = m_state.find(id); t && t->state == TrialState::Pruned && !isLive(*t) && goesOnAt(*t, slot)) {
       promoteTrial(*t);
       say(*t, tr("promoted: it resumes from its checkpoint at rung %1").arg(t->lastRung()));
       return t;
@@ -273,9 +300,7 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
     markDeleted(trial);
     return false;
   }
-  const bool hasCheckpoint =
-      !oldDir.isEmpty() && QDir(QDir(oldDir).filePath(run_file::kCheckpoints)).exists() &&
-      !QDir(QDir(oldDir).filePath(run_file::kCheckpoints)).isEmpty(QDir::Dirs | QDir::NoDotAndDotDot);
+  const bool hasCheckpoint = hasCheckpointIn(oldDir);
   JobController::Started started;
   if (!fresh && hasCheckpoint) {
     std::optional<TargetConfig> on;

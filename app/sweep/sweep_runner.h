@@ -87,7 +87,9 @@ class SweepRunner : public QObject {
   void adoptRunning();
   void adoptWaiting();
   void schedule();
-  TrialRecord* nextToRun(bool& fresh);
+  TrialRecord* nextToRun(std::size_t slot, bool& fresh);
+  bool slotIsHere(std::size_t slot) const;
+  bool goesOnAt(const TrialRecord& trial, std::size_t slot) const;
   bool startSegment(TrialRecord& trial, std::size_t slot, bool fresh);
   void onJobFinished(const QString& runDir, int exitCode);
   void onJobFailedToStart(const QString& runDir, const QString& reason);
@@ -113,6 +115,7 @@ class SweepRunner : public QObject {
   std::vector<std::string> m_promotable;      // by early stopping, best first
   std::vector<std::string> m_userPromotions;  // asked by the user, in order
   std::string m_baseName;                     // the base job's name: trials' runs are "<it> · <trial>"
+  TargetKind m_baseTargetKind = TargetKind::Local;  // where the base job runs: the places without a target
   QString m_stopReason;                       // why it stopped on its own (the wall time)
   int m_ticksSinceSave = 0;
   bool m_stopping = false;

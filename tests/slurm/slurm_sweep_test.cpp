@@ -109,7 +109,11 @@ class SlurmSweepTest : public QObject {
     job.close();
     QFile sweep(m_login.local("job/ssh-sweep.yaml"));
     QVERIFY(sweep.open(QIODevice::WriteOnly));
-    sweep.write("base: here.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3]\nmetric: loss\n");
+    // ASHA at step 4 of 10: the best trial goes on (or is promoted) from its checkpoint, which
+    // only a slot of its own kind can take (a run of this machine here, the host's run there).
+    sweep.write(
+        "base: here.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3]\nmetric: loss\n"
+        "early_stopping: {method: asha, unit: steps, rungs: [4], reduction_factor: 3}\n");
     sweep.close();
     SlurmLoginNode::Launched l =
         m_login.run({"--sweep", m_login.local("job/ssh-sweep.yaml"), "--slots", "1", "--on",
@@ -121,12 +125,14 @@ class SlurmSweepTest : public QObject {
     QProcess status;
     status.start(TRAINDECK_BIN, {"--sweep-status", l.runDir});
     QVERIFY(status.waitForFinished(30000));
-    int onTheHost = 0, here = 0;
+    int onTheHost = 0, here = 0, finished = 0, pruned = 0;
     QSet<QString> hostSlots;
     for (const QByteArray& line : status.readAllStandardOutput().split('\n')) {
       if (line.isEmpty()) continue;
       const QJsonObject trial = QJsonDocument::fromJson(line).object();
-      QVERIFY2(trial.value("state").toString() == "finished", line.constData());
+      const QString state = trial.value("state").toString();
+      QVERIFY2(state == "finished" || state == "pruned", line.constData());
+      (state == "finished" ? finished : pruned) += 1;
       const QString run = QDir(l.runDir).absoluteFilePath(trial.value("run").toString());
       const bool remote = QFile::exists(run + "/remote.json");
       (remote ? onTheHost : here) += 1;
@@ -142,6 +148,11 @@ class SlurmSweepTest : public QObject {
     // The three slots were free at the start: one trial here, two on the host at once.
     QCOMPARE(onTheHost, 2);
     QCOMPARE(hostSlots, (QSet<QString>{"0", "1"}));
+    // Trials that go on past the rung (those best when they reach it; which, depends on the
+    // order they arrive) resume from their checkpoint at a slot of their own kind: a run of this
+    // machine here (its log never says a host's slot), the host's runs on the host.
+    QVERIFY2(finished >= 1 && finished + pruned == 3,
+             qPrintable(QString::fromUtf8(l.process->readAllStandardOutput())));
   }
 };
 
