@@ -60,6 +60,7 @@ QString runAlone(const QString& dir, const QString& name, const QStringList& set
 // Outside the anonymous namespace: the tests' lambdas capture it.
 struct Sweep {
   QTemporaryDir dir;
+  QString jobDir;
   QString runsRoot;
   QString sweepFile;
   QString sweepDir;
@@ -67,12 +68,16 @@ struct Sweep {
   std::unique_ptr<SweepRunner> runner;
   QStringList lines;
 
-  bool make(const QByteArray& sweepYaml, int maxSteps) {
+  // The job, its sweep file `sweepName` and the runs root in `folder` under the temporary dir.
+  bool make(const QByteArray& sweepYaml, int maxSteps, const QString& folder = {},
+            const QString& sweepName = "sweep.yaml") {
     qputenv("MAX_STEPS", QByteArray::number(maxSteps));
     qputenv("CHECKPOINT_EVERY", "0");
-    if (!makeTinyJob(dir.path())) return false;
-    runsRoot = dir.filePath("runs");
-    sweepFile = dir.filePath("sweep.yaml");
+    const QString root = folder.isEmpty() ? dir.path() : dir.filePath(folder);
+    if (!QDir().mkpath(root) || !makeTinyJob(root)) return false;
+    jobDir = root;
+    runsRoot = QDir(root).filePath("runs");
+    sweepFile = QDir(root).filePath(sweepName);
     QFile f(sweepFile);
     if (!f.open(QIODevice::WriteOnly)) return false;
     f.write(sweepYaml);
@@ -155,7 +160,7 @@ class SweepRunnerTest : public QObject {
       for (const ParamSetting& setting : trial->params.settings)
         sets << QString::fromStdString(setting.key + "=" + paramValueYaml(setting.value));
       sets << "seed=" + QString::number(*trial->params.seed);
-      const QString alone = runAlone(s.dir.path(), QString("alone-%1").arg(trial->params.id.c_str()), sets, threads);
+      const QString alone = runAlone(s.jobDir, QString("alone-%1").arg(trial->params.id.c_str()), sets, threads);
       QVERIFY(!alone.isEmpty());
       const auto expected = lossesOf(alone), got = lossesOf(s.runOf(*trial));
       QCOMPARE(got.size(), std::size_t(8));
@@ -210,7 +215,7 @@ class SweepRunnerTest : public QObject {
     QCOMPARE(s.runFolders().size(), qsizetype(4));
     // Its losses, across three stops and resumes, are those of the same job run straight through.
     const QString threads = QString::number(std::max(1, QThread::idealThreadCount()));
-    const QString alone = runAlone(s.dir.path(), "alone", {"optimizer.lr=0.0002"}, threads);
+    const QString alone = runAlone(s.jobDir, "alone", {"optimizer.lr=0.0002"}, threads);
     QVERIFY(!alone.isEmpty());
     const auto expected = lossesOf(alone), got = lossesOf(runDir);
     QCOMPARE(got.size(), std::size_t(24));
@@ -248,7 +253,7 @@ class SweepRunnerTest : public QObject {
                "metric: loss\n",
                100000));  // never ends on its own: the second crash ends it
     qputenv("CHECKPOINT_EVERY", "5");
-    QVERIFY(makeTinyJob(s.dir.path()));  // checkpoints every 5 steps this time
+    QVERIFY(makeTinyJob(s.jobDir));  // checkpoints every 5 steps this time
     QCOMPARE(s.begin(1), QString());
     const auto killRanksAfter = [&](std::int64_t step) {
       const QString runDir = s.runOf(s.runner->state().trials.front());
@@ -275,6 +280,8 @@ class SweepRunnerTest : public QObject {
              qPrintable(s.lines.join('\n')));
   }
 
+  // In a folder named in Chinese, the sweep file's name 70 characters of it (210 bytes): the
+  // sweep folder and the trials' runs are made and found again all the same.
   void aRunnerGoneMidSweepIsCarriedOnWithoutRunningATrialTwice() {
     Sweep s;
     QVERIFY(
@@ -284,7 +291,7 @@ class SweepRunnerTest : public QObject {
                "  optimizer.lr: [1e-3, 2e-3, 3e-3]\n"
                "metric: val_loss\n"
                "early_stopping: {method: asha, unit: steps, rungs: [6], reduction_factor: 3}\n",
-               30));
+               30, QString::fromUtf8("实验 · 学习率"), QString::fromUtf8("扫描").repeated(35) + ".yaml"));
     QCOMPARE(s.begin(2), QString());
     QTRY_VERIFY_WITH_TIMEOUT(std::count_if(s.runner->state().trials.begin(), s.runner->state().trials.end(),
                                            [](const TrialRecord& t) { return !t.runFolder.empty(); }) >= 2,
