@@ -8,11 +8,10 @@
 // after the app closed checkpoints and ends "stopped"; a job larger than its partition is not
 // submitted; one that can never run for a reason the partitions do not show is cancelled and
 // fails within a minute, saying why; a job waiting behind a busy cluster says "waiting for
-// resources"; a time limit checkpoints, requeues, and with no requeue left ends stopped; the
-// cluster's set-up is found only through the login shell; a stopped run continues as a Slurm
-// job (--continue); Kill (traindeck --kill) ends it "killed", asked by you, and a cancel from a
-// terminal "killed", cancelled through Slurm, never "requeued". The login node and the cluster:
-// SlurmLoginNode.
+// resources"; the cluster's set-up is found only through the login shell; a stopped run
+// continues as a Slurm job (--continue); Kill (traindeck --kill) ends it "killed", asked by you,
+// and a cancel from a terminal "killed", cancelled through Slurm, never "requeued". The login
+// node and the cluster: SlurmLoginNode. (Slurm's time limit: slurm_time_limit_test.cpp.)
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
@@ -251,34 +250,6 @@ class SlurmRunTest : public QObject {
     QCOMPARE(test_support::runStatus(l.runDir), std::string("finished"));
     const QString differs = lossesDifferFromTheReference(l.runDir);
     QVERIFY2(differs.isEmpty(), qPrintable(differs));
-  }
-
-  // A one-minute limit, USR2 a quarter of it before the end (Slurm may send it up to 30 s earlier):
-  // every rank checkpoints, the batch script requeues the job (max_requeues 1), it resumes from
-  // that checkpoint, and at the next limit, with no requeue left, the run ends stopped at a
-  // checkpoint: every step trained once, one "requeued" event.
-  void aTimeLimitCheckpointsRequeuesAndEndsAtTheLast() {
-    Launched l = m_login.launch({"strategy.nproc_per_node=1", "schedule.max_steps=1000000", "target.time_limit=1",
-                                 "target.max_requeues=1", "name=time-limited job"});
-    QVERIFY2(!l.runDir.isEmpty(), "the launcher printed no mirror");
-    QString err;
-    const int code = SlurmLoginNode::finish(l, 480000, &err);
-    if (code != 0) qWarning().noquote() << err.right(4000) << "\n" << m_login.cluster().logs().right(2000);
-    QCOMPARE(code, 0);
-    QCOMPARE(test_support::runStatus(l.runDir), std::string("stopped"));
-    const RunInfoReadResult read = readRunInfo(RunPaths{l.runDir.toStdString()});
-    QVERIFY2(QString::fromStdString(read.info.exitReason).contains("no requeue is left"),
-             read.info.exitReason.c_str());
-    const QString metrics = readText(l.runDir + "/metrics.jsonl");
-    QCOMPARE(metrics.count("requeued by Slurm"), 1);
-    // Every step from the first to the last, the resumed window going on from its checkpoint.
-    const QList<qint64> steps = test_support::trainLosses(l.runDir + "/metrics.jsonl").keys();
-    QVERIFY(steps.size() >= 2);
-    QCOMPARE(steps.first(), qint64{1});
-    QCOMPARE(steps.last(), steps.first() + static_cast<qint64>(steps.size()) - 1);
-    QCOMPARE(static_cast<qint64>(read.info.step), steps.last());
-    QVERIFY(QFileInfo::exists(m_login.remoteRunDir(l.runDir) +
-                              QStringLiteral("/checkpoints/step-%1/COMPLETE").arg(steps.last(), 8, 10, QChar('0'))));
   }
 
   // The cluster's set-up comes from the account's login profile (SLURM_CONF here, modules at a
