@@ -226,6 +226,11 @@ JobController::Started JobController::continueRun(const QString& runDir, const s
     if (!target) return {{}, tr("%1 ran on another host: say which host it continues on.").arg(name)};
     return continueOn(dir, *target, {}, extraArgs);
   }
+  // A run of this machine resumes only here: never somewhere else's job config run here.
+  if (target && isRemote(target->kind))
+    return {{},
+            tr("%1 ran on this machine: it continues here, not on %2.")
+                .arg(name, QString::fromStdString(target->host.empty() ? "a remote target" : target->host))};
   if (const QString why = resume(dir, extraArgs, environment); !why.isEmpty())
     return {{}, tr("%1 cannot be continued: %2.").arg(name, why)};
   return {dir, {}};

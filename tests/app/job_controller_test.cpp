@@ -56,6 +56,28 @@ class JobControllerTest : public QObject {
     QVERIFY(!jobs.jobFor(started.runDir)->isActive());
   }
 
+  void aRunOfThisMachineIsNeverContinuedAsIfElsewhere() {
+    // A stopped run of this machine with a checkpoint, asked to continue on an SSH host: refused
+    // with a sentence, nothing started (it continues here, without a target).
+    QTemporaryDir runs;
+    JobController jobs(runs.path(), "/nonexistent/traindeck-train");
+    const QString dir = runs.filePath("20261207-040000-here");
+    QVERIFY(QDir().mkpath(dir + "/checkpoints/step-00000004"));
+    RunInfo info;
+    info.id = "20261207-040000-here";
+    info.name = "here";
+    info.status = RunStatus::Stopped;
+    info.host = hostName();
+    writeRunInfo(RunPaths{dir.toStdString()}, info);
+    TargetConfig elsewhere;
+    elsewhere.kind = TargetKind::Ssh;
+    elsewhere.host = "gpu-box";
+    const JobController::Started started = jobs.continueRun(dir, elsewhere);
+    QVERIFY(started.runDir.isEmpty());
+    QVERIFY2(started.error.contains("continues here, not on gpu-box"), qPrintable(started.error));
+    QVERIFY(!jobs.jobFor(dir));
+  }
+
   void givesEachStartItsOwnRunAndJobFile() {
     // A trainer that does not exist: the runs are made, their jobs fail to start and say so.
     QTemporaryDir runs;
