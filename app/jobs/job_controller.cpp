@@ -52,7 +52,7 @@ QString JobController::newRunDir(const RunConfig& config) const {
 }
 
 JobController::Started JobController::start(const RunConfig& jobConfig, const QString& jobFile, const QString& yamlText,
-                                            const QStringList& jobArgs, const QStringList& environment,
+                                            const QStringList& jobArgs,
                                             const std::function<void(const QString& runDir)>& chosen) {
   if (!QDir().mkpath(m_runsRoot)) return {{}, tr("Could not make the runs folder %1.").arg(m_runsRoot)};
   // The run is named for what sets it apart from the job's earlier runs (run_names.h).
@@ -80,7 +80,7 @@ JobController::Started JobController::start(const RunConfig& jobConfig, const QS
   auto job = std::make_unique<LocalJob>();
   LocalJob* local = job.get();
   adopt(runDir, std::move(job));
-  local->start(m_trainBinary, configPath, runDir, extraArgs, environment);
+  local->start(m_trainBinary, configPath, runDir, extraArgs);
   return {runDir, {}};
 }
 
@@ -219,7 +219,7 @@ QString JobController::roomProblem(const RunConfig& config, int localGpus, QSett
 }
 
 JobController::Started JobController::continueRun(const QString& runDir, const std::optional<TargetConfig>& target,
-                                                  const QStringList& extraArgs, const QStringList& environment) {
+                                                  const QStringList& extraArgs) {
   const QString dir = absolute(runDir);
   const QString name = QFileInfo(dir).fileName();
   if (QFileInfo::exists(dir + "/" + kRemoteRecordFile)) {
@@ -231,12 +231,12 @@ JobController::Started JobController::continueRun(const QString& runDir, const s
     return {{},
             tr("%1 ran on this machine: it continues here, not on %2.")
                 .arg(name, QString::fromStdString(target->host.empty() ? "a remote target" : target->host))};
-  if (const QString why = resume(dir, extraArgs, environment); !why.isEmpty())
+  if (const QString why = resume(dir, extraArgs); !why.isEmpty())
     return {{}, tr("%1 cannot be continued: %2.").arg(name, why)};
   return {dir, {}};
 }
 
-QString JobController::resume(const QString& runDir, const QStringList& extraArgs, const QStringList& environment) {
+QString JobController::resume(const QString& runDir, const QStringList& extraArgs) {
   const QString dir = QFileInfo(runDir).absoluteFilePath();
   if (Job* job = jobFor(dir); job && job->isActive()) return tr("the run is still going");
   if (QFileInfo::exists(dir + "/" + kRemoteRecordFile))
@@ -253,8 +253,7 @@ QString JobController::resume(const QString& runDir, const QStringList& extraArg
   auto job = std::make_unique<LocalJob>();
   LocalJob* local = job.get();
   adopt(dir, std::move(job));
-  local->start(m_trainBinary, QDir(dir).filePath(run_file::kConfig), dir, QStringList{"--resume"} + extraArgs,
-               environment);
+  local->start(m_trainBinary, QDir(dir).filePath(run_file::kConfig), dir, QStringList{"--resume"} + extraArgs);
   return {};
 }
 

@@ -61,22 +61,20 @@ class JobController : public QObject {
 
   // Starts `config` in a new run under the runs root. `jobFile` is the job's saved YAML file; when
   // it is empty, `yamlText` is written to <run>.job.yaml beside the run (relative paths then mean
-  // the runs root). `extraArgs` go to `traindeck-train run` after the config; `environment`
-  // ("KEY=VALUE" each) is added to a run on this machine's (a sweep's slot: its threads, its GPUs).
+  // the runs root). `extraArgs` go to `traindeck-train run` after the config.
   // `chosen` hears the run's folder once it is named and before anything is launched, so that a
   // caller can record it first (a sweep's runner: killed at any moment, it never loses a run).
   Started start(const RunConfig& config, const QString& jobFile, const QString& yamlText,
-                const QStringList& extraArgs = {}, const QStringList& environment = {},
-                const std::function<void(const QString& runDir)>& chosen = {});
+                const QStringList& extraArgs = {}, const std::function<void(const QString& runDir)>& chosen = {});
   // Continues an ended run from its newest complete checkpoint, the one way the window and the
   // command line offer it: a run of this machine resumes in its own folder (resume()); the
   // mirror of a remote run continues on `target` (continueOn()), which it then needs.
-  // `extraArgs` (--stop-at N) go to the trainer after --resume; `environment` as start()'s.
+  // `extraArgs` (--stop-at N, --slot I/N) go to the trainer after --resume.
   Started continueRun(const QString& runDir, const std::optional<TargetConfig>& target = std::nullopt,
-                      const QStringList& extraArgs = {}, const QStringList& environment = {});
+                      const QStringList& extraArgs = {});
   // Continues an ended run of this machine in its own folder from its newest complete
   // checkpoint (`traindeck-train run --resume`): the same run, one curve. Empty string, or why not.
-  QString resume(const QString& runDir, const QStringList& extraArgs = {}, const QStringList& environment = {});
+  QString resume(const QString& runDir, const QStringList& extraArgs = {});
   // Continues an ended remote run (its mirror `runDir`) on the host `target` names, from the
   // newest complete checkpoint in the mirror: that host is bootstrapped, the job's local data
   // and the checkpoint are uploaded, and the run resumes there in the same mirror, one curve

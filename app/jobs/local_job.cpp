@@ -38,7 +38,7 @@ QStringList LocalJob::recentOutput() {
 }
 
 void LocalJob::start(const QString& trainBinary, const QString& configPath, const QString& runDir,
-                     const QStringList& extraArgs, const QStringList& environment) {
+                     const QStringList& extraArgs) {
   if (m_state != State::Idle) {
     emit failedToStart(tr("this job has already been started"));
     return;
@@ -54,11 +54,6 @@ void LocalJob::start(const QString& trainBinary, const QString& configPath, cons
   launcher.setProgram(trainBinary);
   launcher.setArguments(args);
   launcher.setStandardInputFile(QProcess::nullDevice());
-  if (!environment.isEmpty()) {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString& item : environment) env.insert(item.section('=', 0, 0), item.section('=', 1));
-    launcher.setProcessEnvironment(env);
-  }
   launcher.setStandardOutputFile(log, QIODevice::Append);
   launcher.setStandardErrorFile(log, QIODevice::Append);
   setState(State::Starting);

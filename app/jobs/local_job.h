@@ -29,10 +29,9 @@ class LocalJob : public Job {
   explicit LocalJob(QObject* parent = nullptr);
   ~LocalJob() override;
 
-  // Runs `TRAIN run --config CONFIG --run-dir RUNDIR --no-progress EXTRA...`, with `environment`
-  // ("KEY=VALUE" each) added to this process's. A job runs once.
+  // Runs `TRAIN run --config CONFIG --run-dir RUNDIR --no-progress EXTRA...`. A job runs once.
   void start(const QString& trainBinary, const QString& configPath, const QString& runDir,
-             const QStringList& extraArgs = {}, const QStringList& environment = {});
+             const QStringList& extraArgs = {});
   // Follows a run whose run.json says starting/running and whose supervisor_pid is a live
   // traindeck-train. Returns an empty string, or why it cannot.
   QString attach(const QString& runDir);

@@ -321,7 +321,7 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
       if (trial.state == TrialState::Queued || trial.state == TrialState::Crashed) trial.state = TrialState::Running;
       save();
     };
-    started = m_jobs.start(job, QString::fromStdString(m_spec.baseJobPath), {}, sets + args, {}, record);
+    started = m_jobs.start(job, QString::fromStdString(m_spec.baseJobPath), {}, sets + args, record);
   }
   if (started.runDir.isEmpty()) {
     if (fresh || !hasCheckpoint)
@@ -468,9 +468,13 @@ QString SweepRunner::promote(const QString& trialId) {
 }
 
 QString SweepRunner::rerun(const QString& trialIdOrName) {
-  TrialRecord* trial = m_state.find(trialIdOrName.toStdString());
-  for (TrialRecord& t : m_state.trials)
-    if (!trial && t.params.name == trialIdOrName.toStdString()) trial = &t;
+  const std::string wanted = trialIdOrName.toStdString();
+  TrialRecord* trial = m_state.find(wanted);
+  if (!trial) {
+    const auto named = std::find_if(m_state.trials.begin(), m_state.trials.end(),
+                                    [&](const TrialRecord& t) { return t.params.name == wanted; });
+    if (named != m_state.trials.end()) trial = &*named;
+  }
   if (!trial) return tr("the sweep has no trial %1 (--sweep-status lists them)").arg(trialIdOrName);
   if (trial->state != TrialState::Deleted && trial->state != TrialState::Failed)
     return tr("%1 is %2: only a trial whose run was deleted, or that failed, runs again")

@@ -45,7 +45,7 @@ class SweepRunners : public QObject {
 
  private:
   QString run(const QString& sweepFile, const QString& sweepDir, std::vector<SweepPlace> places);
-  // This app's runner of the sweep, taken up (one slot on the job's target) when none runs it.
+  // This app's runner of the sweep, taken up (where the sweep ran last) when none runs it.
   SweepRunner* takeUp(const QString& sweepDir, QString* why);
 
   JobController& m_jobs;
