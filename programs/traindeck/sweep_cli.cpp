@@ -11,6 +11,7 @@
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "job_controller.h"
 #include "remote_cli_follow.h"
@@ -62,7 +63,7 @@ int printStatus(const QString& dir) {
 }
 
 int runSweep(const QCommandLineParser& parser, const SshCliOptions& ssh, const QString& sweepFile,
-             const QString& sweepDir, const QString& runsRoot, int slotCount, const QStringList& hosts,
+             const QString& sweepDir, const QString& runsRoot, int slotCount, const std::vector<HostSlots>& hosts,
              const QStringList& reruns = {}) {
   JobController::RemoteOptions remote;
   remote.payloadDir = QDir(QCoreApplication::applicationDirPath()).filePath("../share/traindeck/remote");
@@ -74,17 +75,9 @@ int runSweep(const QCommandLineParser& parser, const SshCliOptions& ssh, const Q
   std::vector<SweepPlace> places;
   // Neither --slots nor --on: where the sweep ran last (sweep.json), else the job's target, one slot.
   if (parser.isSet("slots")) places.push_back({QObject::tr("the job's target"), std::nullopt, slotCount});
-  for (const QString& spec : hosts) {
-    QString error;
-    const std::optional<HostSlots> host = parseHostSlots(spec, &error);
-    if (!host) return usage(error);
-    TargetConfig target;
-    target.kind = TargetKind::Ssh;
-    target.host = host->host.toStdString();
-    if (parser.isSet(ssh.identity)) target.identity = parser.value(ssh.identity).toStdString();
-    if (parser.isSet(ssh.proxyCommand)) target.proxy_command = parser.value(ssh.proxyCommand).toStdString();
-    places.push_back({host->host, target, host->slotCount});
-  }
+  for (const HostSlots& host : hosts)
+    places.push_back(placeOf({host.host.toStdString(), host.slotCount, host.host.toStdString(),
+                              parser.value(ssh.identity).toStdString(), parser.value(ssh.proxyCommand).toStdString()}));
   SweepRunner runner(jobs);
   QObject::connect(&runner, &SweepRunner::trialChanged, [](const QString&, const QString& line) {
     std::printf("%s\n", qPrintable(line));
@@ -144,8 +137,13 @@ int runSweepCli(int argc, char** argv) {
   bool slotsOk = false;
   const int slotCount = parser.value(slotsOption).toInt(&slotsOk);
   if (!slotsOk || slotCount < 1) return usage(QObject::tr("--slots needs a whole number, 1 or more"));
-  for (const QString& host : parser.values(on))
-    if (QString why; !parseHostSlots(host, &why)) return usage(why);
+  std::vector<HostSlots> hosts;
+  for (const QString& spec : parser.values(on)) {
+    QString why;
+    const std::optional<HostSlots> host = parseHostSlots(spec, &why);
+    if (!host) return usage(why);
+    hosts.push_back(*host);
+  }
   QString root = parser.isSet(runsRoot) ? QDir(parser.value(runsRoot)).absolutePath() : defaultRunsRoot();
   QString error;
   if (parser.isSet(attach)) {
@@ -153,7 +151,7 @@ int runSweepCli(int argc, char** argv) {
     const QString file = sweepFileOf(dir, &error);
     if (file.isEmpty()) return usage(error);
     if (!parser.isSet(runsRoot)) root = QDir::cleanPath(dir + "/../..");  // <runs root>/sweeps/<id>
-    return runSweep(parser, ssh, file, dir, root, slotCount, parser.values(on), parser.values(rerun));
+    return runSweep(parser, ssh, file, dir, root, slotCount, hosts, parser.values(rerun));
   }
   if (parser.isSet(rerun)) return usage(QObject::tr("--rerun goes with --attach SWEEP_DIR"));
   const QFileInfo file(parser.value(sweep));
@@ -163,7 +161,7 @@ int runSweepCli(int argc, char** argv) {
     say(error);
     return 1;
   }
-  return runSweep(parser, ssh, file.absoluteFilePath(), dir, root, slotCount, parser.values(on));
+  return runSweep(parser, ssh, file.absoluteFilePath(), dir, root, slotCount, hosts);
 }
 
 }  // namespace traindeck
