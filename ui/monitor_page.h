@@ -98,6 +98,8 @@ class MonitorPage : public QWidget {
   void updateShownCharts();
   bool shouldShow(const QString& name) const;
   void drawTrain(const TrainColumns& train, double t0, const std::vector<Pause>& pauses);
+  // The points drawn are the first of `train` (a run grown since, or the same).
+  bool drawnLeadOf(const TrainColumns& train) const;
   void exportAll();
 
   MetricChart* m_loss;

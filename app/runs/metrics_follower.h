@@ -1,6 +1,7 @@
 // Follows <run>/metrics.jsonl from byte 0 and emits what new lines hold as MetricsBatch values.
 // A long history (kPreviewFromBytes and more) comes first as a preview, a sample of its lines
-// (runlog/metrics_preview.h), then whole, in one batch marked restart that replaces it. With a
+// (runlog/metrics_preview.h), then whole (parseMetricsFile: read and parsed on several threads
+// at once), in one batch marked restart that replaces it. With a
 // MetricsCache, a long history read whole is kept there, and the next follower of the file starts
 // from it (one batch of its records at once, no preview) and parses only the lines after it.
 // Threading: a plain QObject; its owner moves it to a worker QThread and then invokes start()
@@ -56,8 +57,11 @@ class MetricsFollower : public QObject {
  private:
   void watchFile();
   // The first poll's: the history from the cache into `batch` (the tail then starts after it),
-  // or a preview of a long one. Sets m_keeping.
+  // or a long one previewed, then parsed whole into `batch` at once. Sets m_keeping.
   void openHistory(MetricsBatch& batch);
+  // The file's whole lines into `batch` on several threads (parseMetricsFile); the tail then
+  // starts after them. False when the file could not be read.
+  bool readHistory(MetricsBatch& batch);
   // Once the first reading of the history has read all there was: the batches it sent go to the
   // cache, joined (a restart batch replaces those before it).
   void saveKept();
@@ -76,6 +80,7 @@ class MetricsFollower : public QObject {
   MetricsCache m_cache;
   bool m_keeping = false;                  // reading the history for the cache
   std::int64_t m_cachedBytes = 0;          // what the cache held when it was loaded
+  std::int64_t m_startBytes = 0;           // where the first read began: after the cache or history
   std::vector<SharedMetricsBatch> m_kept;  // the batches sent while m_keeping, in order
   PrefixFingerprint m_sampled;             // of the bytes read, while m_keeping
 };

@@ -35,6 +35,13 @@ inline void appendRows(TrainColumns& into, const TrainColumns& from) {
   add(into.mfu, from.mfu);
 }
 
+// Room for `n` rows in every column (address space until written: see reserveHuge).
+inline void reserveRows(TrainColumns& t, std::size_t n) {
+  for (auto* column : {&t.step, &t.tokens}) reserveHuge(*column, n);
+  reserveHuge(t.time, n);
+  for (auto* column : {&t.loss, &t.lr, &t.gradNorm, &t.tokensPerSecond, &t.stepMs, &t.mfu}) reserveHuge(*column, n);
+}
+
 struct EvalColumns {
   std::vector<std::int64_t> step, tokens;
   std::vector<double> time;

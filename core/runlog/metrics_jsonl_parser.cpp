@@ -95,12 +95,6 @@ bool addRecord(const FlatRecord& r, MetricsBatch& batch) {
   return true;
 }
 
-void reserveTrain(TrainColumns& t, std::size_t n) {
-  for (auto* column : {&t.step, &t.tokens}) reserveHuge(*column, n);
-  reserveHuge(t.time, n);
-  for (auto* column : {&t.loss, &t.lr, &t.gradNorm, &t.tokensPerSecond, &t.stepMs, &t.mfu}) reserveHuge(*column, n);
-}
-
 // Whole lines (`bytes` ends with a newline) parsed on `threads` threads, each piece starting
 // after a newline.
 MetricsBatch parseInPieces(std::string_view bytes, unsigned threads) {
@@ -122,7 +116,7 @@ MetricsBatch parseInPieces(std::string_view bytes, unsigned threads) {
     for (const char *p = pieces[i].data(), *end = p + pieces[i].size();
          (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) != nullptr; ++p)
       ++newlines;
-    reserveTrain(parsed[i].train, newlines);
+    reserveRows(parsed[i].train, newlines);
     LineSplitter lines(MetricsJsonlParser::kMaxLineBytes);
     lines.feed(pieces[i], [&](std::string_view line, bool cut) {
       if (cut)
@@ -135,15 +129,20 @@ MetricsBatch parseInPieces(std::string_view bytes, unsigned threads) {
   for (std::size_t i = 1; i < pieces.size(); ++i) workers.emplace_back(parse, i);
   parse(0);
   for (std::thread& w : workers) w.join();
-  std::size_t total = 0;
-  for (const MetricsBatch& b : parsed) total += b.train.size();
-  MetricsBatch out = std::move(parsed.front());
-  reserveTrain(out.train, total);
-  for (std::size_t i = 1; i < parsed.size(); ++i) appendBatch(out, std::move(parsed[i]));
-  return out;
+  return joinBatches(std::move(parsed));
 }
 
 }  // namespace
+
+MetricsBatch joinBatches(std::vector<MetricsBatch>&& pieces) {
+  if (pieces.empty()) return {};
+  std::size_t total = 0;
+  for (const MetricsBatch& b : pieces) total += b.train.size();
+  MetricsBatch out = std::move(pieces.front());
+  reserveRows(out.train, total);
+  for (std::size_t i = 1; i < pieces.size(); ++i) appendBatch(out, std::move(pieces[i]));
+  return out;
+}
 
 void appendBatch(MetricsBatch& into, MetricsBatch&& piece) {
   const bool nothingYet = into.train.size() == 0 && into.eval.size() == 0 && into.system.empty() &&

@@ -106,9 +106,10 @@ class FlatScanner {
       skipSpace();
       if (!consume(':')) return false;
       skipSpace();
-      FlatValue value{};
-      if (!scalar(value)) return false;
-      if (const FlatKey key = flatKeyOf(name); key != FlatKey::Count) out.set(key, value);
+      // Scanned into its slot (a value we ignore into a scratch one): no 40-byte copy a field.
+      const FlatKey key = flatKeyOf(name);
+      FlatValue ignored;
+      if (!scalar(key == FlatKey::Count ? ignored : out.slot(key))) return false;
       skipSpace();
       if (consume(',')) {
         skipSpace();
@@ -157,6 +158,7 @@ class FlatScanner {
   }
   bool scalar(FlatValue& v) {
     if (m_p >= m_end) return false;
+    v.exactInteger = false;  // a slot is not cleared between lines
     switch (*m_p) {
       case '"':
         v.type = FlatValue::Type::String;

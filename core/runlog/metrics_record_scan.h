@@ -70,6 +70,11 @@ class FlatRecord {
     m_present |= 1u << static_cast<int>(key);
   }
   void clear() { m_present = 0; }
+  // The slot of `key` (not FlatKey::Count), marked present, to be written in place.
+  FlatValue& slot(FlatKey key) {
+    m_present |= 1u << static_cast<int>(key);
+    return m_fields[static_cast<int>(key)];
+  }
 
  private:
   std::uint32_t m_present = 0;

@@ -155,6 +155,45 @@ class MetricsParserTest : public QObject {
     QCOMPARE(last.train.loss[0], 1.5f);
   }
 
+  // A whole file parsed at once (each thread reading its own stretch): the records a parse of
+  // its bytes gives, up to its last newline; the partial line after it is left, and so is
+  // everything of a file with no newline at all.
+  void aFileParsedAtOnceEqualsItsBytesParsed() {
+    const QByteArray fixture = test::readFixture("metrics.jsonl");
+    QByteArray bytes;
+    for (int copy = 0; bytes.size() < static_cast<qsizetype>(MetricsJsonlParser::kParallelBytes) * 2; ++copy) {
+      bytes += fixture;
+      if (copy % 89 == 3) bytes += "{\"kind\":\"train\",\"step\":\"x\"}\n";
+      if (copy == 150) bytes += QByteArray(static_cast<qsizetype>(MetricsJsonlParser::kMaxLineBytes) + 3, 'y') + "\n";
+    }
+    const qsizetype whole = bytes.size();
+    bytes += "{\"kind\":\"train\",\"time\":9,\"step\":9,\"lo";
+    QTemporaryDir dir;
+    const QString path = dir.filePath("metrics.jsonl");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+    file.close();
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const std::optional<MetricsFileRecords> read = parseMetricsFile(file.handle());
+    QVERIFY(read.has_value());
+    QCOMPARE(read->recordBytes, static_cast<std::int64_t>(whole));
+    MetricsJsonlParser parser;
+    const MetricsBatch expected = parser.feed(view(bytes.left(whole)));
+    QVERIFY(expected.train.size() > 10000 && expected.garbageLines > 10);
+    QCOMPARE(test::difference(expected, read->batch), std::string());
+    file.close();
+
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("{\"kind\":\"train\",\"step\":1}");
+    file.close();
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const std::optional<MetricsFileRecords> none = parseMetricsFile(file.handle());
+    QVERIFY(none.has_value());
+    QCOMPARE(none->recordBytes, std::int64_t(0));
+    QVERIFY(none->batch.empty());
+  }
+
   void partialLastLineIsHeldBack() {
     MetricsJsonlParser parser;
     MetricsBatch b = parser.feed(R"({"kind":"train","time":1,"step":1,"loss":2.5})"

@@ -10,6 +10,7 @@
 #include <QToolButton>
 #include <QtTest>
 #include <cmath>
+#include <numeric>
 
 #include "metric_chart.h"
 #include "monitor_page.h"
@@ -180,6 +181,39 @@ class MonitorChartsTest : public QObject {
     page.showMetrics(metricsViewOf(noDevices));
     QTRY_VERIFY(util->showsEmpty());
     QCOMPARE(util->yAxis->range().upper, 1.0);
+  }
+
+  // A long history's preview (a sample of its lines), then the whole of it in the same store:
+  // drawn at the next turn of the event loop, not after the wait that paces a live run's redraws.
+  void aPreviewReplacedByTheWholeIsDrawnAtOnce() {
+    const auto batchOf = [](const std::vector<int>& steps) {
+      MetricsBatch b;
+      for (int s : steps) {
+        b.train.step.push_back(s);
+        b.train.tokens.push_back(512 * s);
+        b.train.time.push_back(2000.0 + s);
+        b.train.loss.push_back(static_cast<float>(4.0 / std::sqrt(s)));
+        for (auto* column : {&b.train.lr, &b.train.gradNorm, &b.train.tokensPerSecond, &b.train.stepMs, &b.train.mfu})
+          column->push_back(1.0f);
+      }
+      return b;
+    };
+    MetricsStore store;
+    store.append(batchOf({1, 50, 100}));
+    MonitorPage page;
+    page.resize(1200, 900);
+    page.show();
+    page.showMetrics(metricsViewOf(store));
+    MetricChart* loss = page.chart("loss");
+    QTRY_COMPARE(loss->graph(0)->dataCount(), 3);
+    std::vector<int> all(100);
+    std::iota(all.begin(), all.end(), 1);
+    MetricsBatch whole = batchOf(all);
+    whole.restart = true;
+    store.append(whole);
+    page.showMetrics(metricsViewOf(store));
+    QCoreApplication::processEvents();
+    QCOMPARE(loss->graph(0)->dataCount(), 100);
   }
 
   void theChartsMenuChoosesByName() {
