@@ -46,6 +46,7 @@
 #include "runs/run_registry.h"
 #include "runs/run_session.h"
 #include "setup_page.h"
+#include "sweep/sweep_state_file.h"
 #include "sweep_folder_reader.h"
 #include "sweep_page.h"
 #include "sweep_runners.h"
@@ -222,7 +223,8 @@ MainWindow::~MainWindow() = default;
 void MainWindow::restoreShown(QSettings& settings) {
   const WindowState::Shown last = WindowState::lastShown(settings);
   // The sweep shown last, where it still is (followed again: it may still be running).
-  if (const QString sweep = settings.value(kShownSweepKey).toString(); SweepFolderReader::isSweepFolder(sweep))
+  if (const QString sweep = settings.value(kShownSweepKey).toString();
+      isSweepFolder(QFile::encodeName(sweep).toStdString()))
     m_sweep->showSweep(sweep);
   if (!last.run.isEmpty()) showRun(last.run);
   if (last.compared.size() >= 2) m_compare->compareRuns(last.compared);
@@ -496,7 +498,7 @@ void MainWindow::showSweep(const QString& sweepDir) {
 }
 
 void MainWindow::openFolder(const QString& folder) {
-  if (SweepFolderReader::isSweepFolder(folder)) return showSweep(folder);
+  if (isSweepFolder(QFile::encodeName(folder).toStdString())) return showSweep(folder);
   const RunListModel::FolderRuns found = m_runs->openFolder(folder);
   if (!found.problem.isEmpty()) return tellProblem(tr("No runs"), found.problem);
   if (found.runs.size() == 1) return showRun(found.runs.front());

@@ -1,6 +1,7 @@
 #include "sweep_folder.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <chrono>
 
@@ -18,15 +19,12 @@ QString SweepFolder::recorded(const QString& runDir) const {
   return QDir(dir).relativeFilePath(runDir);
 }
 
-bool isSweepFolder(const QString& dir) {
-  return QFileInfo(QDir(dir).filePath(kSweepStateFile)).isFile();
-}
-
 QStringList sweepFolders(const QString& runsRoot) {
   const QDir sweeps(QDir(runsRoot).filePath(kSweepsFolder));
   QStringList out;
   for (const QString& name : sweeps.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-    if (const QString dir = sweeps.absoluteFilePath(name); isSweepFolder(dir)) out << dir;
+    if (const QString dir = sweeps.absoluteFilePath(name); isSweepFolder(QFile::encodeName(dir).toStdString()))
+      out << dir;
   return out;
 }
 

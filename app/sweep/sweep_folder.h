@@ -7,9 +7,10 @@
 #include <QString>
 #include <QStringList>
 
+#include "sweep/sweep_state_file.h"  // kSweepStateFile, isSweepFolder
+
 namespace traindeck {
 
-inline constexpr const char* kSweepStateFile = "sweep.json";
 inline constexpr const char* kSweepLockFile = "runner.lock";
 inline constexpr const char* kSweepsFolder = "sweeps";
 
@@ -24,7 +25,6 @@ struct SweepFolder {
 };
 
 // Whether `dir` is a sweep folder (it holds sweep.json).
-bool isSweepFolder(const QString& dir);
 
 // The sweep folders under the runs root, oldest first.
 QStringList sweepFolders(const QString& runsRoot);

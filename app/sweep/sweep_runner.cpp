@@ -10,6 +10,7 @@
 #include "job_controller.h"
 #include "launcher/slot_share.h"
 #include "run_names.h"
+#include "runlog/checkpoint_names.h"
 #include "runlog/run_directory.h"
 #include "runlog/run_paths.h"
 #include "sweep/apply_trial.h"
@@ -45,13 +46,13 @@ bool madeProgress(const TrialRecord& trial) {
   return !trial.rungs.empty() || trial.tokens > 0;
 }
 
-bool isRunning(const TrialRecord& trial) {
-  return trial.state == TrialState::Running || trial.state == TrialState::Promoted;
+// A complete checkpoint to resume from (one cut short is none).
+bool canResume(const QString& runDir) {
+  return !runDir.isEmpty() && !completeCheckpoints(RunPaths{runDir.toStdString()}.checkpoints()).empty();
 }
 
-bool hasCheckpointIn(const QString& runDir) {
-  const QDir checkpoints(QDir(runDir).filePath(run_file::kCheckpoints));
-  return !runDir.isEmpty() && checkpoints.exists() && !checkpoints.isEmpty(QDir::Dirs | QDir::NoDotAndDotDot);
+bool isRunning(const TrialRecord& trial) {
+  return trial.state == TrialState::Running || trial.state == TrialState::Promoted;
 }
 
 }  // namespace
@@ -67,7 +68,7 @@ SweepRunner::~SweepRunner() {
 
 QString SweepRunner::begin(const QString& sweepFile, const QString& sweepDir, std::vector<SweepPlace> places) {
   const QString why = takeUp(sweepFile, sweepDir, std::move(places));
-  if (!why.isEmpty() && !isSweepFolder(m_folder.dir)) {
+  if (!why.isEmpty() && !isSweepFolder(QFile::encodeName(m_folder.dir).toStdString())) {
     QFile::remove(m_folder.lockPath());
     QDir().rmdir(m_folder.dir);  // a new folder, refused before anything was kept in it
   }
@@ -211,11 +212,11 @@ bool SweepRunner::slotIsHere(std::size_t slot) const {
 // A run goes on where its checkpoint can: a run of this machine resumes here, so only at a slot
 // of this machine; a remote run's mirror goes to any host (continueOn), so only at a slot of a
 // host. (A slot of the wrong kind would run the trial elsewhere than the slot it holds, and its
-// place would take more trials at once than it has slots.) A new run, or one with nothing to
-// resume from, starts at any slot.
+// place would take more trials at once than it has slots.) A new run, or one with no complete
+// checkpoint to resume from, starts at any slot.
 bool SweepRunner::goesOnAt(const TrialRecord& trial, std::size_t slot) const {
   const QString dir = runDirOf(trial);
-  if (dir.isEmpty() || !hasCheckpointIn(dir)) return true;
+  if (!canResume(dir)) return true;
   const bool remoteRun = QFileInfo::exists(QDir(dir).filePath(run_file::kRemoteRecord));
   return remoteRun != slotIsHere(slot);
 }
@@ -300,7 +301,7 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
     markDeleted(trial);
     return false;
   }
-  const bool hasCheckpoint = hasCheckpointIn(oldDir);
+  const bool hasCheckpoint = canResume(oldDir);
   JobController::Started started;
   if (!fresh && hasCheckpoint) {
     std::optional<TargetConfig> on;

@@ -44,12 +44,8 @@ QString fileStamp(const QString& path) {
 }
 }  // namespace
 
-bool SweepFolderReader::isSweepFolder(const QString& dir) {
-  return QFileInfo(QDir(dir).filePath(kStateFile)).isFile();
-}
-
 QString SweepFolderReader::signature(const QString& sweepDir, const SweepView& last) const {
-  QString out = fileStamp(QDir(sweepDir).filePath(kStateFile)) + "|" + fileStamp(m_specPath);
+  QString out = fileStamp(QDir(sweepDir).filePath(kSweepStateFile)) + "|" + fileStamp(m_specPath);
   for (const SweepTrialView& trial : last.trials)
     if (!trial.runDir.isEmpty()) out += "|" + QString::number(QFileInfo(trial.runDir + "/metrics.jsonl").size());
   return out;
@@ -58,7 +54,7 @@ QString SweepFolderReader::signature(const QString& sweepDir, const SweepView& l
 SweepView SweepFolderReader::read(const QString& sweepDir) {
   SweepView view;
   view.dir = QFileInfo(sweepDir).absoluteFilePath();
-  const QString statePath = QDir(view.dir).filePath(kStateFile);
+  const QString statePath = QDir(view.dir).filePath(kSweepStateFile);
   const SweepStateRead state = readSweepState(statePath.toStdString());
   view.missing = state.missing;
   if (state.missing)

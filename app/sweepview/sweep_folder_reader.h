@@ -18,15 +18,12 @@ namespace traindeck {
 
 class SweepFolderReader {
  public:
-  static constexpr const char* kStateFile = "sweep.json";
-
   SweepView read(const QString& sweepDir);
   // What read() depends on, as a text that changes when one of its files does (sweep.json's
   // and sweep.yaml's times and sizes, each named run's metrics.jsonl size).
   QString signature(const QString& sweepDir, const SweepView& last) const;
 
   // Whether a folder is a sweep folder (it holds sweep.json).
-  static bool isSweepFolder(const QString& dir);
 
  private:
   struct RunMetrics {

@@ -186,6 +186,11 @@ SweepStateRead parseSweepState(std::string_view json) {
   return result;
 }
 
+bool isSweepFolder(const std::string& dir) {
+  std::error_code ec;
+  return !dir.empty() && std::filesystem::is_regular_file(std::filesystem::path(dir) / kSweepStateFile, ec);
+}
+
 std::string previousSweepStatePath(const std::string& path) {
   return path + ".previous";
 }

@@ -26,6 +26,10 @@ SweepStateRead readSweepState(const std::string& path);
 // Empty on success, else the reason; the file at `path` is then as it was.
 std::string writeSweepState(const SweepState& state, const std::string& path);
 
+// A sweep folder's state: <sweep folder>/sweep.json. A folder is a sweep's when it holds one.
+inline constexpr const char* kSweepStateFile = "sweep.json";
+bool isSweepFolder(const std::string& dir);
+
 // Where writeSweepState keeps the version it replaced.
 std::string previousSweepStatePath(const std::string& path);
 

@@ -115,7 +115,7 @@ int runSweep(const QCommandLineParser& parser, const SshCliOptions& ssh, const Q
 bool isSweepCliCommand(int argc, char** argv) {
   if (optionValue(argc, argv, "--sweep") || optionValue(argc, argv, "--sweep-status")) return true;
   const char* attach = optionValue(argc, argv, "--attach");
-  return attach && isSweepFolder(QString::fromLocal8Bit(attach));
+  return attach && isSweepFolder(attach);
 }
 
 int runSweepCli(int argc, char** argv) {

@@ -65,6 +65,21 @@ TEST(SweepState, RoundTripsExactly) {
   EXPECT_EQ(got.trials[2].retries, 1);
 }
 
+// A folder is a sweep's when it holds a sweep.json file: a folder of that name, or none, is not;
+// a Chinese name is a name like any other.
+TEST_F(SweepStateFile, ASweepFolderIsOneWithItsStateFile) {
+  const std::string sweep = path("扫描 lr");
+  std::filesystem::create_directories(sweep);
+  EXPECT_FALSE(isSweepFolder(sweep));
+  ASSERT_EQ(writeSweepState(sampleState(), sweep + "/" + kSweepStateFile), "");
+  EXPECT_TRUE(isSweepFolder(sweep));
+  const std::string odd = path("odd");
+  std::filesystem::create_directories(odd + "/" + kSweepStateFile);
+  EXPECT_FALSE(isSweepFolder(odd));
+  EXPECT_FALSE(isSweepFolder(path("none")));
+  EXPECT_FALSE(isSweepFolder(""));
+}
+
 TEST_F(SweepStateFile, WritesAtomicallyAndKeepsThePreviousVersion) {
   const std::string file = path("sweep.json");
   EXPECT_TRUE(readSweepState(file).missing);
