@@ -129,6 +129,45 @@ QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QStri
   return fillSlurmBatchTemplate(QString::fromUtf8(kSlurmBatchTemplate), lines, values);
 }
 
+QStringList sbatchOptionsOf(const QString& script, bool forArray) {
+  QStringList options;
+  for (const QString& line : script.split('\n')) {
+    if (!line.startsWith(QLatin1String("#SBATCH "))) continue;
+    const QString option = line.mid(8).trimmed();
+    if (forArray && (option.startsWith(QLatin1String("--output=")) || option.startsWith(QLatin1String("--job-name="))))
+      continue;
+    options << option;
+  }
+  return options;
+}
+
+QString slurmArrayScript(const QString& firstMemberScript, const SlurmArrayStart& start, QString* error) {
+  if (start.memberScripts.isEmpty() || start.throttle < 1) {
+    *error = batchTr("a job array needs one run or more and a throttle of 1 or more");
+    return {};
+  }
+  if (start.arrayDir.contains('"') || !oneLine(start.arrayDir)) {
+    *error = batchTr("the job array's folder cannot be said on an #SBATCH line: %1").arg(start.arrayDir);
+    return {};
+  }
+  QString jobName = start.jobName;
+  jobName.replace(QRegularExpression("[^A-Za-z0-9._-]"), "_");
+  QString text = QStringLiteral(
+      "#!/bin/bash\n# A TrainDeck job array: task k runs the batch script of run k, kept in its run folder.\n");
+  const QStringList options =
+      QStringList{
+          "--job-name=" + jobName,
+          "--array=0-" + QString::number(start.memberScripts.size() - 1) + '%' + QString::number(start.throttle),
+          "--output=\"" + QString(start.arrayDir).replace('%', "%%") + "/%a/slurm-%j.out\""} +
+      sbatchOptionsOf(firstMemberScript, /*forArray=*/true);
+  for (const QString& option : options) text += "#SBATCH " + option + "\n";
+  text += "set -u\ncase \"${SLURM_ARRAY_TASK_ID:-}\" in\n";
+  for (int k = 0; k < start.memberScripts.size(); ++k)
+    text += QStringLiteral("  %1) exec /bin/bash %2 ;;\n").arg(k).arg(shellQuote(start.memberScripts[k]));
+  text += "  *) echo \"traindeck: no run for array task ${SLURM_ARRAY_TASK_ID:-none}\" >&2; exit 1 ;;\nesac\n";
+  return text;
+}
+
 namespace {
 
 // Each @NAME@ of `values` in `text` replaced in one pass, left to right: a value is never read

@@ -48,6 +48,23 @@ struct SlurmStart {
 // The place a job's target.kind: slurm keys say.
 SlurmPlace slurmPlaceOf(const SlurmConfig& slurm);
 
+// Several runs already on the cluster, each with its own batch script there, as one job array:
+// task k runs script k (with bash: its #SBATCH lines are comments then). The array asks for what
+// the first run's script asks (a sweep place's trials share their place), with its own job name,
+// --array=0-(K-1)%throttle, and each task's output in its run folder through <arrayDir>/<k>, a
+// link to that folder (the helper's submit-array makes them; a filename pattern could not name
+// each task's folder). Words reach the shell quoted, as in slurmBatchScript.
+struct SlurmArrayStart {
+  QString jobName;
+  QString arrayDir;           // on the cluster
+  QStringList memberScripts;  // each run's slurm.sbatch there, in task order
+  int throttle = 1;           // tasks running at once
+};
+QString slurmArrayScript(const QString& firstMemberScript, const SlurmArrayStart& start, QString* error);
+// A batch script's #SBATCH options ("--key=value"), in order; with `forArray`, less those an
+// array sets itself (--output, --job-name): what must agree for runs to share one array.
+QStringList sbatchOptionsOf(const QString& script, bool forArray = false);
+
 // The whole script, or an empty string and *error when the place or the start cannot be said
 // safely (a line break in a value, a non-positive count).
 // The script is packaging/remote/slurm-batch.sh (compiled in), filled in: its

@@ -146,6 +146,11 @@ void RemoteHelper::submit(const QString& script, const QString& runDir, Done<Sub
   call<SubmitAnswer>({"submit", script, runDir}, &SubmitAnswer::from, std::move(done));
 }
 
+void RemoteHelper::submitArray(const QString& script, const QString& arrayDir, const QStringList& runDirs,
+                               Done<SubmitAnswer> done) const {
+  call<SubmitAnswer>(QStringList{"submit-array", script, arrayDir} + runDirs, &SubmitAnswer::from, std::move(done));
+}
+
 void RemoteHelper::queue(Done<QueueAnswer> done) const {
   call<QueueAnswer>({"queue"}, &QueueAnswer::from, std::move(done));
 }

@@ -37,7 +37,13 @@
 #   submit SCRIPT RUNDIR                Slurm: `sbatch --parsable SCRIPT` from RUNDIR,
 #                                       once: asked again for the same RUNDIR it answers the job it
 #                                       submitted (slurm.env: job=ID)
-#   queue                               Slurm: one `squeue` of this account's jobs, every state: lines
+#   submit-array SCRIPT ARRAYDIR RUNDIR...
+#                                       Slurm: a job array, task k the run in the k-th RUNDIR: links
+#                                       ARRAYDIR/k to it (the array's output pattern goes through
+#                                       them), `sbatch --parsable SCRIPT` from ARRAYDIR, once (ARRAYDIR/
+#                                       slurm.env), and each RUNDIR's slurm.env says job=ID_k
+#   queue                               Slurm: one `squeue` of this account's jobs, every state, an
+#                                       array's tasks one by one (ID_k): lines
 #                                       "job ID|STATE|REASON|NODES|START", then queue=ok
 #   stop ID RUNDIR                      Slurm: RUNDIR/stop-requested (the user's stop, not a time
 #                                       limit), then USR2 to the job's steps: every rank checkpoints
@@ -91,7 +97,7 @@ cmd=${1:-}
 # default bash -l, none for plain sh). Split into words on purpose; the app checked its characters.
 # The trainer then starts (launch, install-trainer) where it was built, with the same libraries.
 case "$cmd" in
-  probe | build | build-job | install-trainer | launch | submit | queue | stop | cancel)
+  probe | build | build-job | install-trainer | launch | submit | submit-array | queue | stop | cancel)
     shell=${TRAINDECK_LOGIN_SHELL:-bash -l}
     case "$shell" in *[!A-Za-z0-9_./+\ -]* | -* | " "*) die "the login shell \"$shell\" is not a program and its options" ;; esac
     # (Run as `sh -c TEXT`, the Hosts dialog's probe, it has no file of its own to start again: as it is.)
@@ -510,9 +516,34 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     printf 'job=%s\n' "$id" > "$rundir/slurm.env.tmp" && mv "$rundir/slurm.env.tmp" "$rundir/slurm.env"
     cat "$rundir/slurm.env"
     ;;
+  submit-array)
+    script=$1 arraydir=$2
+    shift 2
+    if [ ! -f "$arraydir/slurm.env" ]; then
+      mkdir -p "$arraydir" || die "cannot make the job array's folder $arraydir"
+      k=0
+      for rundir in "$@"; do
+        ln -sfn "$rundir" "$arraydir/$k" || die "cannot link $arraydir/$k to $rundir"
+        k=$((k + 1))
+      done
+      out=$(cd "$arraydir" && sbatch --parsable "$script" 2> "$arraydir/sbatch.err") ||
+        die "sbatch refused the job array: $(tail -n 1 "$arraydir/sbatch.err")"
+      id=$(printf '%s\n' "$out" | tail -n 1)
+      id=${id%%;*}
+      case "$id" in '' | *[!0-9]*) die "sbatch answered no job id: $out" ;; esac
+      k=0
+      for rundir in "$@"; do
+        printf 'job=%s_%s\n' "$id" "$k" > "$rundir/slurm.env.tmp" && mv "$rundir/slurm.env.tmp" "$rundir/slurm.env"
+        k=$((k + 1))
+      done
+      printf 'job=%s\n' "$id" > "$arraydir/slurm.env.tmp" && mv "$arraydir/slurm.env.tmp" "$arraydir/slurm.env"
+    fi
+    cat "$arraydir/slurm.env"
+    ;;
   queue)
     # This account's jobs, not a list of ids: squeue refuses a list with one forgotten id in it.
-    out=$(squeue -h -t all -u "$(id -un)" -o '%i|%T|%r|%N|%S' 2>&1) ||
+    # -r: an array's tasks each on its own line ("ID_k"), those waiting too, not "ID_[2-7%2]".
+    out=$(squeue -h -r -t all -u "$(id -un)" -o '%i|%T|%r|%N|%S' 2>&1) ||
       die "squeue failed: $(printf '%s\n' "$out" | tail -n 1)"
     printf '%s\n' "$out" | sed -n 's/^\([0-9]\)/job \1/p'
     echo "queue=ok"
@@ -542,7 +573,7 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     echo "cancelled=yes"
     ;;
   *)
-    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|build-job|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read|stream|have|built|mkdirs|remove|install-data|watch|submit|queue|stop|cancel ..." >&2
+    echo "usage: traindeck-remote.sh probe|prepare|install|unpack|build|build-job|install-trainer|launch|launched|seed|alive|signal|checkpoint|export|read|stream|have|built|mkdirs|remove|install-data|watch|submit|submit-array|queue|stop|cancel ..." >&2
     exit 2
     ;;
 esac

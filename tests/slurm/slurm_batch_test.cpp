@@ -5,6 +5,7 @@
 // nothing run. Values an #SBATCH line cannot carry are refused with a sentence. The helper's
 // build-job builds the trainer (a stand-in's sources) as a job (target.build: job).
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -172,6 +173,92 @@ class SlurmBatchTest : public QObject {
     std::tie(code, out) = buildJob(dir.filePath("build/x"), {"partition=debug"}, {});
     QVERIFY(code != 0);
     QVERIFY2(out.contains("is not an sbatch option"), qPrintable(out));
+  }
+
+  // Four runs, each with its own batch script, as one job array through the helper's
+  // submit-array with a throttle of 2: never more than two of its tasks run at once, each task
+  // runs its own run (the one in its run folder, its output there), the queue lists the tasks
+  // one by one as ID_k, and asking again submits nothing more.
+  void fourRunsAsOneJobArrayTwoAtATime() {
+    const QDir dir(m_cluster.dir());
+    const QString fake = dir.filePath("fake-slow");
+    QFile f(fake);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(
+        "#!/bin/sh\n"
+        "while [ $# -gt 0 ]; do [ \"$1\" = --run-dir ] && run=$2; shift; done\n"
+        "echo \"task ${SLURM_ARRAY_TASK_ID:-none} of ${SLURM_ARRAY_JOB_ID:-none}\" > \"$run/ran\"\n"
+        "sleep 4\n");
+    f.close();
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QStringList runs, scripts;
+    QString error;
+    for (int k = 0; k < 4; ++k) {
+      const QString run = dir.filePath(QStringLiteral("arrays/run %1 $(touch PWNED)").arg(k));
+      QVERIFY(QDir().mkpath(run));
+      const QString script = slurmBatchScript(place("debug"), start(fake, run, 1), &error);
+      QVERIFY2(!script.isEmpty(), qPrintable(error));
+      QFile file(run + "/slurm.sbatch");
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(script.toUtf8());
+      runs << run;
+      scripts << run + "/slurm.sbatch";
+    }
+    SlurmArrayStart array{"sweep: lr", dir.filePath("arrays/a1"), scripts, 2};
+    QFile first(scripts[0]);
+    QVERIFY(first.open(QIODevice::ReadOnly));
+    const QString text = slurmArrayScript(QString::fromUtf8(first.readAll()), array, &error);
+    QVERIFY2(text.contains("#SBATCH --array=0-3%2\n") && text.contains("#SBATCH --partition=debug\n"),
+             qPrintable(text));
+    QCOMPARE(text.count("--output="), 1);
+    QVERIFY(QDir().mkpath(array.arrayDir));
+    QFile arrayScript(array.arrayDir + "/array.sbatch");
+    QVERIFY(arrayScript.open(QIODevice::WriteOnly));
+    arrayScript.write(text.toUtf8());
+    arrayScript.close();
+    const auto helper = [&](const QStringList& args) {
+      QProcess p;
+      QProcessEnvironment env = m_cluster.environment();
+      env.insert("TRAINDECK_LOGIN_SHELL", "none");
+      p.setProcessEnvironment(env);
+      p.start("sh", QStringList{TRAINDECK_REMOTE_HELPER} + args);
+      p.waitForFinished(60000);
+      return QString::fromUtf8(p.readAllStandardOutput());
+    };
+    const QString submitted = helper(QStringList{"submit-array", arrayScript.fileName(), array.arrayDir} + runs);
+    const QRegularExpressionMatch job =
+        QRegularExpression("^job=([0-9]+)$", QRegularExpression::MultilineOption).match(submitted);
+    QVERIFY2(job.hasMatch(), qPrintable(submitted + m_cluster.logs()));
+    const QString id = job.captured(1);
+    int most = 0;
+    QStringList seen;
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 120000) {
+      const QString queue = helper({"queue"});
+      int running = 0, going = 0;
+      for (const QString& line : queue.split('\n')) {
+        const QStringList fields = line.mid(4).split('|');
+        if (!line.startsWith("job " + id + "_") || fields.size() < 2) continue;
+        if (!seen.contains(fields[0])) seen << fields[0];
+        running += fields[1] == "RUNNING" ? 1 : 0;
+        going += QStringList{"PENDING", "CONFIGURING", "RUNNING", "COMPLETING"}.contains(fields[1]) ? 1 : 0;
+      }
+      most = std::max(most, running);
+      if (seen.size() == 4 && going == 0) break;  // ended ones stay listed a while (-t all)
+      QTest::qWait(300);
+    }
+    QVERIFY2(most >= 1 && most <= 2, qPrintable(QString("%1 tasks ran at once").arg(most)));
+    for (int k = 0; k < 4; ++k) {
+      QVERIFY2(seen.contains(id + "_" + QString::number(k)), qPrintable(seen.join(' ')));
+      QCOMPARE(read(runs[k] + "/ran").trimmed(), QStringLiteral("task %1 of %2").arg(k).arg(id));
+      QCOMPARE(read(runs[k] + "/slurm.env").trimmed(), QStringLiteral("job=%1_%2").arg(id).arg(k));
+      QVERIFY2(!QDir(runs[k]).entryList({"slurm-*.out"}).isEmpty(), qPrintable(runs[k]));
+    }
+    QCOMPARE(helper(QStringList{"submit-array", arrayScript.fileName(), array.arrayDir} + runs).trimmed(),
+             "job=" + id);  // once
+    for (const QString& d : {m_cluster.dir(), runs[0], QDir::currentPath(), QDir::homePath()})
+      QVERIFY2(!QFile::exists(d + "/PWNED"), qPrintable(d));
   }
 
   void whatAnSbatchLineCannotCarryIsRefused() {
