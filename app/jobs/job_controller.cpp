@@ -53,7 +53,8 @@ QString JobController::newRunDir(const RunConfig& config) const {
 
 JobController::Started JobController::start(const RunConfig& jobConfig, const QString& jobFile, const QString& yamlText,
                                             const QStringList& jobArgs,
-                                            const std::function<void(const QString& runDir)>& chosen) {
+                                            const std::function<void(const QString& runDir)>& chosen,
+                                            std::shared_ptr<SlurmArray> array) {
   if (!QDir().mkpath(m_runsRoot)) return {{}, tr("Could not make the runs folder %1.").arg(m_runsRoot)};
   // The run is named for what sets it apart from the job's earlier runs (run_names.h).
   RunConfig config = jobConfig;
@@ -76,7 +77,7 @@ JobController::Started JobController::start(const RunConfig& jobConfig, const QS
     config.target.host = hosts.front();
     config.target.hosts.clear();
   }
-  if (isRemote(config.target.kind)) return startRemote(config, runDir, configPath, extraArgs);
+  if (isRemote(config.target.kind)) return startRemote(config, runDir, configPath, extraArgs, std::move(array));
   auto job = std::make_unique<LocalJob>();
   LocalJob* local = job.get();
   adopt(runDir, std::move(job));
@@ -169,13 +170,15 @@ JobController::Started JobController::startOnHosts(const RunConfig& config, cons
 }
 
 JobController::Started JobController::startRemote(const RunConfig& config, const QString& runDir,
-                                                  const QString& configPath, const QStringList& extraArgs) {
+                                                  const QString& configPath, const QStringList& extraArgs,
+                                                  std::shared_ptr<SlurmArray> array) {
   QString error;
   std::optional<RemoteLaunch> launch = remoteLaunch(config, m_remote, &error);
   if (!launch) return {{}, error};
   launch->configBaseDir = QFileInfo(configPath).absolutePath();
   launch->localRunDir = runDir;
   launch->extraArgs = extraArgs;
+  launch->slurmArray = std::move(array);
   adoptRemote(runDir)->start(*launch);
   return {runDir, {}};
 }

@@ -29,6 +29,7 @@ class QSettings;
 namespace traindeck {
 
 class RemoteJob;
+class SlurmArray;
 
 class JobController : public QObject {
   Q_OBJECT
@@ -64,8 +65,10 @@ class JobController : public QObject {
   // the runs root). `extraArgs` go to `traindeck-train run` after the config.
   // `chosen` hears the run's folder once it is named and before anything is launched, so that a
   // caller can record it first (a sweep's runner: killed at any moment, it never loses a run).
+  // A Slurm job given `array` is submitted as a task of that job array (SlurmArray), not alone.
   Started start(const RunConfig& config, const QString& jobFile, const QString& yamlText,
-                const QStringList& extraArgs = {}, const std::function<void(const QString& runDir)>& chosen = {});
+                const QStringList& extraArgs = {}, const std::function<void(const QString& runDir)>& chosen = {},
+                std::shared_ptr<SlurmArray> array = {});
   // Continues an ended run from its newest complete checkpoint, the one way the window and the
   // command line offer it: a run of this machine resumes in its own folder (resume()); the
   // mirror of a remote run continues on `target` (continueOn()), which it then needs.
@@ -131,7 +134,7 @@ class JobController : public QObject {
   QString freeRunDir(const QString& name) const;  // under the runs root, not taken yet
   void adopt(const QString& runDir, std::unique_ptr<Job> job);
   Started startRemote(const RunConfig& config, const QString& runDir, const QString& configPath,
-                      const QStringList& extraArgs);
+                      const QStringList& extraArgs, std::shared_ptr<SlurmArray> array = {});
   // A RemoteJob set up with the remote options, the one way every remote job is made (start,
   // attach, continue, watch, each node of several hosts); nodes other than node 0 keep no
   // checkpoints here.

@@ -19,6 +19,7 @@
 #include "remote_helper.h"
 #include "runlog/metrics_writer.h"
 #include "runlog/run_paths.h"
+#include "slurm_array.h"
 #include "trainer_cache.h"
 
 namespace traindeck {
@@ -55,6 +56,16 @@ RemoteBootstrap::RemoteBootstrap(RemoteHost* host, RemoteLaunch* launch, RemoteR
       m_currentStep();
     }
   });
+  if (m_launch->slurmArray && m_launch->slurm() && m_options.watchDir.isEmpty()) m_launch->slurmArray->enlist(this);
+}
+
+RemoteBootstrap::~RemoteBootstrap() {
+  if (m_launch->slurmArray) m_launch->slurmArray->leave(this);
+}
+
+void RemoteBootstrap::halt() {
+  m_active = false;
+  if (m_launch->slurmArray) m_launch->slurmArray->leave(this);
 }
 
 QString RemoteBootstrap::prepare() {
@@ -192,6 +203,7 @@ void RemoteBootstrap::stepFailed(const QString& message) {
 void RemoteBootstrap::fail(const QString& sentence) {
   if (!m_active) return;
   m_active = false;
+  if (m_launch->slurmArray) m_launch->slurmArray->leave(this);
   emit failed(sentence);
 }
 

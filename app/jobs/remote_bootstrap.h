@@ -17,6 +17,7 @@
 #include <QStringList>
 #include <QVector>
 #include <functional>
+#include <memory>
 #include <optional>
 
 #include "config/run_config.h"
@@ -29,6 +30,8 @@
 #include "slurm_batch.h"
 
 namespace traindeck {
+
+class SlurmArray;
 
 struct RemoteLaunch {
   SshTarget target;                        // resolved (identity, proxy, known hosts, batch); its spec as shown
@@ -47,6 +50,8 @@ struct RemoteLaunch {
     if (config.target.kind != TargetKind::Slurm) return std::nullopt;
     return slurmPlaceOf(config.target.slurm);
   }
+  // A Slurm job that goes as a task of this array (SlurmArray), not alone; none: alone.
+  std::shared_ptr<SlurmArray> slurmArray;
 };
 
 class RemoteBootstrap : public QObject {
@@ -72,6 +77,7 @@ class RemoteBootstrap : public QObject {
   // `host`, `launch`, `record` and `mirror` are the job's, and outlive this object.
   RemoteBootstrap(RemoteHost* host, RemoteLaunch* launch, RemoteRecord* record, RunMirror* mirror, Options options,
                   QObject* parent = nullptr);
+  ~RemoteBootstrap() override;  // out of its Slurm array, if it waited in one
 
   // Reads the trainer's sources' hash from the payload: empty, or why a start cannot be made.
   QString prepare();
@@ -85,9 +91,23 @@ class RemoteBootstrap : public QObject {
   // run is then stopped as soon as it is known (launched(true)).
   QString cancel();
   // The job ended the start (a connection that failed): nothing more runs.
-  void halt() { m_active = false; }
+  void halt();
 
   const HostProbe& probe() const { return m_probe; }
+
+  // A Slurm start that waits in its SlurmArray (remote_bootstrap_slurm.cpp). The work folder there.
+  QString workDir() const { return m_record->workDir; }
+  // Submits its own batch script, as a run that is no array's does.
+  void submitAlone();
+  // The array's first run: keeps `text` in its run folder (slurm-array.sbatch) and at
+  // `arrayDir`/array.sbatch there, and submits it (the helper's submit-array) for `runDirs`;
+  // `done` hears the answer, or nothing (nullopt) when the link went first: then this step runs
+  // again once it is back, and the run arrives in the array again.
+  void submitArray(const QString& text, const QString& arrayDir, const QStringList& runDirs,
+                   std::function<void(const std::optional<SubmitAnswer>&)> done);
+  // Submitted as `jobId` (an array's task: "ID_k"): recorded, and the start is over.
+  void takeJob(const QString& jobId);
+  void failSubmit(const QString& sentence) { fail(sentence); }
   bool bringingTrainerHome() const { return m_trainerDownloadId >= 0; }
 
  signals:
@@ -156,7 +176,7 @@ class RemoteBootstrap : public QObject {
   // A Slurm cluster's rows (remote_bootstrap_slurm.cpp).
   void stepPartitions();    // a job its partitions can never run is not submitted
   void stepCompileAsJob();  // target.build: job
-  void stepSubmit();        // the batch script, kept here and there, and sbatch
+  void stepSubmit();        // the batch script, kept here and there, and sbatch (or its array)
 
   RemoteHost* m_host;
   RemoteLaunch* m_launch;
@@ -181,6 +201,7 @@ class RemoteBootstrap : public QObject {
   bool m_stopRequested = false;
   int m_trainerDownloadId = -1;  // the trainer on its way home
   QStringList m_seedFiles;       // relative to the run folder, COMPLETE last
+  QString m_slurmScript;         // the run's batch script there, once uploaded
 };
 
 }  // namespace traindeck

@@ -8,6 +8,7 @@
 #include "config/slurm_partitions.h"
 #include "config/validate.h"
 #include "remote_bootstrap.h"
+#include "slurm_array.h"
 
 namespace traindeck {
 
@@ -52,22 +53,61 @@ void RemoteBootstrap::stepSubmit() {
       return fail(tr("Could not keep the batch script in the run folder: %1").arg(kept.errorString()));
     addOutput(tr("The batch script (slurm.sbatch in the run folder):"));
     for (const QString& line : script.split('\n', Qt::SkipEmptyParts)) addOutput(QStringLiteral("  ") + line);
-    const QString remoteScript = m_record->remoteRunDir + "/slurm.sbatch";
-    helper().mkdirs({m_record->remoteRunDir}, [this, remoteScript](const HelperStatus& made) {
+    m_slurmScript = m_record->remoteRunDir + "/slurm.sbatch";
+    helper().mkdirs({m_record->remoteRunDir}, [this, script](const HelperStatus& made) {
       if (!arrived(made)) return;
-      upload(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")), remoteScript, [this, remoteScript] {
-        helper().submit(remoteScript, m_record->remoteRunDir, [this](const SubmitAnswer& a) {
-          if (!arrived(a)) return;
-          if (!a.submitted())
-            return fail(tr("Slurm did not take the job on %1: %2").arg(m_launch->target.spec, a.why()));
-          m_record->slurmJobId = a.jobId;
-          if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
-          addOutput(tr("Submitted to Slurm through %1 as job %2").arg(m_launch->target.spec, a.jobId));
-          finish();
-        });
+      upload(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")), m_slurmScript, [this, script] {
+        if (!m_launch->slurmArray) return submitAlone();
+        addOutput(tr("Waiting for the other runs of its job array (at most %1 of them at once)")
+                      .arg(m_launch->slurmArray->throttle()));
+        m_launch->slurmArray->arrive(this, m_record->remoteRunDir, m_slurmScript, script);
       });
     });
   });
+}
+
+void RemoteBootstrap::submitAlone() {
+  if (!m_active) return;
+  helper().submit(m_slurmScript, m_record->remoteRunDir, [this](const SubmitAnswer& a) {
+    if (!arrived(a)) return;
+    if (!a.submitted()) return fail(tr("Slurm did not take the job on %1: %2").arg(m_launch->target.spec, a.why()));
+    takeJob(a.jobId);
+  });
+}
+
+void RemoteBootstrap::submitArray(const QString& text, const QString& arrayDir, const QStringList& runDirs,
+                                  std::function<void(const std::optional<SubmitAnswer>&)> done) {
+  if (!m_active) return done(std::nullopt);
+  QSaveFile kept(QDir(runDir()).filePath(QStringLiteral("slurm-array.sbatch")));
+  const QByteArray bytes = text.toUtf8();
+  if (!kept.open(QIODevice::WriteOnly) || kept.write(bytes) != bytes.size() || !kept.commit()) {
+    SubmitAnswer refused;
+    refused.exitStatus = 1;
+    refused.error = tr("could not keep its script in %1: %2").arg(runDir(), kept.errorString());
+    return done(refused);
+  }
+  addOutput(tr("The job array's script (slurm-array.sbatch in the run folder), for %1 runs").arg(runDirs.size()));
+  const QString remote = arrayDir + "/array.sbatch";
+  helper().mkdirs({arrayDir}, [this, remote, arrayDir, runDirs, done](const HelperStatus& made) {
+    if (!arrived(made)) return done(std::nullopt);
+    upload(QDir(runDir()).filePath(QStringLiteral("slurm-array.sbatch")), remote,
+           [this, remote, arrayDir, runDirs, done] {
+             helper().submitArray(remote, arrayDir, runDirs, [this, done](const SubmitAnswer& a) {
+               if (!arrived(a)) return done(std::nullopt);
+               done(a);
+             });
+           });
+  });
+}
+
+void RemoteBootstrap::takeJob(const QString& jobId) {
+  if (!m_active) return;
+  m_record->slurmJobId = jobId;
+  if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
+  addOutput(jobId.contains('_') ? tr("Submitted to Slurm through %1 as job %2 (a task of job array %3)")
+                                      .arg(m_launch->target.spec, jobId, jobId.section('_', 0, 0))
+                                : tr("Submitted to Slurm through %1 as job %2").arg(m_launch->target.spec, jobId));
+  finish();
 }
 
 }  // namespace traindeck

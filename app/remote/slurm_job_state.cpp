@@ -39,6 +39,8 @@ QString slurmReasonInWords(const QString& reason) {
   if (reason == QLatin1String("Priority")) return stateTr("waiting behind jobs of higher priority");
   if (reason == QLatin1String("BeginTime")) return stateTr("waiting for its start time");
   if (reason == QLatin1String("Dependency")) return stateTr("waiting for the jobs it depends on");
+  // A job array's task held back by its throttle (--array=...%N): N of its tasks are running.
+  if (reason == QLatin1String("JobArrayTaskLimit")) return stateTr("waiting for its turn in its job array");
   if (reason == QLatin1String("DependencyNeverSatisfied")) return stateTr("it depends on a job that can no longer run");
   // "ReqNodeNotAvail, UnavailableNodes:n[1-2]": drained, down or reserved nodes, named.
   if (reason.startsWith(QLatin1String("ReqNodeNotAvail"))) {

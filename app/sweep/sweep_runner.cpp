@@ -9,10 +9,12 @@
 #include "config/config_io.h"
 #include "job_controller.h"
 #include "launcher/slot_share.h"
+#include "remote_record.h"
 #include "run_names.h"
 #include "runlog/checkpoint_names.h"
 #include "runlog/run_directory.h"
 #include "runlog/run_paths.h"
+#include "slurm_array.h"
 #include "sweep/apply_trial.h"
 #include "sweep/early_stopping.h"
 #include "sweep/sweep_progress.h"
@@ -44,6 +46,13 @@ QString metricWords(const std::optional<double>& metric) {
 // not a run named by a runner that went away before it launched.
 bool madeProgress(const TrialRecord& trial) {
   return !trial.rungs.empty() || trial.tokens > 0;
+}
+
+// A run submitted to Slurm (its mirror's remote.json names the job).
+bool isSlurmJob(const QString& runDir) {
+  RemoteRecord record;
+  QString error;
+  return readRemoteRecord(runDir, &record, &error) && !record.slurmJobId.isEmpty();
 }
 
 // A complete checkpoint to resume from (one cut short is none).
@@ -137,15 +146,23 @@ QString SweepRunner::takeUp(const QString& sweepFile, const QString& sweepDir, s
 void SweepRunner::adoptRunning() {
   for (TrialRecord& trial : m_state.trials) {
     if (!isRunning(trial) || trial.runFolder.empty() || trial.awaitsDecision()) continue;
-    Segment segment{trial.params.id, std::nullopt, trial.lastRung() + 1, m_slots.size()};
+    Segment segment{trial.params.id, std::nullopt, trial.lastRung() + 1, m_slots.size(), 0};
     if (const auto config = trialConfig(trial))
       segment.stopStep = rungStopStep(m_spec.earlyStopping, *config, segment.rung);
     for (std::size_t s = 0; s < m_slots.size(); ++s)
       if (m_slots[s].trialId.empty()) {
-        segment.slot = s;
+        segment.slot = segment.placeOf = s;
         m_slots[s].trialId = trial.params.id;
         break;
       }
+    // None free (a job array's tasks outnumber its place's slots): a Slurm job's place is the
+    // first Slurm place.
+    if (segment.slot == m_slots.size() && isSlurmJob(runDirOf(trial)))
+      for (std::size_t s = 0; s < m_slots.size(); ++s)
+        if (slotIsSlurm(s)) {
+          segment.placeOf = s;
+          break;
+        }
     segment.adopting = true;
     m_live[QDir::cleanPath(runDirOf(trial))] = segment;
   }
@@ -209,6 +226,18 @@ bool SweepRunner::slotIsHere(std::size_t slot) const {
   return (place.target ? place.target->kind : m_baseTargetKind) == TargetKind::Local;
 }
 
+bool SweepRunner::slotIsSlurm(std::size_t slot) const {
+  const SweepPlace& place = m_slots[slot].place;
+  return (place.target ? place.target->kind : m_baseTargetKind) == TargetKind::Slurm;
+}
+
+int SweepRunner::liveAt(std::size_t slot) const {
+  const QString& place = m_slots[slot].place.name;
+  return static_cast<int>(std::count_if(m_live.begin(), m_live.end(), [&](const auto& entry) {
+    return entry.second.placeOf < m_slots.size() && m_slots[entry.second.placeOf].place.name == place;
+  }));
+}
+
 // A run goes on where its checkpoint can: a run of this machine resumes here, so only at a slot
 // of this machine; a remote run's mirror goes to any host (continueOn), so only at a slot of a
 // host. (A slot of the wrong kind would run the trial elsewhere than the slot it holds, and its
@@ -224,8 +253,11 @@ bool SweepRunner::goesOnAt(const TrialRecord& trial, std::size_t slot) const {
 void SweepRunner::schedule() {
   if (m_done) return;
   decide();
+  startArrays();
   for (std::size_t s = 0; s < m_slots.size() && !m_stopping; ++s) {
     if (!m_slots[s].trialId.empty()) continue;
+    // A Slurm place's job array may hold more of its trials than it has slots: none more then.
+    if (slotIsSlurm(s) && liveAt(s) >= std::max(1, m_slots[s].place.slotCount)) continue;
     bool fresh = false;
     TrialRecord* trial = nextToRun(s, fresh);
     if (!trial) continue;                      // nothing for this slot; another may take what is left
@@ -233,6 +265,28 @@ void SweepRunner::schedule() {
   }
   save();
   finishIfIdle();
+}
+
+// A sweep's one place, a Slurm cluster, with none of its trials going on takes every new trial
+// the budget allows at once, as one job array that runs `slots` of them at a time (Slurm's
+// throttle): one submission, and the cluster goes on through them while no runner follows. New
+// trials only, two or more: a trial that goes on from a rung, a retry or a promotion goes alone
+// at a free slot while fewer than `slots` of the place's trials are going on. (Beside other
+// places, new trials go slot by slot, so that every place gets its share.)
+void SweepRunner::startArrays() {
+  const bool oneSlurmPlace =
+      !m_slots.empty() && slotIsSlurm(0) && std::all_of(m_slots.begin(), m_slots.end(), [&](const Slot& slot) {
+        return slot.place.name == m_slots.front().place.name;
+      });
+  if (!oneSlurmPlace || m_stopping || liveAt(0) > 0) return;
+  const auto isNew = [](const TrialRecord& t) { return t.state == TrialState::Queued && t.runFolder.empty(); };
+  if (std::count_if(m_state.trials.begin(), m_state.trials.end(), isNew) < 2 ||
+      !mayStartTrial(m_spec.budget, budgetUse(m_state)))
+    return;
+  auto array = std::make_shared<SlurmArray>(QString::fromStdString(m_baseName) + " sweep", m_slots[0].place.slotCount);
+  for (TrialRecord& trial : m_state.trials)
+    if (isNew(trial) && mayStartTrial(m_spec.budget, budgetUse(m_state))) startSegment(trial, 0, /*fresh=*/true, array);
+  array->seal();
 }
 
 TrialRecord* SweepRunner::nextToRun(std::size_t slot, bool& fresh) {
@@ -276,7 +330,7 @@ TrialRecord* SweepRunner::nextToRun(std::size_t slot, bool& fresh) {
   return first([](const TrialRecord& r) { return r.state == TrialState::Queued && r.runFolder.empty(); });
 }
 
-bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh) {
+bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh, std::shared_ptr<SlurmArray> array) {
   const std::optional<RunConfig> config = trialConfig(trial);
   if (!config) {
     trial.state = TrialState::Failed;
@@ -284,7 +338,7 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
     say(trial, tr("failed: %1").arg(QString::fromStdString(trial.note)));
     return false;
   }
-  Segment segment{trial.params.id, std::nullopt, trial.lastRung() + 1, slot};
+  Segment segment{trial.params.id, std::nullopt, trial.lastRung() + 1, array ? m_slots.size() : slot, slot};
   segment.stopStep = rungStopStep(m_spec.earlyStopping, *config, segment.rung);
   QStringList args;
   if (segment.stopStep) args << "--stop-at" << QString::number(*segment.stopStep);
@@ -322,7 +376,7 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
       if (trial.state == TrialState::Queued || trial.state == TrialState::Crashed) trial.state = TrialState::Running;
       save();
     };
-    started = m_jobs.start(job, QString::fromStdString(m_spec.baseJobPath), {}, sets + args, record);
+    started = m_jobs.start(job, QString::fromStdString(m_spec.baseJobPath), {}, sets + args, record, array);
   }
   if (started.runDir.isEmpty()) {
     if (fresh || !hasCheckpoint)
@@ -335,11 +389,17 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh)
   trial.runFolder = m_folder.recorded(started.runDir).toStdString();
   if (trial.state == TrialState::Queued || trial.state == TrialState::Crashed) trial.state = TrialState::Running;
   m_live[QDir::cleanPath(started.runDir)] = segment;
-  m_slots[slot].trialId = trial.params.id;
+  if (!array) m_slots[slot].trialId = trial.params.id;
   save();  // at once: a runner that dies now must find the trial's run
   const QString towards =
       segment.stopStep ? tr("to rung %1 (step %2)").arg(segment.rung).arg(*segment.stopStep) : tr("to the end");
-  say(trial, (fresh ? tr("started on %1, %2") : tr("continues on %1, %2")).arg(place.name, towards));
+  if (array)
+    say(trial, tr("started on %1 in a Slurm job array (%2 of its trials at a time), %3")
+                   .arg(place.name)
+                   .arg(array->throttle())
+                   .arg(towards));
+  else
+    say(trial, (fresh ? tr("started on %1, %2") : tr("continues on %1, %2")).arg(place.name, towards));
   return true;
 }
 

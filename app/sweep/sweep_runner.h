@@ -7,7 +7,9 @@
 // holding runner.lock), so a closed app, a lost link or a reboot leaves a state that the next
 // runner (the app at its next start, `traindeck --sweep`, `--attach`) carries on from: trials
 // still running are followed again, ended ones settled, none started twice. Lives in the GUI
-// (or the CLI's) thread; the JobController runs the trials as it runs any job.
+// (or the CLI's) thread; the JobController runs the trials as it runs any job. A sweep whose one
+// place is a Slurm cluster submits its new trials as one job array, `slots` of them at a time
+// (SlurmArray); what goes on from a rung goes alone.
 #pragma once
 
 #include <QElapsedTimer>
@@ -28,6 +30,7 @@
 namespace traindeck {
 
 class JobController;
+class SlurmArray;
 
 class SweepRunner : public QObject {
   Q_OBJECT
@@ -79,18 +82,25 @@ class SweepRunner : public QObject {
     std::string trialId;
     std::optional<std::int64_t> stopStep;  // the rung's step; none: to the end
     int rung = -1;                         // the rung it runs towards (-1: none)
-    std::size_t slot = 0;
-    bool adopting = false;  // made by an earlier runner: not followed yet
+    std::size_t slot = 0;                  // the slot it holds; m_slots.size(): none (a job array's task)
+    std::size_t placeOf = 0;               // a slot of its place
+    bool adopting = false;                 // made by an earlier runner: not followed yet
   };
 
   QString takeUp(const QString& sweepFile, const QString& sweepDir, std::vector<SweepPlace> places);
   void adoptRunning();
   void adoptWaiting();
   void schedule();
+  void startArrays();
   TrialRecord* nextToRun(std::size_t slot, bool& fresh);
   bool slotIsHere(std::size_t slot) const;
+  bool slotIsSlurm(std::size_t slot) const;
+  // The trials going on at the place of `slot` (a job array's waiting tasks too).
+  int liveAt(std::size_t slot) const;
   bool goesOnAt(const TrialRecord& trial, std::size_t slot) const;
-  bool startSegment(TrialRecord& trial, std::size_t slot, bool fresh);
+  // With `array`, the trial goes as a task of that Slurm job array, at the place of `slot`
+  // without holding it.
+  bool startSegment(TrialRecord& trial, std::size_t slot, bool fresh, std::shared_ptr<SlurmArray> array = {});
   void onJobFinished(const QString& runDir, int exitCode);
   void onJobFailedToStart(const QString& runDir, const QString& reason);
   void settle(TrialRecord& trial, const Segment& segment);

@@ -59,6 +59,12 @@ class SlurmAnswersTest : public QObject {
     job.state = "CANCELLED";
     QCOMPARE(job.describe(), QString("cancelled"));
     QCOMPARE(slurmReasonInWords("SomethingNew"), QString("SomethingNew"));  // no words: Slurm's own
+    // A sweep's job array task held back by its throttle (%N), as squeue -r says it.
+    job.id = "42_3";
+    job.state = "PENDING";
+    job.reason = "JobArrayTaskLimit";
+    QCOMPARE(job.describe(), QString("pending: waiting for its turn in its job array"));
+    QVERIFY(!job.neverRuns());
     // A job waiting for drained nodes: squeue's reason names them after a comma.
     job.state = "PENDING";
     job.reason = "ReqNodeNotAvail, UnavailableNodes:n[1-2]";

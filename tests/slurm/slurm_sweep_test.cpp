@@ -1,7 +1,7 @@
 // A sweep on the real Slurm test cluster through its login node (docs/sweeps.md, places and
-// slots): `traindeck --sweep --slots 2` with a base job whose target is the cluster runs each
-// trial as its own Slurm job, never more than two in the queue at once (the runner's slots
-// throttle the submissions as `--array=...%2` would), and every trial ends finished, once; and
+// slots): `traindeck --sweep --slots 2` with a base job whose target is the cluster submits its
+// four trials as one Slurm job array with a throttle of 2 (`--array=0-3%2`): never more than two
+// of them run at once, and every trial ends finished, once, as its own task; and
 // `--on HOST=2` sends a local job's trials to that host over SSH, two at once, beside this
 // machine's slot.
 #include <QDir>
@@ -38,83 +38,150 @@ class SlurmSweepTest : public QObject {
     return text + "\n" + m_login.cluster().logs();
   }
 
+  // job/<name>: the base job.yaml with `target` for its target line.
+  bool writeJob(const QString& name, const QByteArray& target) {
+    QFile job(m_login.local("job/" + name)), base(m_login.local("job/job.yaml"));
+    if (!job.open(QIODevice::WriteOnly) || !base.open(QIODevice::ReadOnly)) return false;
+    for (const QByteArray& line : base.readAll().split('\n'))
+      if (!line.startsWith("target:")) job.write(line + "\n");
+    return job.write(target + "\n") > 0;
+  }
+  bool writeFile(const QString& name, const QByteArray& text) {
+    QFile f(m_login.local(name));
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+  }
+  QByteArray slurmTarget() {
+    return QString("target: {kind: slurm, host: '%1', identity: '%2', remote_dir: '%3'}")
+        .arg(m_login.server().spec(), m_login.server().clientKey(), m_login.work())
+        .toUtf8();
+  }
+  // The most trial jobs running at once (squeue -r: an array's tasks one by one) until the
+  // sweep's process ends.
+  int mostRunningUntilDone(SlurmLoginNode::Launched& l) {
+    int most = 0;
+    QElapsedTimer clock;
+    clock.start();
+    while (l.process->state() != QProcess::NotRunning && clock.elapsed() < kSweepMs) {
+      const QStringList running =
+          m_login.cluster().run("squeue", {"-h", "-r", "-t", "running", "-o", "%i"}).split('\n', Qt::SkipEmptyParts);
+      most = std::max(most, static_cast<int>(running.size()));
+      l.process->waitForFinished(200);
+    }
+    return most;
+  }
+
  private slots:
   void initTestCase() {
     const QString why = m_login.start(/*maxSteps=*/10, /*checkpointEvery=*/0);
     QVERIFY2(why.isEmpty(), qPrintable(why));
   }
 
-  void trialsAreSlurmJobsTwoAtATime() {
-    QFile job(m_login.local("job/job.yaml"));
-    QVERIFY(job.open(QIODevice::Append));
-    job.write(QString("target: {kind: slurm, host: '%1', identity: '%2', remote_dir: '%3'}\n")
-                  .arg(m_login.server().spec(), m_login.server().clientKey(), m_login.work())
-                  .toUtf8());
-    job.close();
-    QFile sweep(m_login.local("job/sweep.yaml"));
-    QVERIFY(sweep.open(QIODevice::WriteOnly));
-    sweep.write("base: job.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3, 4e-3]\nmetric: loss\n");
-    sweep.close();
-
+  void trialsAreAJobArrayTwoAtATime() {
+    QVERIFY(writeJob("slurm-job.yaml", slurmTarget()));
+    QVERIFY(writeFile("job/sweep.yaml",
+                      "base: slurm-job.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, "
+                      "3e-3, 4e-3]\nmetric: loss\n"));
     SlurmLoginNode::Launched l = m_login.run({"--sweep", m_login.local("job/sweep.yaml"), "--slots", "2", "--runs-root",
                                               m_login.local("runs"), "--known-hosts", m_login.knownHosts()});
     QVERIFY2(l.runDir.endsWith("-sweep"), qPrintable(l.runDir));
-    int most = 0, seen = 0;
-    QElapsedTimer clock;
-    clock.start();
-    while (l.process->state() != QProcess::NotRunning && clock.elapsed() < kSweepMs) {
-      const QStringList queued = m_login.cluster().run("squeue", {"-h", "-o", "%i"}).split('\n', Qt::SkipEmptyParts);
-      most = std::max(most, static_cast<int>(queued.size()));
-      seen += queued.isEmpty() ? 0 : 1;
-      l.process->waitForFinished(200);
-    }
+    const int most = mostRunningUntilDone(l);
     const QString out = QString::fromUtf8(l.process->readAllStandardOutput());
     QString err;
     const int code = SlurmLoginNode::finish(l, 1000, &err);
     QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2\n%3\n%4").arg(code).arg(out, err.right(3000), clusterSays())));
     QVERIFY2(err.contains("Sweep ended: every trial has ended"), qPrintable(err));
     qInfo().noquote() << out;
-    QVERIFY2(seen > 0 && most >= 1, "no trial job was seen in the queue");
-    QVERIFY2(most <= 2, qPrintable(QString("%1 trial jobs in the queue at once").arg(most)));
+    QVERIFY2(most >= 1, "no trial job was seen running");
+    QVERIFY2(most <= 2, qPrintable(QString("%1 trial jobs ran at once").arg(most)));
 
     QProcess status;
     status.start(TRAINDECK_BIN, {"--sweep-status", l.runDir});
     QVERIFY(status.waitForFinished(30000));
     const QList<QByteArray> lines = status.readAllStandardOutput().split('\n');
-    QStringList runs;
+    QStringList runs, tasks;
+    QSet<QString> arrays;
+    int leaders = 0;  // the run that submitted the array keeps its script
     for (const QByteArray& line : lines) {
       if (line.isEmpty()) continue;
       const QJsonObject trial = QJsonDocument::fromJson(line).object();
       QVERIFY2(trial.value("state").toString() == "finished", line.constData());
       const QString run = QDir(l.runDir).absoluteFilePath(trial.value("run").toString());
-      QVERIFY2(!m_login.jobIdOf(run).isEmpty(), qPrintable(run + " has no Slurm job"));
+      const QString job = m_login.jobIdOf(run);
+      QVERIFY2(job.contains(QRegularExpression("^[0-9]+_[0-3]$")), qPrintable(run + " is no array task: " + job));
+      arrays.insert(job.section('_', 0, 0));
+      tasks << job;
+      // Its task's output in its own run folder there, through the array's link.
+      QVERIFY2(!QDir(m_login.remoteRunDir(run)).entryList({"slurm-*.out"}).isEmpty(),
+               qPrintable(m_login.remoteRunDir(run)));
+      leaders += QFile::exists(run + "/slurm-array.sbatch") ? 1 : 0;
       runs << run;
     }
     QCOMPARE(runs.size(), 4);
     runs.removeDuplicates();
     QCOMPARE(runs.size(), 4);
+    QCOMPARE(arrays.size(), 1);  // one submission
+    QCOMPARE(leaders, 1);
+    tasks.removeDuplicates();
+    QCOMPARE(tasks.size(), 4);
+    QVERIFY2(out.contains("in a Slurm job array (2 of its trials at a time)"), qPrintable(out));
+  }
+
+  // ASHA over the array: the four trials go to rung 0 (step 4) as one array; those that go on
+  // from their checkpoint do it each as a Slurm job of its own, while fewer than two of the
+  // sweep's trials are going on; the others stay pruned at their checkpoint, as array tasks.
+  void anArraysTrialsGoOnAloneFromTheirRung() {
+    QVERIFY(writeJob("asha-job.yaml", slurmTarget()));
+    QVERIFY(writeFile("job/asha-sweep.yaml",
+                      "base: asha-job.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3, 4e-3]\n"
+                      "metric: loss\nearly_stopping: {method: asha, unit: steps, rungs: [4], reduction_factor: 2}\n"));
+    SlurmLoginNode::Launched l =
+        m_login.run({"--sweep", m_login.local("job/asha-sweep.yaml"), "--slots", "2", "--runs-root",
+                     m_login.local("asha-runs"), "--known-hosts", m_login.knownHosts()});
+    const int most = mostRunningUntilDone(l);
+    const QString out = QString::fromUtf8(l.process->readAllStandardOutput());
+    QString err;
+    const int code = SlurmLoginNode::finish(l, 1000, &err);
+    QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2\n%3\n%4").arg(code).arg(out, err.right(3000), clusterSays())));
+    QVERIFY2(most <= 2, qPrintable(QString("%1 trial jobs ran at once\n%2").arg(most).arg(out)));
+    QProcess status;
+    status.start(TRAINDECK_BIN, {"--sweep-status", l.runDir});
+    QVERIFY(status.waitForFinished(30000));
+    int finished = 0, pruned = 0;
+    for (const QByteArray& line : status.readAllStandardOutput().split('\n')) {
+      if (line.isEmpty()) continue;
+      const QJsonObject trial = QJsonDocument::fromJson(line).object();
+      const QString state = trial.value("state").toString();
+      QVERIFY2(state == "finished" || state == "pruned", line.constData());
+      const QString run = QDir(l.runDir).absoluteFilePath(trial.value("run").toString());
+      const QString job = m_login.jobIdOf(run);
+      if (state == "finished") {
+        ++finished;
+        QVERIFY2(!job.contains('_'), qPrintable(run + " went on as a task, not alone: " + job + "\n" + out));
+      } else {
+        ++pruned;
+        QFile record(run + "/remote.json");
+        record.open(QIODevice::ReadOnly);
+        QVERIFY2(job.contains('_'),
+                 qPrintable(run + " is no array task: " + job + "\n" + record.readAll() + "\n" + out));
+      }
+    }
+    // Which go on depends on the order they reach the rung (ASHA decides as each arrives): the
+    // best one does whatever the order; each one that went on did it alone.
+    QVERIFY2(finished >= 1 && finished + pruned == 4, qPrintable(out));
+    QCOMPARE(out.count("in a Slurm job array (2 of its trials at a time), to rung 0"), 4);
+    QCOMPARE(out.count("continues on the job's target, to the end"), finished);
   }
 
   // A base job for this machine, its trials sent to the login node as an SSH host with two
   // slots (`--on HOST=2`), beside one slot here: the sweep spreads over both places, and each
   // trial on the host takes its own part of it there (`run --slot I/2`, said in its log).
   void trialsGoToAnSshHostGivenOnTheCommandLine() {
-    QFile job(m_login.local("job/here.yaml"));
-    QVERIFY(job.open(QIODevice::WriteOnly));
-    QFile base(m_login.local("job/job.yaml"));
-    QVERIFY(base.open(QIODevice::ReadOnly));
-    for (const QByteArray& line : base.readAll().split('\n'))
-      if (!line.startsWith("target:")) job.write(line + "\n");
-    job.write("target: {remote_dir: '" + m_login.work().toUtf8() + "'}\n");
-    job.close();
-    QFile sweep(m_login.local("job/ssh-sweep.yaml"));
-    QVERIFY(sweep.open(QIODevice::WriteOnly));
+    QVERIFY(writeJob("here.yaml", "target: {remote_dir: '" + m_login.work().toUtf8() + "'}"));
     // ASHA at step 4 of 10: the best trial goes on (or is promoted) from its checkpoint, which
     // only a slot of its own kind can take (a run of this machine here, the host's run there).
-    sweep.write(
-        "base: here.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3]\nmetric: loss\n"
-        "early_stopping: {method: asha, unit: steps, rungs: [4], reduction_factor: 3}\n");
-    sweep.close();
+    QVERIFY(writeFile("job/ssh-sweep.yaml",
+                      "base: here.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3]\nmetric: loss\n"
+                      "early_stopping: {method: asha, unit: steps, rungs: [4], reduction_factor: 3}\n"));
     SlurmLoginNode::Launched l =
         m_login.run({"--sweep", m_login.local("job/ssh-sweep.yaml"), "--slots", "1", "--on",
                      m_login.server().spec() + "=2", "--identity", m_login.server().clientKey(), "--runs-root",
