@@ -71,8 +71,8 @@ SetupSweepTab::SetupSweepTab(SweepDocument* sweep, QWidget* parent) : QWidget(pa
   m_slots->setObjectName("sweepSlots");
   m_slots->setRange(1, 64);
   m_slots->setToolTip(
-      tr("How many trials run at once on the job's own target (this machine, or its host); they share its GPUs, or "
-         "its cores."));
+      tr("How many trials run at once on the job's own target: on this machine or its host they share its GPUs, or "
+         "its cores; on a Slurm cluster the new trials go as one job array, this many of them running at a time."));
   run->addWidget(m_slots);
   run->addStretch(1);
   sideLayout->addLayout(run);

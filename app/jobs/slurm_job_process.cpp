@@ -95,6 +95,9 @@ void SlurmJobProcess::stop() {
       emit outputLine(tr("Could not ask Slurm job %1 to stop: %2").arg(id, a.why()));
       return emit stopNotDelivered();
     }
+    if (a.waiting)
+      return emit outputLine(
+          tr("Slurm job %1 was still waiting in the queue: cancelled (it had nothing to checkpoint)").arg(id));
     emit outputLine(tr("Slurm job %1 asked to checkpoint and stop").arg(id));
     QTimer::singleShot(kStopGraceMs, this, [this, id] {
       if (!m_following || !lives(true)) return;

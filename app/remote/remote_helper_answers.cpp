@@ -109,6 +109,7 @@ SignalAnswer SignalAnswer::from(const RemoteHost::ExecResult& r) {
   const QString said = a.keys.value("signalled");
   a.sent = a.ok() && said == QLatin1String("yes");
   a.ended = a.ok() && said == QLatin1String("gone");
+  a.waiting = a.ok() && said == QLatin1String("waiting");
   return a;
 }
 

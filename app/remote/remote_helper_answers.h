@@ -97,8 +97,9 @@ struct AliveAnswer : HelperStatus {
 };
 
 struct SignalAnswer : HelperStatus {
-  bool sent = false;   // the supervisor got it
-  bool ended = false;  // it had ended already (or the pid names another process now)
+  bool sent = false;     // the supervisor got it
+  bool ended = false;    // it had ended already (or the pid names another process now)
+  bool waiting = false;  // a Slurm job still in the queue: cancelled instead (nothing to checkpoint)
   static SignalAnswer from(const RemoteHost::ExecResult& r);
 };
 

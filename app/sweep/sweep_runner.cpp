@@ -434,6 +434,15 @@ void SweepRunner::settle(TrialRecord& trial, const Segment& segment) {
   const TrialMeasure measure = measureRun(dir.toStdString(), m_spec.metric.name);
   if (measure.tokens > 0) trial.tokens = measure.tokens;
   const RunStatus status = read.ok() ? read.info.status : RunStatus::Failed;
+  if (m_stopping && !madeProgress(trial) && status != RunStatus::Finished && status != RunStatus::Stopped) {
+    // Stopped with the sweep before it trained at all (a Slurm job array's task cancelled while
+    // it waited in the queue): a new trial again when the sweep runs again; no crash is counted.
+    trial.state = TrialState::Queued;
+    trial.runFolder.clear();
+    trial.note.clear();
+    say(trial, tr("stopped before it started; it starts when the sweep runs again"));
+    return;
+  }
   if (status == RunStatus::Finished) {
     trial.metric = measure.metric;
     if (segment.rung >= 0 && segment.rung < static_cast<int>(m_spec.earlyStopping.rungs.size()) && measure.metric &&

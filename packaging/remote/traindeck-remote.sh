@@ -46,7 +46,8 @@
 #                                       array's tasks one by one (ID_k): lines
 #                                       "job ID|STATE|REASON|NODES|START", then queue=ok
 #   stop ID RUNDIR                      Slurm: RUNDIR/stop-requested (the user's stop, not a time
-#                                       limit), then USR2 to the job's steps: every rank checkpoints
+#                                       limit), then USR2 to the job's steps: every rank checkpoints;
+#                                       a job still waiting is cancelled (signalled=waiting)
 #   cancel ID [RUNDIR]                  Slurm: `scancel ID`, after writing RUNDIR/kill-requested
 # probe, build and Slurm's commands run in the host's login shell (TRAINDECK_LOGIN_SHELL, default
 # bash -l), where sites set up their tools (modules, profile.d).
@@ -551,6 +552,13 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
   stop)
     id=$1 rundir=$2
     : > "$rundir/stop-requested" || die "cannot write $rundir/stop-requested"
+    # A job still waiting has nothing to checkpoint: it is cancelled. (A signal to a waiting task
+    # of a job array reaches the array's running tasks instead: another trial would stop.)
+    if [ "$(squeue -h -j "$id" -o '%T' 2>/dev/null | head -n 1)" = PENDING ]; then
+      out=$(scancel "$id" 2>&1) || die "scancel refused: $out"
+      echo "signalled=waiting"
+      exit 0
+    fi
     out=$(scancel --signal=USR2 "$id" 2>&1) || die "scancel refused: $out"
     echo "signalled=yes"
     ;;

@@ -178,7 +178,8 @@ class SlurmBatchTest : public QObject {
   // Four runs, each with its own batch script, as one job array through the helper's
   // submit-array with a throttle of 2: never more than two of its tasks run at once, each task
   // runs its own run (the one in its run folder, its output there), the queue lists the tasks
-  // one by one as ID_k, and asking again submits nothing more.
+  // one by one as ID_k, a Stop of a waiting task cancels it alone, and asking again submits
+  // nothing more.
   void fourRunsAsOneJobArrayTwoAtATime() {
     const QDir dir(m_cluster.dir());
     const QString fake = dir.filePath("fake-slow");
@@ -230,8 +231,14 @@ class SlurmBatchTest : public QObject {
         QRegularExpression("^job=([0-9]+)$", QRegularExpression::MultilineOption).match(submitted);
     QVERIFY2(job.hasMatch(), qPrintable(submitted + m_cluster.logs()));
     const QString id = job.captured(1);
+    // The user's Stop of the last task while it waits behind the throttle: cancelled alone (a
+    // signal to a waiting task would reach the running ones: their trials would stop).
+    QTRY_VERIFY_WITH_TIMEOUT(helper({"queue"}).contains("job " + id + "_3|PENDING|"), 20000);
+    QVERIFY(QDir().mkpath(runs[3]));
+    const QString stopped = helper({"stop", id + "_3", runs[3]});
+    QVERIFY2(stopped.contains("signalled=waiting"), qPrintable(stopped));
     int most = 0;
-    QStringList seen;
+    QStringList seen{id + "_3"}, ended;  // seen waiting; once cancelled, squeue may list it no more
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < 120000) {
@@ -241,6 +248,7 @@ class SlurmBatchTest : public QObject {
         const QStringList fields = line.mid(4).split('|');
         if (!line.startsWith("job " + id + "_") || fields.size() < 2) continue;
         if (!seen.contains(fields[0])) seen << fields[0];
+        if (fields[1] == "COMPLETED" || fields[1] == "CANCELLED") ended << fields[0] + " " + fields[1];
         running += fields[1] == "RUNNING" ? 1 : 0;
         going += QStringList{"PENDING", "CONFIGURING", "RUNNING", "COMPLETING"}.contains(fields[1]) ? 1 : 0;
       }
@@ -251,6 +259,12 @@ class SlurmBatchTest : public QObject {
     QVERIFY2(most >= 1 && most <= 2, qPrintable(QString("%1 tasks ran at once").arg(most)));
     for (int k = 0; k < 4; ++k) {
       QVERIFY2(seen.contains(id + "_" + QString::number(k)), qPrintable(seen.join(' ')));
+      if (k == 3) {  // never ran
+        QVERIFY(!QFile::exists(runs[k] + "/ran"));
+        QVERIFY2(!ended.contains(id + "_3 COMPLETED"), qPrintable(ended.join(", ")));
+        continue;
+      }
+      QVERIFY2(ended.contains(QStringLiteral("%1_%2 COMPLETED").arg(id).arg(k)), qPrintable(ended.join(", ")));
       QCOMPARE(read(runs[k] + "/ran").trimmed(), QStringLiteral("task %1 of %2").arg(k).arg(id));
       QCOMPARE(read(runs[k] + "/slurm.env").trimmed(), QStringLiteral("job=%1_%2").arg(id).arg(k));
       QVERIFY2(!QDir(runs[k]).entryList({"slurm-*.out"}).isEmpty(), qPrintable(runs[k]));

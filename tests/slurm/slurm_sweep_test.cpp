@@ -172,6 +172,38 @@ class SlurmSweepTest : public QObject {
     QCOMPARE(out.count("continues on the job's target, to the end"), finished);
   }
 
+  // The sweep stops (its wall time spent) while its array's tasks wait behind the throttle of 1:
+  // the waiting ones are cancelled (a signal to a waiting task would reach the running one) and
+  // are new trials again, no crash counted; the running one stops at a checkpoint or ends.
+  void stoppingWhileTasksWaitStartsNothingTwiceAndCountsNoCrash() {
+    QVERIFY(writeJob("stop-job.yaml", slurmTarget()));
+    QVERIFY(writeFile("job/stop-sweep.yaml",
+                      "base: stop-job.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, "
+                      "2e-3, 3e-3]\nmetric: loss\nbudget: {wall_time: 2s}\n"));
+    SlurmLoginNode::Launched l =
+        m_login.run({"--sweep", m_login.local("job/stop-sweep.yaml"), "--slots", "1", "--runs-root",
+                     m_login.local("stop-runs"), "--known-hosts", m_login.knownHosts()});
+    const int most = mostRunningUntilDone(l);
+    const QString out = QString::fromUtf8(l.process->readAllStandardOutput());
+    QString err;
+    const int code = SlurmLoginNode::finish(l, 1000, &err);
+    QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2\n%3\n%4").arg(code).arg(out, err.right(3000), clusterSays())));
+    QVERIFY2(most <= 1, qPrintable(out));
+    QProcess status;
+    status.start(TRAINDECK_BIN, {"--sweep-status", l.runDir});
+    QVERIFY(status.waitForFinished(30000));
+    int queued = 0;
+    for (const QByteArray& line : status.readAllStandardOutput().split('\n')) {
+      if (line.isEmpty()) continue;
+      const QString state = QJsonDocument::fromJson(line).object().value("state").toString();
+      QVERIFY2(state == "queued" || state == "finished", qPrintable(line + "\n" + out));
+      queued += state == "queued" ? 1 : 0;
+    }
+    QVERIFY2(queued >= 2, qPrintable(out));
+    QVERIFY2(out.contains("stopped before it started"), qPrintable(out));
+    QVERIFY2(!out.contains("crashed"), qPrintable(out));
+  }
+
   // A base job for this machine, its trials sent to the login node as an SSH host with two
   // slots (`--on HOST=2`), beside one slot here: the sweep spreads over both places, and each
   // trial on the host takes its own part of it there (`run --slot I/2`, said in its log).
