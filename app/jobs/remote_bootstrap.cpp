@@ -56,16 +56,21 @@ RemoteBootstrap::RemoteBootstrap(RemoteHost* host, RemoteLaunch* launch, RemoteR
       m_currentStep();
     }
   });
-  if (m_launch->slurmArray && m_launch->slurm() && m_options.watchDir.isEmpty()) m_launch->slurmArray->enlist(this);
+  if (m_launch->slurmArray && m_launch->slurm() && m_options.watchDir.isEmpty()) {
+    m_array = m_launch->slurmArray;
+    m_array->enlist(this);
+  }
 }
 
+// Held here, not read through m_launch: a bootstrap deleted later (deleteLater) may outlive its
+// job's launch.
 RemoteBootstrap::~RemoteBootstrap() {
-  if (m_launch->slurmArray) m_launch->slurmArray->leave(this);
+  if (m_array) m_array->leave(this);
 }
 
 void RemoteBootstrap::halt() {
   m_active = false;
-  if (m_launch->slurmArray) m_launch->slurmArray->leave(this);
+  if (m_array) m_array->leave(this);
 }
 
 QString RemoteBootstrap::prepare() {
@@ -203,7 +208,7 @@ void RemoteBootstrap::stepFailed(const QString& message) {
 void RemoteBootstrap::fail(const QString& sentence) {
   if (!m_active) return;
   m_active = false;
-  if (m_launch->slurmArray) m_launch->slurmArray->leave(this);
+  if (m_array) m_array->leave(this);
   emit failed(sentence);
 }
 

@@ -202,6 +202,7 @@ class RemoteBootstrap : public QObject {
   int m_trainerDownloadId = -1;  // the trainer on its way home
   QStringList m_seedFiles;       // relative to the run folder, COMPLETE last
   QString m_slurmScript;         // the run's batch script there, once uploaded
+  std::shared_ptr<SlurmArray> m_array;  // the job array it waits in (a Slurm start given one)
 };
 
 }  // namespace traindeck

@@ -57,10 +57,10 @@ void RemoteBootstrap::stepSubmit() {
     helper().mkdirs({m_record->remoteRunDir}, [this, script](const HelperStatus& made) {
       if (!arrived(made)) return;
       upload(QDir(runDir()).filePath(QStringLiteral("slurm.sbatch")), m_slurmScript, [this, script] {
-        if (!m_launch->slurmArray) return submitAlone();
-        addOutput(tr("Waiting for the other runs of its job array (at most %1 of them at once)")
-                      .arg(m_launch->slurmArray->throttle()));
-        m_launch->slurmArray->arrive(this, m_record->remoteRunDir, m_slurmScript, script);
+        if (!m_array) return submitAlone();
+        addOutput(
+            tr("Waiting for the other runs of its job array (at most %1 of them at once)").arg(m_array->throttle()));
+        m_array->arrive(this, m_record->remoteRunDir, m_slurmScript, script);
       });
     });
   });
