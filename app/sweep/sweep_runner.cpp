@@ -572,8 +572,13 @@ void SweepRunner::wakeUp() {
 void SweepRunner::stopAll() {
   if (m_done) return;
   m_stopping = true;
-  for (const auto& [dir, segment] : m_live)
-    if (Job* job = m_jobs.jobFor(dir)) job->stop();
+  // A start that had not reached the cluster yet ends at once, and its trial leaves m_live
+  // (settle) while this goes on: the folders first, then each that is still live.
+  QStringList dirs;
+  for (const auto& entry : m_live) dirs << entry.first;
+  for (const QString& dir : dirs)
+    if (m_live.count(dir))
+      if (Job* job = m_jobs.jobFor(dir)) job->stop();
   finishIfIdle();
 }
 
