@@ -103,10 +103,11 @@ class RemoteBootstrap : public QObject {
   // `arrayDir`/array.sbatch there, and submits it (the helper's submit-array) for `runDirs`;
   // `done` hears the answer, or nothing (nullopt) when the link went first: then this step runs
   // again once it is back, and the run arrives in the array again.
-  void submitArray(const QString& text, const QString& arrayDir, const QStringList& runDirs,
+  void submitArray(const QString& text, const QString& arrayDir, int pack, const QStringList& runDirs,
                    std::function<void(const std::optional<SubmitAnswer>&)> done);
-  // Submitted as `jobId` (an array's task: "ID_k"): recorded, and the start is over.
-  void takeJob(const QString& jobId);
+  // Submitted as `jobId` (an array's task: "ID_k"; `packed`: shared with other runs): recorded,
+  // and the start is over.
+  void takeJob(const QString& jobId, bool packed = false);
   void failSubmit(const QString& sentence) { fail(sentence); }
   bool bringingTrainerHome() const { return m_trainerDownloadId >= 0; }
 

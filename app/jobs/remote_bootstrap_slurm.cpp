@@ -75,7 +75,7 @@ void RemoteBootstrap::submitAlone() {
   });
 }
 
-void RemoteBootstrap::submitArray(const QString& text, const QString& arrayDir, const QStringList& runDirs,
+void RemoteBootstrap::submitArray(const QString& text, const QString& arrayDir, int pack, const QStringList& runDirs,
                                   std::function<void(const std::optional<SubmitAnswer>&)> done) {
   if (!m_active) return done(std::nullopt);
   QSaveFile kept(QDir(runDir()).filePath(QStringLiteral("slurm-array.sbatch")));
@@ -88,11 +88,11 @@ void RemoteBootstrap::submitArray(const QString& text, const QString& arrayDir, 
   }
   addOutput(tr("The job array's script (slurm-array.sbatch in the run folder), for %1 runs").arg(runDirs.size()));
   const QString remote = arrayDir + "/array.sbatch";
-  helper().mkdirs({arrayDir}, [this, remote, arrayDir, runDirs, done](const HelperStatus& made) {
+  helper().mkdirs({arrayDir}, [this, remote, arrayDir, pack, runDirs, done](const HelperStatus& made) {
     if (!arrived(made)) return done(std::nullopt);
     upload(QDir(runDir()).filePath(QStringLiteral("slurm-array.sbatch")), remote,
-           [this, remote, arrayDir, runDirs, done] {
-             helper().submitArray(remote, arrayDir, runDirs, [this, done](const SubmitAnswer& a) {
+           [this, remote, arrayDir, pack, runDirs, done] {
+             helper().submitArray(remote, arrayDir, pack, runDirs, [this, done](const SubmitAnswer& a) {
                if (!arrived(a)) return done(std::nullopt);
                done(a);
              });
@@ -100,13 +100,19 @@ void RemoteBootstrap::submitArray(const QString& text, const QString& arrayDir, 
   });
 }
 
-void RemoteBootstrap::takeJob(const QString& jobId) {
+void RemoteBootstrap::takeJob(const QString& jobId, bool packed) {
   if (!m_active) return;
   m_record->slurmJobId = jobId;
+  m_record->slurmPacked = packed;
   if (const QString why = m_options.saveRecord(); !why.isEmpty()) return fail(why);
-  addOutput(jobId.contains('_') ? tr("Submitted to Slurm through %1 as job %2 (a task of job array %3)")
-                                      .arg(m_launch->target.spec, jobId, jobId.section('_', 0, 0))
-                                : tr("Submitted to Slurm through %1 as job %2").arg(m_launch->target.spec, jobId));
+  if (packed)
+    addOutput(tr("Submitted to Slurm through %1 in job %2 (a task of job array %3), sharing its allocation with "
+                 "other runs")
+                  .arg(m_launch->target.spec, jobId, jobId.section('_', 0, 0)));
+  else
+    addOutput(jobId.contains('_') ? tr("Submitted to Slurm through %1 as job %2 (a task of job array %3)")
+                                        .arg(m_launch->target.spec, jobId, jobId.section('_', 0, 0))
+                                  : tr("Submitted to Slurm through %1 as job %2").arg(m_launch->target.spec, jobId));
   finish();
 }
 

@@ -13,8 +13,8 @@
 
 namespace traindeck {
 
-SlurmArray::SlurmArray(QString name, int throttle, QObject* parent)
-    : QObject(parent), m_name(std::move(name)), m_throttle(std::max(1, throttle)) {}
+SlurmArray::SlurmArray(QString name, int throttle, int pack, QObject* parent)
+    : QObject(parent), m_name(std::move(name)), m_throttle(std::max(1, throttle)), m_pack(std::max(1, pack)) {}
 
 void SlurmArray::seal() {
   m_sealed = true;
@@ -41,7 +41,7 @@ void SlurmArray::arrive(RemoteBootstrap* start, const QString& runDir, const QSt
   m->script = script;
   m->text = text;
   m->arrived = true;
-  if (!m->jobId.isEmpty()) return start->takeJob(m->jobId);  // submitted already; its step ran again
+  if (!m->jobId.isEmpty()) return start->takeJob(m->jobId, m_pack > 1);  // submitted already; its step ran again
   submitIfReady();
 }
 
@@ -85,7 +85,7 @@ void SlurmArray::submitIfReady() {
     m_arrayDir = leader.start->workDir() + "/arrays/" + name + "-" +
                  QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
   }
-  SlurmArrayStart start{m_name, m_arrayDir, {}, m_throttle};
+  SlurmArrayStart start{m_name, m_arrayDir, {}, m_throttle, m_pack};
   QStringList runDirs;
   for (std::size_t i : tasks) {
     start.memberScripts << m_members[i].script;
@@ -100,7 +100,7 @@ void SlurmArray::submitIfReady() {
   m_tried = tasks;
   m_submitting = true;
   m_leader = leader.start;
-  leader.start->submitArray(text, m_arrayDir, runDirs,
+  leader.start->submitArray(text, m_arrayDir, m_pack, runDirs,
                             [this, tasks](const std::optional<SubmitAnswer>& answer) { submitted(tasks, answer); });
 }
 
@@ -124,8 +124,8 @@ void SlurmArray::submitted(const std::vector<std::size_t>& tasks, const std::opt
   }
   for (std::size_t k = 0; k < tasks.size(); ++k) {
     Member& m = m_members[tasks[k]];
-    m.jobId = answer->jobId + "_" + QString::number(k);
-    if (m.start && m.arrived) m.start->takeJob(m.jobId);
+    m.jobId = answer->jobId + "_" + QString::number(k / m_pack);
+    if (m.start && m.arrived) m.start->takeJob(m.jobId, m_pack > 1);
   }
 }
 

@@ -22,11 +22,13 @@ struct SubmitAnswer;
 class SlurmArray : public QObject {
   Q_OBJECT
  public:
-  SlurmArray(QString name, int throttle, QObject* parent = nullptr);
+  // `pack`: runs in one task, sharing its allocation (slurmArrayScript's pack); 1: a task each.
+  SlurmArray(QString name, int throttle, int pack = 1, QObject* parent = nullptr);
 
   // The caller: no more runs will enlist.
   void seal();
   int throttle() const { return m_throttle; }
+  int pack() const { return m_pack; }
 
   // A run's start, as it is made.
   void enlist(RemoteBootstrap* start);
@@ -50,6 +52,7 @@ class SlurmArray : public QObject {
 
   QString m_name;
   int m_throttle;
+  int m_pack;
   bool m_sealed = false;
   bool m_submitting = false;
   RemoteBootstrap* m_leader = nullptr;  // whose submission is on its way

@@ -17,6 +17,37 @@ namespace traindeck {
 
 namespace {
 
+// A pack's trials, each its own batch script (slurm-batch.sh) in the background in this one
+// allocation: its output in its run folder, its slot I/N of the allocation; one the user stopped
+// or killed while the pack waited, or (after a requeue) one that ended, is not started. A trial
+// that checkpointed for the time limit asks for the requeue (it touches $TRAINDECK_PACKED); the
+// job is requeued once every trial of the pack is done, and each resumes.
+constexpr const char* kPackTrialsFunction = R"SH(packTrials() {
+  flag=${TMPDIR:-/tmp}/traindeck-requeue-$SLURM_JOB_ID-$$
+  rm -f "$flag"
+  n=$# k=0 pids=
+  for script in "$@"; do
+    dir=$(dirname -- "$script")
+    skip=
+    if [ -e "$dir/stop-requested" ] || [ -e "$dir/kill-requested" ]; then skip=asked; fi
+    if [ "${SLURM_RESTART_COUNT:-0}" -gt 0 ] && [ -f "$dir/run.json" ] &&
+      ! grep -q '"status": *"\(requeued\|running\|starting\)"' "$dir/run.json"; then skip=ended; fi
+    if [ -z "$skip" ]; then
+      TRAINDECK_PACKED=$flag TRAINDECK_SLOT=$k/$n /bin/bash "$script" >> "$dir/slurm-$SLURM_JOB_ID.out" 2>&1 &
+      pids="$pids $!"
+    fi
+    k=$((k + 1))
+  done
+  code=0
+  for pid in $pids; do wait "$pid" || code=$?; done
+  if [ -e "$flag" ]; then
+    rm -f "$flag"
+    scontrol requeue "$SLURM_JOB_ID"
+  fi
+  exit "$code"
+}
+)SH";
+
 QString batchTr(const char* text) {
   return QCoreApplication::translate("SlurmBatch", text);
 }
@@ -63,6 +94,66 @@ SlurmPlace slurmPlaceOf(const SlurmConfig& slurm) {
   return place;
 }
 
+QStringList slurmJobOptions(const SlurmPlace& place, int nodes, QString* error) {
+  QStringList sbatch{"--nodes=" + QString::number(nodes), "--ntasks-per-node=1", "--requeue", "--open-mode=append",
+                     "--signal=USR2@" + QString::number(place.signalSeconds)};
+  const auto count = [](int n) { return n > 0 ? QString::number(n) : QString(); };
+  sbatch << slurmWhereOptions(place)
+         << slurmSetOptions({{"mem", place.mem},
+                             {"gpus-per-node", count(place.gpusPerNode)},
+                             {"cpus-per-task", count(place.cpusPerTask)}});
+  for (const QString& line : place.extraLines) {
+    if (!line.startsWith("--")) {
+      *error = batchTr("an extra sbatch option must start with --: %1").arg(line);
+      return {};
+    }
+    sbatch << line;
+  }
+  for (const QString& line : sbatch)
+    if (!oneLine(line)) {
+      *error = batchTr("a Slurm option holds a line break: %1").arg(line.simplified());
+      return {};
+    }
+  return sbatch;
+}
+
+QStringList slurmPackedOptions(const QStringList& options, int pack, QString* error) {
+  static const QRegularExpression kCount(QStringLiteral("^--(cpus-per-task|gpus-per-node)=(\\d+)$"));
+  static const QRegularExpression kMem(QStringLiteral("^--mem=(\\d+)([KMGT]?)$"));
+  static const QStringList kUndivided{"gres",        "gpus",   "gpus-per-task", "gpus-per-socket",
+                                      "mem-per-gpu", "ntasks", "exclusive"};
+  QStringList out;
+  bool cpus = false;
+  for (const QString& option : options) {
+    if (option.startsWith(QLatin1String("--nodes=")) && option != QLatin1String("--nodes=1")) {
+      *error = batchTr("only trials of one node each share an allocation; this one asks for %1").arg(option);
+      return {};
+    }
+    const QString name = option.mid(2).section('=', 0, 0);
+    if (kUndivided.contains(name) || (name == QLatin1String("ntasks-per-node") && option != "--ntasks-per-node=1")) {
+      *error = batchTr("%1 is not divided among trials that share an allocation").arg(option);
+      return {};
+    }
+    if (const QRegularExpressionMatch m = kCount.match(option); m.hasMatch()) {
+      cpus = cpus || m.captured(1) == QLatin1String("cpus-per-task");
+      out << QStringLiteral("--%1=%2").arg(m.captured(1)).arg(m.captured(2).toLongLong() * pack);
+    } else if (const QRegularExpressionMatch mem = kMem.match(option); mem.hasMatch()) {
+      out << QStringLiteral("--mem=%1%2").arg(mem.captured(1).toLongLong() * pack).arg(mem.captured(2));
+    } else {
+      out << option;
+    }
+  }
+  if (!cpus) out << QStringLiteral("--cpus-per-task=%1").arg(pack);  // a core each at least
+  return out;
+}
+
+QString slurmPackRefusal(const SlurmPlace& place, int nodes, int pack) {
+  QString error;
+  const QStringList options = slurmJobOptions(place, nodes, &error);
+  if (error.isEmpty()) slurmPackedOptions(options, pack, &error);
+  return error;
+}
+
 QStringList slurmBuildJobOptions(const SlurmPlace& place) {
   QStringList options = slurmWhereOptions(place);
   options.removeIf([](const QString& option) { return !oneLine(option); });
@@ -82,30 +173,14 @@ QString slurmBatchScript(const SlurmPlace& place, const SlurmStart& start, QStri
   }
   QString jobName = start.jobName;
   jobName.replace(QRegularExpression("[^A-Za-z0-9._-]"), "_");
-  QStringList sbatch{"--job-name=" + jobName,
-                     "--nodes=" + QString::number(start.nodes),
-                     "--ntasks-per-node=1",
-                     "--requeue",
-                     "--open-mode=append",
-                     "--signal=USR2@" + QString::number(place.signalSeconds),
-                     "--output=\"" + QString(start.runDir).replace('%', "%%") + "/slurm-%j.out\""};
-  const auto count = [](int n) { return n > 0 ? QString::number(n) : QString(); };
-  sbatch << slurmWhereOptions(place)
-         << slurmSetOptions({{"mem", place.mem},
-                             {"gpus-per-node", count(place.gpusPerNode)},
-                             {"cpus-per-task", count(place.cpusPerTask)}});
-  for (const QString& line : place.extraLines) {
-    if (!line.startsWith("--")) {
-      *error = batchTr("an extra sbatch option must start with --: %1").arg(line);
-      return {};
-    }
-    sbatch << line;
+  QString refused;
+  const QStringList sbatch = QStringList{"--job-name=" + jobName,
+                                         "--output=\"" + QString(start.runDir).replace('%', "%%") + "/slurm-%j.out\""} +
+                             slurmJobOptions(place, start.nodes, &refused);
+  if (!refused.isEmpty()) {
+    *error = refused;
+    return {};
   }
-  for (const QString& line : sbatch)
-    if (!oneLine(line)) {
-      *error = batchTr("a Slurm option holds a line break: %1").arg(line.simplified());
-      return {};
-    }
   QString lines;
   for (const QString& line : sbatch) lines += "#SBATCH " + line + "\n";
   const QStringList run = QStringList{start.trainBinary,
@@ -152,18 +227,37 @@ QString slurmArrayScript(const QString& firstMemberScript, const SlurmArrayStart
   }
   QString jobName = start.jobName;
   jobName.replace(QRegularExpression("[^A-Za-z0-9._-]"), "_");
-  QString text = QStringLiteral(
-      "#!/bin/bash\n# A TrainDeck job array: task k runs the batch script of run k, kept in its run folder.\n");
+  const int pack = std::max(1, start.pack);
+  const auto members = start.memberScripts.size();
+  const auto tasks = (members + pack - 1) / pack;
+  QStringList resources = sbatchOptionsOf(firstMemberScript, /*forArray=*/true);
+  if (pack > 1) {
+    resources = slurmPackedOptions(resources, pack, error);
+    if (resources.isEmpty()) return {};
+  }
+  const QString output = pack > 1 ? QStringLiteral("/pack-%a-%j.out") : QStringLiteral("/%a/slurm-%j.out");
+  QString text = pack > 1 ? QStringLiteral(
+                                "#!/bin/bash\n# A TrainDeck job array: task t runs the batch scripts of "
+                                "its runs at once, in one allocation (packTrials).\n")
+                          : QStringLiteral(
+                                "#!/bin/bash\n# A TrainDeck job array: task k runs the batch script of run "
+                                "k, kept in its run folder.\n");
   const QStringList options =
-      QStringList{
-          "--job-name=" + jobName,
-          "--array=0-" + QString::number(start.memberScripts.size() - 1) + '%' + QString::number(start.throttle),
-          "--output=\"" + QString(start.arrayDir).replace('%', "%%") + "/%a/slurm-%j.out\""} +
-      sbatchOptionsOf(firstMemberScript, /*forArray=*/true);
+      QStringList{"--job-name=" + jobName,
+                  "--array=0-" + QString::number(tasks - 1) + '%' + QString::number(start.throttle),
+                  "--output=\"" + QString(start.arrayDir).replace('%', "%%") + output + "\""} +
+      resources;
   for (const QString& option : options) text += "#SBATCH " + option + "\n";
-  text += "set -u\ncase \"${SLURM_ARRAY_TASK_ID:-}\" in\n";
-  for (int k = 0; k < start.memberScripts.size(); ++k)
-    text += QStringLiteral("  %1) exec /bin/bash %2 ;;\n").arg(k).arg(shellQuote(start.memberScripts[k]));
+  text += "# shellcheck disable=SC2016  # the runs' scripts are single-quoted words: nothing in them expands\nset -u\n";
+  if (pack > 1) text += QString::fromUtf8(kPackTrialsFunction);
+  text += "case \"${SLURM_ARRAY_TASK_ID:-}\" in\n";
+  for (qsizetype t = 0; t < tasks; ++t) {
+    QStringList scripts;
+    for (qsizetype k = t * pack; k < std::min(members, (t + 1) * pack); ++k)
+      scripts << shellQuote(start.memberScripts[k]);
+    text +=
+        QStringLiteral("  %1) %2 %3 ;;\n").arg(t).arg(pack > 1 ? "packTrials" : "exec /bin/bash", scripts.join(' '));
+  }
   text += "  *) echo \"traindeck: no run for array task ${SLURM_ARRAY_TASK_ID:-none}\" >&2; exit 1 ;;\nesac\n";
   return text;
 }

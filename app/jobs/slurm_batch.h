@@ -28,6 +28,16 @@ struct SlurmPlace {
   int signalSeconds = 120;  // USR2 this long before the time limit; a quarter of a limit under 8 minutes
 };
 
+// A run's own #SBATCH options (those the job asks for, not its name or output), or none and
+// *error.
+QStringList slurmJobOptions(const SlurmPlace& place, int nodes, QString* error);
+// `options` of one run for `pack` runs that share one allocation: cores, GPUs per node and
+// memory times `pack` (a core each when none is asked). None and *error when they cannot be
+// divided so: more than one node, or an option counted otherwise (--gres, --gpus, --ntasks...).
+QStringList slurmPackedOptions(const QStringList& options, int pack, QString* error);
+// Why runs of this place cannot be packed `pack` to an allocation; empty: they can.
+QString slurmPackRefusal(const SlurmPlace& place, int nodes, int pack);
+
 // The sbatch options of the build job (build: job): the job's partition, account, QOS, constraint
 // and time limit, so it runs where the job will.
 QStringList slurmBuildJobOptions(const SlurmPlace& place);
@@ -59,6 +69,10 @@ struct SlurmArrayStart {
   QString arrayDir;           // on the cluster
   QStringList memberScripts;  // each run's slurm.sbatch there, in task order
   int throttle = 1;           // tasks running at once
+  // Runs packed in one task (one allocation): task t runs runs t*pack .. t*pack+pack-1 at once,
+  // each in its slot I/pack of it (slurm-batch.sh's TRAINDECK_PACKED); the task asks for the
+  // first run's resources times `pack` (slurmPackedOptions). 1: a task each.
+  int pack = 1;
 };
 QString slurmArrayScript(const QString& firstMemberScript, const SlurmArrayStart& start, QString* error);
 // A batch script's #SBATCH options ("--key=value"), in order; with `forArray`, less those an

@@ -35,7 +35,16 @@ void SlurmJobProcess::unfollow() {
 
 bool SlurmJobProcess::lives(bool) const {
   if (m_left) return false;
-  return !m_job || m_job->active();  // not asked yet: as if it lived
+  if (m_record->slurmPacked && packedRunEnded()) return false;  // the job lives on with the others
+  return !m_job || m_job->active();
+}
+
+bool SlurmJobProcess::packedRunEnded() const {
+  const RunInfoReadResult read = readRunInfo(RunPaths{m_localRunDir.toStdString()});
+  if (!read.ok()) return false;
+  const RunStatus status = read.info.status;
+  return status != RunStatus::Starting && status != RunStatus::Running &&
+         status != RunStatus::Requeued;  // not asked yet: as if it lived
 }
 
 void SlurmJobProcess::runSaysEnded(qint64 endedForMs) {
@@ -95,6 +104,12 @@ void SlurmJobProcess::stop() {
       emit outputLine(tr("Could not ask Slurm job %1 to stop: %2").arg(id, a.why()));
       return emit stopNotDelivered();
     }
+    if (a.waiting && m_record->slurmPacked) {
+      // Its job waits on with the other runs it packs; this run will not start in it.
+      emit outputLine(tr("Slurm job %1 was still waiting in the queue: this run will not start in it").arg(id));
+      m_left = true;
+      return emit lookAgain();
+    }
     if (a.waiting)
       return emit outputLine(
           tr("Slurm job %1 was still waiting in the queue: cancelled (it had nothing to checkpoint)").arg(id));
@@ -102,7 +117,7 @@ void SlurmJobProcess::stop() {
     QTimer::singleShot(kStopGraceMs, this, [this, id] {
       if (!m_following || !lives(true)) return;
       emit outputLine(tr("Slurm job %1 did not stop within %2 s: cancelling it").arg(id).arg(kStopGraceMs / 1000));
-      cancel({});
+      cancel(m_record->slurmPacked ? m_record->remoteRunDir : QString());  // packed: this run alone
     });
   });
 }
@@ -116,7 +131,12 @@ void SlurmJobProcess::cancel(const QString& runDir) {
   if (!m_host) return;
   const QString id = m_record->slurmJobId;
   RemoteHelper(m_host, m_record->helper, this).cancelJob(id, runDir, [this, id](const YesNoAnswer& a) {
-    if (!a.ok()) emit outputLine(tr("Could not cancel Slurm job %1: %2").arg(id, a.why()));
+    if (!a.ok()) return emit outputLine(tr("Could not cancel Slurm job %1: %2").arg(id, a.why()));
+    // A packed run that had not started never will (its job waits on with the others).
+    if (m_record->slurmPacked && !readRunInfo(RunPaths{m_localRunDir.toStdString()}).ok()) {
+      m_left = true;
+      emit lookAgain();
+    }
   });
 }
 

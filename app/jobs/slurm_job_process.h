@@ -5,7 +5,8 @@
 // kill-requested marker and cancels it. A job that left the queue, or that Slurm cancelled, is
 // dead: the end rule then writes what the trainer could not ("cancelled through Slurm", a node
 // failure), also over a "requeued" that never came back. A job pending for a reason that never
-// passes is cancelled and said (cannotRun). GUI thread.
+// passes is cancelled and said (cannotRun). A run packed with others in one job (a sweep's pack)
+// has its own step: it ends when its run says so, while the job lives on. GUI thread.
 #pragma once
 
 #include <QPointer>
@@ -47,7 +48,9 @@ class SlurmJobProcess : public RunProcess {
  private:
   void onQueue(const QMap<QString, SlurmJobState>& jobs);
   void cancel(const QString& runDir);
-  QString lastState() const;  // "completed", "cancelled", ...: the queue's last word on the job
+  QString lastState() const;
+  bool packedRunEnded() const;  // a packed run's run.json says it ended (not requeued)  // "completed", "cancelled",
+                                // ...: the queue's last word on the job
 
   QPointer<RemoteHost> m_host;
   const RemoteRecord* m_record;

@@ -146,9 +146,10 @@ void RemoteHelper::submit(const QString& script, const QString& runDir, Done<Sub
   call<SubmitAnswer>({"submit", script, runDir}, &SubmitAnswer::from, std::move(done));
 }
 
-void RemoteHelper::submitArray(const QString& script, const QString& arrayDir, const QStringList& runDirs,
+void RemoteHelper::submitArray(const QString& script, const QString& arrayDir, int pack, const QStringList& runDirs,
                                Done<SubmitAnswer> done) const {
-  call<SubmitAnswer>(QStringList{"submit-array", script, arrayDir} + runDirs, &SubmitAnswer::from, std::move(done));
+  call<SubmitAnswer>(QStringList{"submit-array", script, arrayDir, QString::number(pack)} + runDirs,
+                     &SubmitAnswer::from, std::move(done));
 }
 
 void RemoteHelper::queue(Done<QueueAnswer> done) const {

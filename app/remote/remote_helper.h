@@ -68,9 +68,10 @@ class RemoteHelper {
   // account's jobs; the user's Stop (a stop-requested marker, then USR2: every rank
   // checkpoints); a cancel (Kill).
   void submit(const QString& script, const QString& runDir, Done<SubmitAnswer> done) const;
-  // Several prepared runs as one job array (task k: runDirs[k]), submitted once per array
-  // folder; the answer's job is the array's id (task k is "<id>_k").
-  void submitArray(const QString& script, const QString& arrayDir, const QStringList& runDirs,
+  // Several prepared runs as one job array (task t: runDirs[t*pack ..], `pack` of them at once in
+  // one allocation), submitted once per array folder; the answer's job is the array's id (task t
+  // is "<id>_t").
+  void submitArray(const QString& script, const QString& arrayDir, int pack, const QStringList& runDirs,
                    Done<SubmitAnswer> done) const;
   void queue(Done<QueueAnswer> done) const;
   void stopJob(const QString& jobId, const QString& runDir, Done<SignalAnswer> done) const;

@@ -74,6 +74,7 @@ QByteArray encodeRemoteRecord(const RemoteRecord& r) {
                 {"boot_id", r.bootId},
                 {"watch_only", r.watchOnly}};
   if (!r.slurmJobId.isEmpty()) o["slurm_job"] = r.slurmJobId;
+  if (r.slurmPacked) o["slurm_packed"] = true;
   if (!r.jobTarget.isEmpty()) o["job_target"] = r.jobTarget;
   QJsonObject local;
   for (auto it = r.localPaths.begin(); it != r.localPaths.end(); ++it) local[it.key()] = it.value();
@@ -110,6 +111,7 @@ std::optional<RemoteRecord> decodeRemoteRecord(const QByteArray& json) {
   r.bootId = text("boot_id");
   r.watchOnly = o.value(QLatin1String("watch_only")).toBool();
   r.slurmJobId = text("slurm_job");
+  r.slurmPacked = o.value(QLatin1String("slurm_packed")).toBool();
   r.jobTarget = text("job_target");
   const QJsonObject local = o.value(QLatin1String("local_paths")).toObject();
   for (auto it = local.begin(); it != local.end(); ++it) r.localPaths[it.key()] = it.value().toString();

@@ -31,6 +31,9 @@ struct RemoteRecord {
   // A Slurm run: its job id on the cluster the host is the login node of (sbatch's answer). Its
   // trainer runs on the cluster's nodes, not the host: the queue says whether it lives (pid 0).
   QString slurmJobId;
+  // One of several runs packed in that job's allocation (a sweep's pack): its run may end while
+  // the job lives on with the others; Stop and Kill reach its own step (the helper's stop, cancel).
+  bool slurmPacked = false;
   // A run started elsewhere (an exported script) that the app only watches: no pid to follow,
   // nothing to stop; it is over when its run.json says so.
   bool watchOnly = false;

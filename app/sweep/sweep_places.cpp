@@ -25,7 +25,7 @@ std::optional<HostSlots> parseHostSlots(const QString& text, QString* error) {
 }
 
 PlaceRecord placeRecord(const SweepPlace& place) {
-  PlaceRecord record{place.name.toStdString(), place.slotCount, {}, {}, {}};
+  PlaceRecord record{place.name.toStdString(), place.slotCount, {}, {}, {}, place.pack};
   if (place.target) {
     record.host = place.target->host;
     record.identity = place.target->identity;
@@ -35,7 +35,8 @@ PlaceRecord placeRecord(const SweepPlace& place) {
 }
 
 SweepPlace placeOf(const PlaceRecord& record) {
-  SweepPlace place{QString::fromStdString(record.name), std::nullopt, std::max(1, record.slotCount)};
+  SweepPlace place{QString::fromStdString(record.name), std::nullopt, std::max(1, record.slotCount),
+                   std::max(1, record.pack)};
   if (!record.host.empty()) {
     TargetConfig target;
     target.kind = TargetKind::Ssh;

@@ -17,6 +17,9 @@ struct SweepPlace {
   QString name;                        // for messages: "this machine", "gpu-box"
   std::optional<TargetConfig> target;  // none: each trial's own target (the base job's)
   int slotCount = 1;
+  // A Slurm cluster: its new trials go this many to one allocation (slurmArrayScript's pack);
+  // slotCount is then allocations at once.
+  int pack = 1;
 };
 
 // "[user@]host[:port][=N]" as `--on` takes it: the host and its slots (N trials at once there;

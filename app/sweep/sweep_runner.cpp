@@ -15,6 +15,7 @@
 #include "runlog/run_directory.h"
 #include "runlog/run_paths.h"
 #include "slurm_array.h"
+#include "slurm_batch.h"
 #include "sweep/apply_trial.h"
 #include "sweep/early_stopping.h"
 #include "sweep/sweep_progress.h"
@@ -257,7 +258,7 @@ void SweepRunner::schedule() {
   for (std::size_t s = 0; s < m_slots.size() && !m_stopping; ++s) {
     if (!m_slots[s].trialId.empty()) continue;
     // A Slurm place's job array may hold more of its trials than it has slots: none more then.
-    if (slotIsSlurm(s) && liveAt(s) >= std::max(1, m_slots[s].place.slotCount)) continue;
+    if (slotIsSlurm(s) && liveAt(s) >= std::max(1, m_slots[s].place.slotCount) * m_slots[s].place.pack) continue;
     bool fresh = false;
     TrialRecord* trial = nextToRun(s, fresh);
     if (!trial) continue;                      // nothing for this slot; another may take what is left
@@ -283,10 +284,26 @@ void SweepRunner::startArrays() {
   if (std::count_if(m_state.trials.begin(), m_state.trials.end(), isNew) < 2 ||
       !mayStartTrial(m_spec.budget, budgetUse(m_state)))
     return;
-  auto array = std::make_shared<SlurmArray>(QString::fromStdString(m_baseName) + " sweep", m_slots[0].place.slotCount);
+  auto array = std::make_shared<SlurmArray>(QString::fromStdString(m_baseName) + " sweep", m_slots[0].place.slotCount,
+                                            packOf(m_slots[0].place));
   for (TrialRecord& trial : m_state.trials)
     if (isNew(trial) && mayStartTrial(m_spec.budget, budgetUse(m_state))) startSegment(trial, 0, /*fresh=*/true, array);
   array->seal();
+}
+
+// Trials to one allocation at a Slurm place, as asked, where what a trial asks for can be divided
+// so (one node each, cores, GPUs per node, memory): else one each, said once.
+int SweepRunner::packOf(const SweepPlace& place) {
+  if (place.pack <= 1 || m_state.trials.empty()) return 1;
+  const std::optional<RunConfig> config = trialConfig(m_state.trials.front());
+  if (!config) return 1;
+  const QString refused =
+      slurmPackRefusal(slurmPlaceOf(config->target.slurm), static_cast<int>(config->strategy.nnodes), place.pack);
+  if (refused.isEmpty()) return place.pack;
+  if (!m_packRefusalSaid)
+    emit trialChanged({}, tr("Trials are not packed %1 to a job: %2").arg(place.pack).arg(refused));
+  m_packRefusalSaid = true;
+  return 1;
 }
 
 TrialRecord* SweepRunner::nextToRun(std::size_t slot, bool& fresh) {
@@ -393,7 +410,13 @@ bool SweepRunner::startSegment(TrialRecord& trial, std::size_t slot, bool fresh,
   save();  // at once: a runner that dies now must find the trial's run
   const QString towards =
       segment.stopStep ? tr("to rung %1 (step %2)").arg(segment.rung).arg(*segment.stopStep) : tr("to the end");
-  if (array)
+  if (array && array->pack() > 1)
+    say(trial, tr("started on %1 in a Slurm job array, %2 trials to a job (%3 jobs at a time), %4")
+                   .arg(place.name)
+                   .arg(array->pack())
+                   .arg(array->throttle())
+                   .arg(towards));
+  else if (array)
     say(trial, tr("started on %1 in a Slurm job array (%2 of its trials at a time), %3")
                    .arg(place.name)
                    .arg(array->throttle())

@@ -22,6 +22,7 @@ namespace traindeck {
 namespace {
 
 constexpr auto kSuperviseInterval = std::chrono::milliseconds(25);
+constexpr auto kMarkerInterval = std::chrono::milliseconds(1000);  // watchMarkers: a stat a second
 constexpr auto kRunJsonInterval = std::chrono::seconds(2);
 
 std::string checkSpec(const LaunchSpec& spec) {
@@ -101,7 +102,7 @@ std::string RankSupervisor::prepareRunDirectory() {
     return "could not create " + m_spec.paths.logs() + ": " + ec.message() +
            "; check that the run directory is writable";
   }
-  if (!stopRequested()) {  // an earlier attempt's markers
+  if (!stopRequested() && !m_spec.watchMarkers) {  // an earlier attempt's markers
     std::filesystem::remove(m_spec.paths.stopRequest(), ec);
     std::filesystem::remove(m_spec.paths.killRequest(), ec);
   }
@@ -142,6 +143,7 @@ std::string RankSupervisor::startRanks(int masterPort) {
 
 void RankSupervisor::watch() {
   while (m_ranks.anyAlive()) {
+    lookForMarkers();
     if (!m_stopSent && stopRequested()) {
       noteStopRequest();
       m_ranks.signalAlive(SIGTERM);  // once: the ranks save a checkpoint and exit kWorkerStopped
@@ -164,6 +166,18 @@ void RankSupervisor::watch() {
     followOutputs();
     if (m_ranks.anyAlive()) std::this_thread::sleep_for(kSuperviseInterval);
   }
+}
+
+void RankSupervisor::lookForMarkers() {
+  if (!m_spec.watchMarkers || m_markerSignal != 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - m_lastMarkerLook < kMarkerInterval) return;
+  m_lastMarkerLook = now;
+  std::error_code ec;
+  if (std::filesystem::exists(m_spec.paths.killRequest(), ec))
+    m_markerSignal = SIGTERM;  // as scancel's: the ranks end, the run says it was killed from TrainDeck
+  else if (std::filesystem::exists(m_spec.paths.stopRequest(), ec))
+    m_markerSignal = SIGUSR2;
 }
 
 void RankSupervisor::followOutputs() {
@@ -200,7 +214,7 @@ std::string RankSupervisor::where() const {
 void RankSupervisor::noteStopRequest() {
   if (m_stopNoted) return;
   m_stopNoted = true;
-  m_stopSignal = static_cast<int>(*m_spec.stopRequested);
+  m_stopSignal = m_markerSignal != 0 ? m_markerSignal : static_cast<int>(*m_spec.stopRequested);
   std::error_code ec;
   m_stopAskedByUser = std::filesystem::exists(m_spec.paths.stopRequest(), ec);
 }

@@ -27,7 +27,8 @@ class RankSupervisor {
   void watch();
   void followOutputs();
   void flushEcho();
-  bool stopRequested() const { return m_spec.stopRequested && *m_spec.stopRequested != 0; }
+  bool stopRequested() const { return (m_spec.stopRequested && *m_spec.stopRequested != 0) || m_markerSignal != 0; }
+  void lookForMarkers();      // watchMarkers: a marker as the signal it stands for
   std::string where() const;  // "at step N" or "before the first step"
   void noteStopRequest();     // once, at the stop: which signal, and whether the user asked
   LaunchResult finishStopped();
@@ -42,6 +43,8 @@ class RankSupervisor {
   bool m_anyStopped = false;
   bool m_stopNoted = false;
   int m_stopSignal = 0;                 // what the handler stored: the signal's number
+  int m_markerSignal = 0;               // watchMarkers: SIGUSR2 for the stop marker, SIGTERM for the kill's
+  std::chrono::steady_clock::time_point m_lastMarkerLook;
   bool m_stopAskedByUser = false;       // paths.stopRequest() was there when the stop came
   std::optional<std::size_t> m_failed;  // index in m_ranks.members() of the first failed rank
   std::chrono::steady_clock::time_point m_lastRunJsonWrite;

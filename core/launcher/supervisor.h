@@ -34,6 +34,12 @@ struct LaunchSpec {
   // (TRAINDECK_REQUEUES_LEFT); -1: not known. At 0, the time limit's SIGUSR2 ends the run Stopped:
   // nothing starts it again. A preemption (SIGTERM) is Slurm's own requeue and stays Requeued.
   int requeuesLeft = -1;
+  // One of several runs packed in one Slurm job (TRAINDECK_PACKED): no signal reaches its step
+  // alone, so its markers do. paths.stopRequest() asks every rank to checkpoint and stop (the
+  // user's stop), paths.killRequest() ends them as scancel's SIGTERM would (the run is killed
+  // from TrainDeck); both are looked for about once a second, and a
+  // marker there at the start is this attempt's (its pack starts no run whose marker was there).
+  bool watchMarkers = false;
   std::vector<std::pair<std::string, std::string>> extraEnv;  // added to every rank's environment
 };
 

@@ -60,6 +60,7 @@ struct PlaceRecord {
   std::string host;          // an SSH host ([user@]host[:port] or an alias); empty: the job's own target
   std::string identity;      // its key file, if one was given
   std::string proxyCommand;  // its ProxyCommand, if one was given
+  int pack = 1;              // a Slurm cluster's trials to one allocation (`--pack`)
   bool operator==(const PlaceRecord&) const = default;
 };
 

@@ -130,6 +130,7 @@ std::string sweepStateJson(const SweepState& state) {
     if (!place.host.empty()) out.field("host", place.host);
     if (!place.identity.empty()) out.field("identity", place.identity);
     if (!place.proxyCommand.empty()) out.field("proxy_command", place.proxyCommand);
+    if (place.pack > 1) out.field("pack", place.pack);
     out.endObject();
   }
   out.endArray().key("trials").beginArray();
@@ -165,7 +166,8 @@ SweepStateRead parseSweepState(std::string_view json) {
       }
       result.state.places.push_back({p.stringOr("name", ""), static_cast<int>(std::min<std::int64_t>(slots, 4096)),
                                      p.stringOr("host", ""), p.stringOr("identity", ""),
-                                     p.stringOr("proxy_command", "")});
+                                     p.stringOr("proxy_command", ""),
+                                     static_cast<int>(std::clamp<std::int64_t>(p.integerOr("pack", 1), 1, 4096))});
     }
   std::set<std::string> ids;
   for (const JsonValue& item : root.find("trials")->items()) {

@@ -27,11 +27,17 @@ if [ "${SLURM_RESTART_COUNT:-0}" -gt 0 ]; then RESUME=--resume; fi
 TRAINDECK_REQUEUES_LEFT=$((max_requeues - ${SLURM_RESTART_COUNT:-0}))
 if [ "$TRAINDECK_REQUEUES_LEFT" -lt 0 ]; then TRAINDECK_REQUEUES_LEFT=0; fi
 export MASTER PORT RESUME TRAINDECK_REQUEUES_LEFT  # srun hands the batch shell's environment to each task
+# One of several trials packed in one allocation (slurmArrayScript's pack, which sets
+# TRAINDECK_PACKED): its step shares the allocation (--overlap), the trainer takes its slot of
+# it and watches its run folder's stop and kill markers (no signal reaches this trial alone),
+# and the pack, not this script, requeues the job once all its trials are done.
+overlap=''
+if [ -n "${TRAINDECK_PACKED:-}" ]; then overlap=--overlap; fi
 # One task per node, its node rank its SLURM_NODEID; the job's words are arguments, never code.
 code=0
 before=$(cat "$run_dir/run.json" 2>/dev/null)  # this attempt's run.json differs from the last one's
-srun --ntasks-per-node=1 --kill-on-bad-exit=1 sh -c \
-  'exec "$@" --node-rank "$SLURM_NODEID" --master-addr "$MASTER" --master-port "$PORT" ${RESUME:+"$RESUME"}' sh \
+srun $overlap --ntasks-per-node=1 --kill-on-bad-exit=1 sh -c \
+  'exec "$@" --node-rank "$SLURM_NODEID" --master-addr "$MASTER" --master-port "$PORT" ${RESUME:+"$RESUME"} ${TRAINDECK_SLOT:+--slot "$TRAINDECK_SLOT"}' sh \
   "$@" || code=$?
 # The requeue exit: every rank checkpointed for the time limit; the job goes back into the queue.
 # (srun may end the other nodes' tasks once the first one exits so and then report their
@@ -40,6 +46,6 @@ after=$(cat "$run_dir/run.json" 2>/dev/null)
 if [ "$code" -ne 0 ] && [ "$after" != "$before" ] &&
   printf '%s' "$after" | grep -q '"status": *"requeued"'; then code=$requeued_exit; fi
 if [ "$code" -eq "$requeued_exit" ] && [ "${SLURM_RESTART_COUNT:-0}" -lt "$max_requeues" ]; then
-  scontrol requeue "$SLURM_JOB_ID"
+  if [ -n "${TRAINDECK_PACKED:-}" ]; then : > "$TRAINDECK_PACKED"; else scontrol requeue "$SLURM_JOB_ID"; fi
 fi
 exit "$code"

@@ -37,18 +37,24 @@
 #   submit SCRIPT RUNDIR                Slurm: `sbatch --parsable SCRIPT` from RUNDIR,
 #                                       once: asked again for the same RUNDIR it answers the job it
 #                                       submitted (slurm.env: job=ID)
-#   submit-array SCRIPT ARRAYDIR RUNDIR...
-#                                       Slurm: a job array, task k the run in the k-th RUNDIR: links
-#                                       ARRAYDIR/k to it (the array's output pattern goes through
-#                                       them), `sbatch --parsable SCRIPT` from ARRAYDIR, once (ARRAYDIR/
-#                                       slurm.env), and each RUNDIR's slurm.env says job=ID_k
+#   submit-array SCRIPT ARRAYDIR PACK RUNDIR...
+#                                       Slurm: a job array, task t the runs t*PACK.. of the RUNDIRs
+#                                       (PACK 1: task k the k-th run): links ARRAYDIR/k to the k-th
+#                                       (the array's output pattern goes through them), `sbatch
+#                                       --parsable SCRIPT` from ARRAYDIR, once (ARRAYDIR/slurm.env),
+#                                       and each RUNDIR's slurm.env says job=ID_t (and packed=yes
+#                                       when PACK > 1)
 #   queue                               Slurm: one `squeue` of this account's jobs, every state, an
 #                                       array's tasks one by one (ID_k): lines
 #                                       "job ID|STATE|REASON|NODES|START", then queue=ok
 #   stop ID RUNDIR                      Slurm: RUNDIR/stop-requested (the user's stop, not a time
 #                                       limit), then USR2 to the job's steps: every rank checkpoints;
-#                                       a job still waiting is cancelled (signalled=waiting)
-#   cancel ID [RUNDIR]                  Slurm: `scancel ID`, after writing RUNDIR/kill-requested
+#                                       a job still waiting is cancelled (signalled=waiting). A
+#                                       packed run (slurm.env): the marker alone, which its trainer
+#                                       watches and its pack reads before starting it (a signal
+#                                       would reach the whole job)
+#   cancel ID [RUNDIR]                  Slurm: `scancel ID`, after writing RUNDIR/kill-requested;
+#                                       a packed run: that marker alone, as for stop
 # probe, build and Slurm's commands run in the host's login shell (TRAINDECK_LOGIN_SHELL, default
 # bash -l), where sites set up their tools (modules, profile.d).
 # The app runs each as `sh HELPER COMMAND ARG...` (RemoteHelper, app/remote/remote_helper.h), behind
@@ -69,6 +75,8 @@ start_time() {
 # Whether PID is still the process that started at START (an empty START never is).
 still_runs() { [ -n "$2" ] && [ "$(start_time "$1" 2>/dev/null)" = "$2" ]; }
 die() { echo "error=$*"; exit 1; }
+# Whether RUNDIR's run shares its Slurm job with others (submit-array with a pack).
+packed_run() { grep -qx 'packed=yes' "$1/slurm.env" 2>/dev/null; }
 # send NAME OFFSET, for `read` and `stream`: "file NAME SIZE FROM COUNT", then COUNT bytes of
 # the run folder's NAME from FROM (at most $max; read once into $chunk, so COUNT is what follows, exactly)
 # and a newline. FROM is OFFSET, or 0 when the file is now shorter (it was replaced). Sets
@@ -518,8 +526,9 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     cat "$rundir/slurm.env"
     ;;
   submit-array)
-    script=$1 arraydir=$2
-    shift 2
+    script=$1 arraydir=$2 pack=$3
+    shift 3
+    case "$pack" in '' | 0 | *[!0-9]*) die "a pack is a count of runs, 1 or more: $pack" ;; esac
     if [ ! -f "$arraydir/slurm.env" ]; then
       mkdir -p "$arraydir" || die "cannot make the job array's folder $arraydir"
       k=0
@@ -534,7 +543,10 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
       case "$id" in '' | *[!0-9]*) die "sbatch answered no job id: $out" ;; esac
       k=0
       for rundir in "$@"; do
-        printf 'job=%s_%s\n' "$id" "$k" > "$rundir/slurm.env.tmp" && mv "$rundir/slurm.env.tmp" "$rundir/slurm.env"
+        {
+          printf 'job=%s_%s\n' "$id" $((k / pack))
+          [ "$pack" -eq 1 ] || echo "packed=yes"
+        } > "$rundir/slurm.env.tmp" && mv "$rundir/slurm.env.tmp" "$rundir/slurm.env"
         k=$((k + 1))
       done
       printf 'job=%s\n' "$id" > "$arraydir/slurm.env.tmp" && mv "$arraydir/slurm.env.tmp" "$arraydir/slurm.env"
@@ -552,6 +564,16 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
   stop)
     id=$1 rundir=$2
     : > "$rundir/stop-requested" || die "cannot write $rundir/stop-requested"
+    # One of a pack's runs: the marker is the stop (`scancel --signal` to a step may reach the
+    # whole job); still waiting, its pack will not start it, and its neighbours keep their place.
+    if packed_run "$rundir"; then
+      if [ "$(squeue -h -j "$id" -o '%T' 2>/dev/null | head -n 1)" = PENDING ]; then
+        echo "signalled=waiting"
+      else
+        echo "signalled=yes"
+      fi
+      exit 0
+    fi
     # A job still waiting has nothing to checkpoint: it is cancelled. (A signal to a waiting task
     # of a job array reaches the array's running tasks instead: another trial would stop.)
     if [ "$(squeue -h -j "$id" -o '%T' 2>/dev/null | head -n 1)" = PENDING ]; then
@@ -566,6 +588,9 @@ print("torch_cxx11_abi=" + str(int(torch._C._GLIBCXX_USE_CXX11_ABI)))' 2>/dev/nu
     id=$1 rundir=${2:-}
     # A Kill, not a preemption: the trainer reads the marker when scancel's SIGTERM comes.
     if [ -n "$rundir" ]; then : > "$rundir/kill-requested" || die "cannot write $rundir/kill-requested"; fi
+    # A packed run: the marker is the kill (its trainer's ranks are killed; never started, it
+    # never will be); its neighbours run on.
+    if [ -n "$rundir" ] && packed_run "$rundir"; then echo "cancelled=yes"; exit 0; fi
     # A busy slurmctld may time out and cancel the job all the same (24.11): asked again, a job
     # already ending counts as cancelled.
     tries=1

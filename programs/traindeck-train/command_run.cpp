@@ -199,6 +199,8 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
   spec.stopRequested = &g_runStopRequested;
   const char* slurmJob = std::getenv("SLURM_JOB_ID");
   spec.underSlurm = slurmJob && *slurmJob;
+  const char* packed = std::getenv("TRAINDECK_PACKED");  // slurm-batch.sh, in a pack
+  spec.watchMarkers = spec.underSlurm && packed && *packed;
   if (const char* left = std::getenv("TRAINDECK_REQUEUES_LEFT"); spec.underSlurm && left && *left)
     spec.requeuesLeft = std::max(0, std::atoi(left));
   RunInfo& info = spec.info;

@@ -63,8 +63,8 @@ int printStatus(const QString& dir) {
 }
 
 int runSweep(const QCommandLineParser& parser, const SshCliOptions& ssh, const QString& sweepFile,
-             const QString& sweepDir, const QString& runsRoot, int slotCount, const std::vector<HostSlots>& hosts,
-             const QStringList& reruns = {}) {
+             const QString& sweepDir, const QString& runsRoot, int slotCount, int pack,
+             const std::vector<HostSlots>& hosts, const QStringList& reruns = {}) {
   JobController::RemoteOptions remote;
   remote.payloadDir = QDir(QCoreApplication::applicationDirPath()).filePath("../share/traindeck/remote");
   remote.knownHostsFile = parser.value(ssh.knownHosts);
@@ -74,7 +74,8 @@ int runSweep(const QCommandLineParser& parser, const SshCliOptions& ssh, const Q
   jobs.setRemoteOptions(remote);
   std::vector<SweepPlace> places;
   // Neither --slots nor --on: where the sweep ran last (sweep.json), else the job's target, one slot.
-  if (parser.isSet("slots")) places.push_back({QObject::tr("the job's target"), std::nullopt, slotCount});
+  if (parser.isSet("slots") || parser.isSet("pack"))
+    places.push_back({QObject::tr("the job's target"), std::nullopt, slotCount, pack});
   for (const HostSlots& host : hosts)
     places.push_back(placeOf({host.host.toStdString(), host.slotCount, host.host.toStdString(),
                               parser.value(ssh.identity).toStdString(), parser.value(ssh.proxyCommand).toStdString()}));
@@ -127,16 +128,21 @@ int runSweepCli(int argc, char** argv) {
   const QCommandLineOption on{"on", "Run trials on this SSH host too, N at once (default 1; repeat for more hosts).",
                               "HOST[=N]"};
   const QCommandLineOption slotsOption{"slots", "Trials at once on the job's own target (default 1).", "N", "1"};
+  const QCommandLineOption packOption{
+      "pack", "A Slurm target: K new trials share one job's allocation (what a trial asks for, K times).", "K", "1"};
   const QCommandLineOption runsRoot{"runs-root", "Where trials' runs and the sweep folder go.", "DIR"};
   const QCommandLineOption rerun{"rerun", "With --attach: run this deleted or failed trial again (repeat).", "TRIAL"};
   const SshCliOptions ssh;
-  parser.addOptions({sweep, status, attach, on, slotsOption, runsRoot, rerun});
+  parser.addOptions({sweep, status, attach, on, slotsOption, packOption, runsRoot, rerun});
   ssh.addTo(parser);
   if (!parser.parse(QCoreApplication::arguments())) return usage(parser.errorText());
   if (parser.isSet(status)) return printStatus(parser.value(status));
   bool slotsOk = false;
   const int slotCount = parser.value(slotsOption).toInt(&slotsOk);
   if (!slotsOk || slotCount < 1) return usage(QObject::tr("--slots needs a whole number, 1 or more"));
+  bool packOk = false;
+  const int pack = parser.value(packOption).toInt(&packOk);
+  if (!packOk || pack < 1) return usage(QObject::tr("--pack needs a whole number, 1 or more"));
   std::vector<HostSlots> hosts;
   for (const QString& spec : parser.values(on)) {
     QString why;
@@ -151,7 +157,7 @@ int runSweepCli(int argc, char** argv) {
     const QString file = sweepFileOf(dir, &error);
     if (file.isEmpty()) return usage(error);
     if (!parser.isSet(runsRoot)) root = QDir::cleanPath(dir + "/../..");  // <runs root>/sweeps/<id>
-    return runSweep(parser, ssh, file, dir, root, slotCount, hosts, parser.values(rerun));
+    return runSweep(parser, ssh, file, dir, root, slotCount, pack, hosts, parser.values(rerun));
   }
   if (parser.isSet(rerun)) return usage(QObject::tr("--rerun goes with --attach SWEEP_DIR"));
   const QFileInfo file(parser.value(sweep));
@@ -161,7 +167,7 @@ int runSweepCli(int argc, char** argv) {
     say(error);
     return 1;
   }
-  return runSweep(parser, ssh, file.absoluteFilePath(), dir, root, slotCount, hosts);
+  return runSweep(parser, ssh, file.absoluteFilePath(), dir, root, slotCount, pack, hosts);
 }
 
 }  // namespace traindeck

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
 #include "launcher/supervisor.h"
@@ -233,6 +234,65 @@ TEST_F(Supervisor, StopRequestEndsTheRunAsStopped) {
     EXPECT_NE(readFile(m_spec.paths.rankLog(rank)).find("saved checkpoint"), std::string::npos);
   }
   expectNoRankLeft();
+}
+
+// A run packed with others in one Slurm job: no signal comes, its markers do. The stop marker
+// stops it like the user's signal (every rank checkpoints; stopped on request, not requeued);
+// the kill marker ends its ranks as scancel would (killed from TrainDeck).
+class PackedSupervisor : public Supervisor, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(PackedSupervisor, AMarkerIsItsStopOrKill) {
+  const bool kill = GetParam();
+  useWorker(
+      "sleep 30 & child=$!\n"
+      "trap 'kill $child; echo saved checkpoint; exit 75' TERM\n"
+      "if [ \"$RANK\" = 0 ]; then\n" +
+      trainRecord(7) +
+      "fi\n"
+      "echo ready\n"
+      "wait $child\n"
+      "exit 0\n");
+  m_spec.nprocPerNode = 2;
+  volatile std::sig_atomic_t stop = 0;  // never set: no signal reaches a packed run
+  m_spec.stopRequested = &stop;
+  m_spec.underSlurm = true;
+  m_spec.requeuesLeft = 3;
+  m_spec.watchMarkers = true;
+  const std::string marker = kill ? m_spec.paths.killRequest() : m_spec.paths.stopRequest();
+  std::thread requester([&] {
+    waitUntil([&] {
+      return readFile(m_spec.paths.rankLog(0)).find("ready") != std::string::npos &&
+             readFile(m_spec.paths.rankLog(1)).find("ready") != std::string::npos;
+    });
+    writeFile(marker, "");
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const LaunchResult result = superviseRanks(m_spec);
+  requester.join();
+  EXPECT_LT(secondsSince(start), 10.0);  // not the workers' 30 s
+  if (kill) {
+    EXPECT_EQ(result.status, RunStatus::Killed) << result.reason;
+    EXPECT_NE(result.reason.find("killed from TrainDeck at step 7"), std::string::npos) << result.reason;
+  } else {
+    EXPECT_EQ(result.status, RunStatus::Stopped) << result.reason;
+    EXPECT_EQ(result.reason, "stopped at step 7 on request; --resume continues");
+    EXPECT_NE(readFile(m_spec.paths.rankLog(1)).find("saved checkpoint"), std::string::npos);
+  }
+  expectNoRankLeft();
+}
+
+INSTANTIATE_TEST_SUITE_P(StopOrKill, PackedSupervisor, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "Kill" : "Stop"; });
+
+// Without watchMarkers (a run of its own), a marker alone does nothing: an earlier attempt's is
+// removed at the start, and the run ends as its ranks do.
+TEST_F(Supervisor, AMarkerAloneDoesNothingToARunOfItsOwn) {
+  useWorker(trainRecord(3));
+  std::filesystem::create_directories(m_run);
+  writeFile(m_spec.paths.stopRequest(), "");
+  m_spec.underSlurm = true;
+  const LaunchResult result = superviseRanks(m_spec);
+  EXPECT_EQ(result.status, RunStatus::Finished) << result.reason;
 }
 
 TEST_F(Supervisor, WorkerStoppedWithoutARequestIsStopped) {

@@ -98,6 +98,34 @@ class RemoteHelperTest : public QObject {
     QVERIFY2(findings.isEmpty(), qPrintable(findings + "\n" + script));
   }
 
+  // A job array's script, one run a task and runs packed two to a task, over hostile run
+  // folders: shellcheck finds nothing, and each folder is one quoted word.
+  void aJobArraysScriptPassesShellcheckPackedOrNot() {
+    SlurmStart start;
+    start.jobName = "sweep";
+    start.trainBinary = "/opt/td/bin/traindeck-train";
+    start.configPath = "/work/job.yaml";
+    start.runDir = "/work/runs/r0";
+    QString error;
+    const QString member = slurmBatchScript(SlurmPlace{}, start, &error);
+    QVERIFY2(!member.isEmpty(), qPrintable(error));
+    const QStringList scripts{"/work/runs/r 'q' `id`/slurm.sbatch", "/work/runs/$(touch PWNED)/slurm.sbatch",
+                              "/work/runs/中文/slurm.sbatch"};
+    for (const int pack : {1, 2}) {
+      const QString text = slurmArrayScript(member, {"sweep", "/work/arrays/a", scripts, 2, pack}, &error);
+      QVERIFY2(!text.isEmpty(), qPrintable(error));
+      QVERIFY2(text.contains(shellQuote(scripts[1])), qPrintable(text));
+      QCOMPARE(text.contains("packTrials"), pack > 1);
+      const QString file = path(QStringLiteral("array-%1.sbatch").arg(pack));
+      QFile f(file);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(text.toUtf8());
+      f.close();
+      const QString findings = shellcheck(file, "bash");
+      QVERIFY2(findings.isEmpty(), qPrintable(findings + "\n" + text));
+    }
+  }
+
   void theFixedCommandsPassShellcheck() {
     const QString script = path("fixed.sh");
     QFile f(script);

@@ -41,6 +41,57 @@ class SlurmBatchTest : public QObject {
     s.extraArgs = args;
     return s;
   }
+  // The remote helper, run as the app runs it on a login node.
+  QString helper(const QStringList& args) {
+    QProcess p;
+    QProcessEnvironment env = m_cluster.environment();
+    env.insert("TRAINDECK_LOGIN_SHELL", "none");
+    p.setProcessEnvironment(env);
+    p.start("sh", QStringList{TRAINDECK_REMOTE_HELPER} + args);
+    p.waitForFinished(60000);
+    return QString::fromUtf8(p.readAllStandardOutput());
+  }
+  // `count` runs in `folder` (named to break a shell), each with its batch script for a fake
+  // trainer (`fakeBody`, a sh script), and their job array's script, written at
+  // <folder>/a1/array.sbatch; then submitted through the helper. Empty runs and *error when a
+  // part could not be made.
+  struct PreparedArray {
+    QStringList runs, scripts;
+    QString text, arrayScript, jobId;
+  };
+  PreparedArray submitArray(const QString& folder, const QByteArray& fakeBody, int count, int throttle, int pack,
+                            QString* error) {
+    const QDir dir(m_cluster.dir());
+    PreparedArray out;
+    const QString fake = dir.filePath(folder + "-fake");
+    QFile f(fake);
+    if (!f.open(QIODevice::WriteOnly) || f.write("#!/bin/sh\n" + fakeBody) < 0) return out;
+    f.close();
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    for (int k = 0; k < count; ++k) {
+      const QString run = dir.filePath(QStringLiteral("%1/run %2 $(touch PWNED)").arg(folder).arg(k));
+      const QString script = slurmBatchScript(place("debug"), start(fake, run, 1), error);
+      QFile file(run + "/slurm.sbatch");
+      if (script.isEmpty() || !QDir().mkpath(run) || !file.open(QIODevice::WriteOnly) ||
+          file.write(script.toUtf8()) < 0)
+        return {};
+      out.runs << run;
+      out.scripts << run + "/slurm.sbatch";
+    }
+    const SlurmArrayStart array{"sweep: " + folder, dir.filePath(folder + "/a1"), out.scripts, throttle, pack};
+    out.text = slurmArrayScript(read(out.scripts[0]), array, error);
+    out.arrayScript = array.arrayDir + "/array.sbatch";
+    QFile arrayScript(out.arrayScript);
+    if (out.text.isEmpty() || !QDir().mkpath(array.arrayDir) || !arrayScript.open(QIODevice::WriteOnly) ||
+        arrayScript.write(out.text.toUtf8()) < 0)
+      return {};
+    arrayScript.close();
+    const QString submitted =
+        helper(QStringList{"submit-array", out.arrayScript, array.arrayDir, QString::number(pack)} + out.runs);
+    out.jobId = QRegularExpression("^job=([0-9]+)$", QRegularExpression::MultilineOption).match(submitted).captured(1);
+    if (out.jobId.isEmpty()) *error = submitted + m_cluster.logs();
+    return out;
+  }
   static QString read(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
@@ -181,56 +232,18 @@ class SlurmBatchTest : public QObject {
   // one by one as ID_k, a Stop of a waiting task cancels it alone, and asking again submits
   // nothing more.
   void fourRunsAsOneJobArrayTwoAtATime() {
-    const QDir dir(m_cluster.dir());
-    const QString fake = dir.filePath("fake-slow");
-    QFile f(fake);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(
-        "#!/bin/sh\n"
-        "while [ $# -gt 0 ]; do [ \"$1\" = --run-dir ] && run=$2; shift; done\n"
-        "echo \"task ${SLURM_ARRAY_TASK_ID:-none} of ${SLURM_ARRAY_JOB_ID:-none}\" > \"$run/ran\"\n"
-        "sleep 4\n");
-    f.close();
-    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    QStringList runs, scripts;
     QString error;
-    for (int k = 0; k < 4; ++k) {
-      const QString run = dir.filePath(QStringLiteral("arrays/run %1 $(touch PWNED)").arg(k));
-      QVERIFY(QDir().mkpath(run));
-      const QString script = slurmBatchScript(place("debug"), start(fake, run, 1), &error);
-      QVERIFY2(!script.isEmpty(), qPrintable(error));
-      QFile file(run + "/slurm.sbatch");
-      QVERIFY(file.open(QIODevice::WriteOnly));
-      file.write(script.toUtf8());
-      runs << run;
-      scripts << run + "/slurm.sbatch";
-    }
-    SlurmArrayStart array{"sweep: lr", dir.filePath("arrays/a1"), scripts, 2};
-    QFile first(scripts[0]);
-    QVERIFY(first.open(QIODevice::ReadOnly));
-    const QString text = slurmArrayScript(QString::fromUtf8(first.readAll()), array, &error);
-    QVERIFY2(text.contains("#SBATCH --array=0-3%2\n") && text.contains("#SBATCH --partition=debug\n"),
-             qPrintable(text));
-    QCOMPARE(text.count("--output="), 1);
-    QVERIFY(QDir().mkpath(array.arrayDir));
-    QFile arrayScript(array.arrayDir + "/array.sbatch");
-    QVERIFY(arrayScript.open(QIODevice::WriteOnly));
-    arrayScript.write(text.toUtf8());
-    arrayScript.close();
-    const auto helper = [&](const QStringList& args) {
-      QProcess p;
-      QProcessEnvironment env = m_cluster.environment();
-      env.insert("TRAINDECK_LOGIN_SHELL", "none");
-      p.setProcessEnvironment(env);
-      p.start("sh", QStringList{TRAINDECK_REMOTE_HELPER} + args);
-      p.waitForFinished(60000);
-      return QString::fromUtf8(p.readAllStandardOutput());
-    };
-    const QString submitted = helper(QStringList{"submit-array", arrayScript.fileName(), array.arrayDir} + runs);
-    const QRegularExpressionMatch job =
-        QRegularExpression("^job=([0-9]+)$", QRegularExpression::MultilineOption).match(submitted);
-    QVERIFY2(job.hasMatch(), qPrintable(submitted + m_cluster.logs()));
-    const QString id = job.captured(1);
+    const PreparedArray array = submitArray("arrays",
+                                            "while [ $# -gt 0 ]; do [ \"$1\" = --run-dir ] && run=$2; shift; done\n"
+                                            "echo \"task ${SLURM_ARRAY_TASK_ID:-none} of ${SLURM_ARRAY_JOB_ID:-none}\" "
+                                            "> \"$run/ran\"\nsleep 4\n",
+                                            4, 2, 1, &error);
+    QVERIFY2(!array.jobId.isEmpty(), qPrintable(error));
+    QVERIFY2(array.text.contains("#SBATCH --array=0-3%2\n") && array.text.contains("#SBATCH --partition=debug\n"),
+             qPrintable(array.text));
+    QCOMPARE(array.text.count("--output="), 1);
+    const QStringList& runs = array.runs;
+    const QString id = array.jobId;
     // The user's Stop of the last task while it waits behind the throttle: cancelled alone (a
     // signal to a waiting task would reach the running ones: their trials would stop).
     QTRY_VERIFY_WITH_TIMEOUT(helper({"queue"}).contains("job " + id + "_3|PENDING|"), 20000);
@@ -269,10 +282,86 @@ class SlurmBatchTest : public QObject {
       QCOMPARE(read(runs[k] + "/slurm.env").trimmed(), QStringLiteral("job=%1_%2").arg(id).arg(k));
       QVERIFY2(!QDir(runs[k]).entryList({"slurm-*.out"}).isEmpty(), qPrintable(runs[k]));
     }
-    QCOMPARE(helper(QStringList{"submit-array", arrayScript.fileName(), array.arrayDir} + runs).trimmed(),
-             "job=" + id);  // once
+    QCOMPARE(
+        helper(QStringList{"submit-array", array.arrayScript, m_cluster.dir() + "/arrays/a1", "1"} + runs).trimmed(),
+        "job=" + id);  // once
     for (const QString& d : {m_cluster.dir(), runs[0], QDir::currentPath(), QDir::homePath()})
       QVERIFY2(!QFile::exists(d + "/PWNED"), qPrintable(d));
+  }
+
+  // Six runs packed two to a job (submit-array with a pack of 2, a throttle of 1): each task's
+  // two runs run at once in its one allocation, each its slot of it (`--slot 0/2`, `1/2`) and its
+  // own step; the allocation asks for twice a run's cores. Stop of a running run reaches its step
+  // alone (its neighbour runs on to its end), and so does Kill; Stop of a run whose task still
+  // waits keeps it from starting, and its neighbour starts all the same.
+  void sixRunsPackedTwoToAJob() {
+    QString error;
+    const PreparedArray array = submitArray(
+        "packs",
+        "while [ $# -gt 0 ]; do case $1 in --run-dir) run=$2 ;; --slot) slot=$2 ;; esac; shift; done\n"
+        "echo \"slot ${slot:-none} job ${SLURM_ARRAY_JOB_ID:-none}_${SLURM_ARRAY_TASK_ID:-none} packed \"\\\n"
+        "\"${TRAINDECK_PACKED:+yes}\" > \"$run/ran\"\n"
+        "i=0; while [ $i -lt 40 ]; do\n"
+        "  [ -e \"$run/stop-requested\" ] && { echo stopped > \"$run/stopped\"; exit 0; }\n"
+        "  [ -e \"$run/kill-requested\" ] && exit 9\n"
+        "  sleep 0.2; i=$((i + 1))\n"
+        "done\n"
+        "ls \"$run/..\" > \"$run/finished\"\n",
+        6, 1, 2, &error);
+    QVERIFY2(!array.jobId.isEmpty(), qPrintable(error));
+    QVERIFY2(array.text.contains("#SBATCH --array=0-2%1\n") && array.text.contains("#SBATCH --cpus-per-task=2\n"),
+             qPrintable(array.text));
+    const QStringList& runs = array.runs;
+    const QString id = array.jobId;
+    for (int k = 0; k < 6; ++k)
+      QCOMPARE(read(runs[k] + "/slurm.env"), QStringLiteral("job=%1_%2\npacked=yes\n").arg(id).arg(k / 2));
+    // Task 1 waits behind the throttle: its second run is stopped there.
+    QTRY_VERIFY_WITH_TIMEOUT(helper({"queue"}).contains("job " + id + "_1|PENDING|"), 20000);
+    QVERIFY2(helper({"stop", id + "_1", runs[3]}).contains("signalled=waiting"), qPrintable(m_cluster.logs()));
+    // Task 0 runs both of its runs; the first is stopped once both have started.
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runs[0] + "/ran") && QFile::exists(runs[1] + "/ran"), 60000);
+    const QString stopped = helper({"stop", id + "_0", runs[0]});
+    QVERIFY2(stopped.contains("signalled=yes"), qPrintable(stopped));
+    // Task 2: its first run is killed once both have started.
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runs[4] + "/ran") && QFile::exists(runs[5] + "/ran"), 90000);
+    const QString killed = helper({"cancel", id + "_2", runs[4]});
+    QVERIFY2(killed.contains("cancelled=yes"), qPrintable(killed));
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runs[5] + "/finished"), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !helper({"queue"}).contains(QRegularExpression("job " + id + "_\\d\\|(PENDING|RUNNING|COMPLETING)")), 30000);
+    QCOMPARE(read(runs[0] + "/stopped").trimmed(), QStringLiteral("stopped"));
+    QVERIFY(!QFile::exists(runs[0] + "/finished"));
+    QVERIFY2(QFile::exists(runs[1] + "/finished") && !QFile::exists(runs[1] + "/stopped"), qPrintable(runs[1]));
+    QVERIFY2(!QFile::exists(runs[3] + "/ran"), "a run stopped while its task waited started");
+    QVERIFY2(QFile::exists(runs[2] + "/finished"), "the neighbour of a run stopped while it waited did not run");
+    QVERIFY2(!QFile::exists(runs[4] + "/finished") && QFile::exists(runs[4] + "/kill-requested"), qPrintable(runs[4]));
+    for (int k : {0, 1, 2, 4, 5})
+      QCOMPARE(read(runs[k] + "/ran").trimmed(),
+               QStringLiteral("slot %1/2 job %2_%3 packed yes").arg(k % 2).arg(id).arg(k / 2));
+    QVERIFY2(!QDir(runs[1]).entryList({"slurm-*.out"}).isEmpty(), qPrintable(runs[1]));
+    for (const QString& d : {m_cluster.dir(), runs[0], QDir::currentPath(), QDir::homePath()})
+      QVERIFY2(!QFile::exists(d + "/PWNED"), qPrintable(d));
+  }
+
+  // What one run asks for, times the runs that share an allocation; what cannot be divided so is
+  // refused with its reason.
+  void aPackAsksForItsRunsTogether() {
+    QString error;
+    QCOMPARE(slurmPackedOptions({"--nodes=1", "--cpus-per-task=4", "--gpus-per-node=1", "--mem=16G", "--requeue"}, 3,
+                                &error),
+             (QStringList{"--nodes=1", "--cpus-per-task=12", "--gpus-per-node=3", "--mem=48G", "--requeue"}));
+    QCOMPARE(slurmPackedOptions({"--nodes=1", "--mem=500"}, 2, &error),
+             (QStringList{"--nodes=1", "--mem=1000", "--cpus-per-task=2"}));
+    for (const char* undivided : {"--nodes=2", "--gres=gpu:2", "--gpus=4", "--ntasks=2", "--exclusive"}) {
+      error.clear();
+      QVERIFY2(slurmPackedOptions({undivided}, 2, &error).isEmpty(), qPrintable(undivided));
+      QVERIFY2(error.contains(undivided), qPrintable(error));
+    }
+    SlurmPlace gres = place("debug");
+    gres.extraLines = {"--gres=gpu:1"};
+    QVERIFY(slurmPackRefusal(gres, 1, 2).contains("--gres=gpu:1"));
+    QVERIFY(slurmPackRefusal(place("debug"), 2, 2).contains("one node"));
+    QCOMPARE(slurmPackRefusal(place("debug"), 1, 2), QString());
   }
 
   void whatAnSbatchLineCannotCarryIsRefused() {
