@@ -1,8 +1,11 @@
 #include "slot_share.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <charconv>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 namespace traindeck {
@@ -31,6 +34,13 @@ std::vector<std::string> visibleNames(int gpus, const char* visibleDevices) {
 }
 
 }  // namespace
+
+int usableCores() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (::sched_getaffinity(0, sizeof allowed, &allowed) == 0) return std::max(1, CPU_COUNT(&allowed));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 std::optional<TrialSlot> parseSlot(const std::string& text) {
   const std::size_t slash = text.find('/');

@@ -18,6 +18,10 @@ struct TrialSlot {
   int count = 1;
 };
 
+// The cores this process may run on (its affinity: a Slurm step's or a container's share, not the
+// machine's), at least 1.
+int usableCores();
+
 // "I/N" (0 <= I < N), or nullopt.
 std::optional<TrialSlot> parseSlot(const std::string& text);
 std::string slotText(const TrialSlot& slot);

@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <optional>
 #include <ostream>
-#include <thread>
 
 #include "cli_args.h"
 #include "commands.h"
@@ -185,8 +184,7 @@ int commandRun(const std::vector<std::string>& args, const CliContext& context) 
   // One of several trials here at once: its part of the devices, or of the cores.
   if (slot) {
     const bool slotCuda = context.host && config.strategy.device != DeviceKind::Cpu;
-    spec.extraEnv = slotEnvironment(*slot, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),
-                                    slotCuda ? context.host->cudaDevices : 0, spec.nprocPerNode,
+    spec.extraEnv = slotEnvironment(*slot, usableCores(), slotCuda ? context.host->cudaDevices : 0, spec.nprocPerNode,
                                     std::getenv("CUDA_VISIBLE_DEVICES"));
     for (const auto& [name, value] : spec.extraEnv)
       context.out << "slot " << slotText(*slot) << " on this machine: " << name << "=" << value << "\n";

@@ -1,5 +1,6 @@
 // A trial's part of a machine it shares with other trials of its sweep (`run --slot I/N`).
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include "launcher/slot_share.h"
 
@@ -38,4 +39,22 @@ TEST(SlotShare, SlotsReadAsIndexOverCount) {
   EXPECT_EQ(parseSlot("1/3")->count, 3);
   EXPECT_EQ(slotText(*parseSlot("0/1")), "0/1");
   for (const char* bad : {"3/3", "-1/2", "1/0", "1", "a/b", "1/2x", "/2", ""}) EXPECT_FALSE(parseSlot(bad)) << bad;
+}
+
+// Inside a Slurm step or a container a process may use fewer cores than the machine has: the
+// slots share those.
+TEST(SlotShare, UsableCoresAreThisProcesssAffinity) {
+  cpu_set_t before;
+  CPU_ZERO(&before);
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  int first = 0;
+  while (!CPU_ISSET(first, &before)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const int cores = usableCores();
+  ASSERT_EQ(sched_setaffinity(0, sizeof before, &before), 0);
+  EXPECT_EQ(cores, 1);
+  EXPECT_EQ(usableCores(), CPU_COUNT(&before));
 }
