@@ -202,8 +202,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   });
   m_sweeps->resumeInterrupted();  // sweeps that were running when the app went away
   connect(m_setup, &SetupPage::sweepStartRequested, this,
-          [this](const QString& file, int slotCount, const QMap<QString, int>& hosts) {
-            startSweep(file, slotCount, hosts);
+          [this](const QString& file, int slotCount, int pack, const QMap<QString, int>& hosts) {
+            startSweep(file, slotCount, pack, hosts);
           });
   m_runs->setRunsRoot(options.runsRoot);
   openConfig(options.configPath);
@@ -599,8 +599,9 @@ void MainWindow::showFailureIfAny() {
   m_logs->showFailure(std::max(0, summary.failedRank), summary.exitReason);
 }
 
-QString MainWindow::startSweep(const QString& sweepFile, int localSlots, const QMap<QString, int>& hostSlots) {
-  std::vector<SweepPlace> places{{tr("the job's target"), std::nullopt, localSlots}};
+QString MainWindow::startSweep(const QString& sweepFile, int localSlots, int pack,
+                               const QMap<QString, int>& hostSlots) {
+  std::vector<SweepPlace> places{{tr("the job's target"), std::nullopt, localSlots, pack}};
   QSettings settings;
   const QList<HostEntry> saved = HostStore::load(settings);
   for (auto it = hostSlots.cbegin(); it != hostSlots.cend(); ++it) {

@@ -91,7 +91,7 @@ class MainWindow : public QMainWindow {
   // Runs the sweep file (docs/sweeps.md), `localSlots` trials at once on its job's target and
   // on the saved hosts named in `hostSlots` (trials at once each); returns its sweep folder, or
   // empty (after telling the user why: the sweep's problems at their lines, a host not saved).
-  QString startSweep(const QString& sweepFile, int localSlots, const QMap<QString, int>& hostSlots = {});
+  QString startSweep(const QString& sweepFile, int localSlots, int pack = 1, const QMap<QString, int>& hostSlots = {});
   // Stop and Kill act on the run shown, and only when it has a live job here.
   void stopRun();
   void killRun();

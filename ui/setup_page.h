@@ -123,7 +123,7 @@ class SetupPage : public QWidget {
   void gpt2FilesFetched(bool ok, const QString& why);
   // Run sweep: a saved sweep file without errors, how many trials to run at once on the job's
   // target, and on which saved hosts too (by name: trials at once there).
-  void sweepStartRequested(const QString& sweepFile, int localSlots, const QMap<QString, int>& hostSlots);
+  void sweepStartRequested(const QString& sweepFile, int localSlots, int pack, const QMap<QString, int>& hostSlots);
 
  private:
   // The form shows the document's values, except while its text cannot be read.

@@ -74,6 +74,15 @@ SetupSweepTab::SetupSweepTab(SweepDocument* sweep, QWidget* parent) : QWidget(pa
       tr("How many trials run at once on the job's own target: on this machine or its host they share its GPUs, or "
          "its cores; on a Slurm cluster the new trials go as one job array, this many of them running at a time."));
   run->addWidget(m_slots);
+  run->addWidget(new QLabel(tr("trials to a Slurm job"), side));
+  m_pack = new QSpinBox(side);
+  m_pack->setObjectName("sweepPack");
+  m_pack->setRange(1, 64);
+  m_pack->setToolTip(
+      tr("On a Slurm cluster: this many new trials share one job's allocation, which asks for what one trial asks "
+         "for this many times (cores, GPUs per node, memory); each trial takes its part of it. For clusters that "
+         "give whole nodes. Trials of more than one node are not packed."));
+  run->addWidget(m_pack);
   run->addStretch(1);
   sideLayout->addLayout(run);
   m_hosts = new SweepHostsPicker(side);
@@ -116,13 +125,21 @@ SetupSweepTab::SetupSweepTab(SweepDocument* sweep, QWidget* parent) : QWidget(pa
   connect(m_problems, &SetupProblemList::problemChosen, this, [this](const QString&, int line) {
     if (line > 0) goToLine(line);
   });
-  connect(m_slots, &QSpinBox::valueChanged, m_sweep, &SweepDocument::setLocalSlots);
+  connect(m_slots, &QSpinBox::valueChanged, this, &SetupSweepTab::updateTrialsAtOnce);
+  connect(m_pack, &QSpinBox::valueChanged, this, &SetupSweepTab::updateTrialsAtOnce);
   connect(m_run, &QPushButton::clicked, this, [this] {
     flush();
-    if (m_sweep->isRunnable()) emit sweepStartRequested(m_sweep->filePath(), m_slots->value(), m_hosts->chosen());
+    if (m_sweep->isRunnable())
+      emit sweepStartRequested(m_sweep->filePath(), m_slots->value(), m_pack->isEnabled() ? m_pack->value() : 1,
+                               m_hosts->chosen());
   });
   connect(m_sweep, &SweepDocument::changed, this, &SetupSweepTab::showDocument);
   showDocument();
+}
+
+// Trials at once on the job's target, for the cost: its slots, each a job of `pack` on Slurm.
+void SetupSweepTab::updateTrialsAtOnce() {
+  m_sweep->setLocalSlots(m_slots->value() * (m_pack->isEnabled() ? m_pack->value() : 1));
 }
 
 void SetupSweepTab::flush() {
@@ -199,6 +216,10 @@ void SetupSweepTab::showDocument() {
   m_yaml->setExtraSelections(problemMarks(m_yaml->document(), m_sweep->problems()));
   m_problems->showProblems(m_sweep->problems(), tr("No problems: the sweep and each of its trials check out."));
   m_summary->setSummary(m_sweep->summary(), m_sweep->localSlots());
+  if (m_pack->isEnabled() != m_sweep->summary().onSlurm) {
+    m_pack->setEnabled(m_sweep->summary().onSlurm);
+    updateTrialsAtOnce();
+  }
   m_run->setEnabled(m_sweep->isRunnable());
   m_runNote->setText(m_sweep->isRunnable()            ? QString()
                      : hasErrors(m_sweep->problems()) ? tr("Fix the errors to run the sweep.")

@@ -1,8 +1,8 @@
 // The Setup page's Sweep tab, a view of app/setup's sweep document: the job's sweep.yaml as
 // typed (handed to the document 300 ms after the last key, as the job's YAML is), each problem
 // marked at its line and listed, the trials and their cost, its own New, Open, Save, and Run
-// sweep with the slots on the job's target and on the saved hosts ticked, enabled only for a
-// saved sweep without errors.
+// sweep with the slots on the job's target (and, on a Slurm cluster, trials to one job) and on
+// the saved hosts ticked, enabled only for a saved sweep without errors.
 #pragma once
 
 #include <QMap>
@@ -46,11 +46,13 @@ class SetupSweepTab : public QWidget {
 
  signals:
   // `hostSlots`: the saved hosts ticked, by name, with their trials at once.
-  void sweepStartRequested(const QString& sweepFile, int localSlots, const QMap<QString, int>& hostSlots);
+  // `pack`: trials to one job on a Slurm target (1 elsewhere).
+  void sweepStartRequested(const QString& sweepFile, int localSlots, int pack, const QMap<QString, int>& hostSlots);
 
  private:
   bool mayReplaceEdits();
   void showDocument();
+  void updateTrialsAtOnce();
 
   SweepDocument* m_sweep;
   QStringList m_forbiddenDirs;
@@ -62,6 +64,7 @@ class SetupSweepTab : public QWidget {
   SetupProblemList* m_problems = nullptr;
   SweepSummaryPanel* m_summary = nullptr;
   QSpinBox* m_slots = nullptr;
+  QSpinBox* m_pack = nullptr;  // trials to one Slurm job
   SweepHostsPicker* m_hosts = nullptr;
   QPushButton* m_run = nullptr;
   QLabel* m_runNote = nullptr;

@@ -126,6 +126,7 @@ void SweepDocument::update() {
   const LoadedSweepSpec loaded = loadSweepSpecText(m_text.toStdString(), source.toStdString(), dir.toStdString());
   m_problems = loaded.problems;
   m_summary.spec = loaded.spec;
+  m_summary.onSlurm = m_job->loaded() && m_job->loaded()->config.target.kind == TargetKind::Slurm;
   m_jobKey = jobStateKey();
   if (hasErrors(m_problems)) {
     m_summary.why = tr("Fix the sweep's errors to see its trials.");

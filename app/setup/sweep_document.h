@@ -28,6 +28,7 @@ struct SweepSummary {
   std::optional<SweepCost> cost;
   QString device;  // what each trial was planned on
   bool onCpu = false;
+  bool onSlurm = false;  // the job's target is a Slurm cluster: its trials may be packed into jobs
   QString why;  // no cost: why not
   QString jobNote;  // the job shown has edits its file does not: the trials read the file
 };

@@ -96,6 +96,26 @@ class SetupSweepTabTest : public QObject {
     QVERIFY2(expected->text().contains("wall on 2 slots"), qPrintable(expected->text()));
   }
 
+  // A job whose target is a Slurm cluster: its trials may share jobs, as many as asked go
+  // with the start.
+  void aSlurmJobsTrialsMayBePackedIntoJobs() {
+    QSpinBox* pack = m_tab->findChild<QSpinBox*>("sweepPack");
+    QVERIFY(pack && !pack->isEnabled());
+    m_page->setYamlText(m_page->yamlText() + "target: {kind: slurm, host: login.example.org}\n");
+    QVERIFY(m_page->saveFile(m_jobs->filePath("job.yaml")));
+    m_yaml->setPlainText(kGrid);
+    QTRY_VERIFY(pack->isEnabled());
+    pack->setValue(4);
+    const QLabel* atMost = m_tab->findChild<QLabel*>("sweep.atMost");
+    QTRY_VERIFY2(atMost->text().contains("wall on 4 slots"), qPrintable(atMost->text()));  // 1 job of 4 at once
+    QVERIFY(m_tab->saveFile(m_jobs->filePath("job.sweep.yaml")));
+    QTRY_VERIFY(m_run->isEnabled());
+    QSignalSpy asked(m_page.operator->(), &SetupPage::sweepStartRequested);
+    m_run->click();
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(asked.front().at(2).toInt(), 4);
+  }
+
   void runSweepOnlyForASavedSweepWithoutErrors() {
     QSignalSpy asked(m_page.operator->(), &SetupPage::sweepStartRequested);
     QVERIFY(!m_run->isEnabled());  // the example sweep is not saved yet
@@ -117,7 +137,9 @@ class SetupSweepTabTest : public QObject {
     QCOMPARE(asked.count(), 1);
     QCOMPARE(asked.front().at(0).toString(), file);
     QCOMPARE(asked.front().at(1).toInt(), 3);
-    const auto chosen = asked.front().at(2).value<QMap<QString, int>>();
+    QCOMPARE(asked.front().at(2).toInt(), 1);  // packing is for a Slurm target, and this job's is not
+    QVERIFY(!m_tab->findChild<QSpinBox*>("sweepPack")->isEnabled());
+    const auto chosen = asked.front().at(3).value<QMap<QString, int>>();
     QCOMPARE(chosen, (QMap<QString, int>{{"colab", 2}}));
 
     m_yaml->setPlainText(QString(kGrid).replace("[1e-4, 3e-4]", "[1e-4, -1]"));

@@ -98,7 +98,7 @@ class SweepWindowTest : public QObject {
     QVERIFY(writeFile(dir.filePath("job.yaml"), "name: x\n"));
     QVERIFY(writeFile(dir.filePath("sweep.yaml"), "base: job.yaml\nparameters:\n  optimizer.lr: [1e-3]\n"));
     MainWindow window(options(dir.filePath("runs")));
-    QVERIFY(window.startSweep(dir.filePath("sweep.yaml"), 1, {{"gpu-gone", 2}}).isEmpty());
+    QVERIFY(window.startSweep(dir.filePath("sweep.yaml"), 1, 1, {{"gpu-gone", 2}}).isEmpty());
     auto* box = window.findChild<QMessageBox*>("problemMessage");
     QVERIFY(box);
     QVERIFY2(box->text().contains("gpu-gone is not saved"), qPrintable(box->text()));
