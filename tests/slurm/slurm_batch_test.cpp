@@ -343,6 +343,35 @@ class SlurmBatchTest : public QObject {
       QVERIFY2(!QFile::exists(d + "/PWNED"), qPrintable(d));
   }
 
+  // A pack at the time limit: one run checkpoints for it (exits with the requeue code), its
+  // neighbour finishes. The job is requeued once both are done, by the pack, not by the run; on
+  // the restart only the requeued run starts again (with --resume), the finished one does not.
+  void aPackRequeuesOnceItsRunsAreDoneAndResumesOnlyTheRequeued() {
+    QString error;
+    const PreparedArray array =
+        submitArray("requeued-pack",
+                    "while [ $# -gt 0 ]; do case $1 in --run-dir) run=$2 ;; --resume) resume=yes ;; esac; shift; done\n"
+                    "echo \"attempt ${SLURM_RESTART_COUNT:-0} resume ${resume:-no}\" >> \"$run/ran\"\n"
+                    "case $run in\n"
+                    "  *'run 0 '*) if [ \"${SLURM_RESTART_COUNT:-0}\" = 0 ]; then\n"
+                    "      sleep 1; printf '{\"status\": \"requeued\"}\\n' > \"$run/run.json\"; exit 3; fi ;;\n"
+                    "  *) sleep 3 ;;\n"
+                    "esac\n"
+                    "printf '{\"status\": \"finished\"}\\n' > \"$run/run.json\"\n",
+                    2, 1, 2, &error);
+    QVERIFY2(!array.jobId.isEmpty(), qPrintable(error));
+    const QStringList& runs = array.runs;
+    const QString task = array.jobId + "_0";
+    QTRY_VERIFY2_WITH_TIMEOUT(read(runs[0] + "/ran").count("attempt") == 2,
+                              qPrintable(read(runs[0] + "/ran") + m_cluster.jobDetails(task) + m_cluster.logs()),
+                              180000);
+    QTRY_VERIFY2_WITH_TIMEOUT(!m_cluster.inQueue(task), qPrintable(m_cluster.jobDetails(task) + m_cluster.logs()),
+                              180000);
+    QCOMPARE(read(runs[0] + "/ran"), QStringLiteral("attempt 0 resume no\nattempt 1 resume yes\n"));
+    QCOMPARE(read(runs[1] + "/ran"), QStringLiteral("attempt 0 resume no\n"));  // its neighbour waited for it
+    QVERIFY(read(runs[0] + "/run.json").contains("finished"));
+  }
+
   // What one run asks for, times the runs that share an allocation; what cannot be divided so is
   // refused with its reason.
   void aPackAsksForItsRunsTogether() {
