@@ -33,7 +33,8 @@ constexpr const char* kPackTrialsFunction = R"SH(packTrials() {
     if [ "${SLURM_RESTART_COUNT:-0}" -gt 0 ] && [ -f "$dir/run.json" ] &&
       ! grep -q '"status": *"\(requeued\|running\|starting\)"' "$dir/run.json"; then skip=ended; fi
     if [ -z "$skip" ]; then
-      TRAINDECK_PACKED=$flag TRAINDECK_SLOT=$k/$n /bin/bash "$script" >> "$dir/slurm-$SLURM_JOB_ID.out" 2>&1 &
+      TRAINDECK_PACKED=$flag TRAINDECK_SLOT=$k/$n /bin/bash "$script" \
+        >> "$dir/slurm-${SLURM_ARRAY_JOB_ID}_$SLURM_ARRAY_TASK_ID.out" 2>&1 &
       pids="$pids $!"
     fi
     k=$((k + 1))
@@ -235,7 +236,9 @@ QString slurmArrayScript(const QString& firstMemberScript, const SlurmArrayStart
     resources = slurmPackedOptions(resources, pack, error);
     if (resources.isEmpty()) return {};
   }
-  const QString output = pack > 1 ? QStringLiteral("/pack-%a-%j.out") : QStringLiteral("/%a/slurm-%j.out");
+  // A task's output is named by its id as the run records it (ID_t, slurm-ID_t.out: the run's
+  // own file, copied home with it), not by the task's own job number.
+  const QString output = pack > 1 ? QStringLiteral("/pack-%A_%a.out") : QStringLiteral("/%a/slurm-%A_%a.out");
   QString text = pack > 1 ? QStringLiteral(
                                 "#!/bin/bash\n# A TrainDeck job array: task t runs the batch scripts of "
                                 "its runs at once, in one allocation (packTrials).\n")

@@ -280,7 +280,9 @@ class SlurmBatchTest : public QObject {
       QVERIFY2(ended.contains(QStringLiteral("%1_%2 COMPLETED").arg(id).arg(k)), qPrintable(ended.join(", ")));
       QCOMPARE(read(runs[k] + "/ran").trimmed(), QStringLiteral("task %1 of %2").arg(k).arg(id));
       QCOMPARE(read(runs[k] + "/slurm.env").trimmed(), QStringLiteral("job=%1_%2").arg(id).arg(k));
-      QVERIFY2(!QDir(runs[k]).entryList({"slurm-*.out"}).isEmpty(), qPrintable(runs[k]));
+      // Named by the task's id as its run records it (slurm.env): the run's own output file.
+      QVERIFY2(QFile::exists(QStringLiteral("%1/slurm-%2_%3.out").arg(runs[k], id).arg(k)),
+               qPrintable(QDir(runs[k]).entryList().join(' ')));
     }
     QCOMPARE(
         helper(QStringList{"submit-array", array.arrayScript, m_cluster.dir() + "/arrays/a1", "1"} + runs).trimmed(),
@@ -338,7 +340,7 @@ class SlurmBatchTest : public QObject {
     for (int k : {0, 1, 2, 4, 5})
       QCOMPARE(read(runs[k] + "/ran").trimmed(),
                QStringLiteral("slot %1/2 job %2_%3 packed yes").arg(k % 2).arg(id).arg(k / 2));
-    QVERIFY2(!QDir(runs[1]).entryList({"slurm-*.out"}).isEmpty(), qPrintable(runs[1]));
+    QVERIFY2(QFile::exists(runs[1] + "/slurm-" + id + "_0.out"), qPrintable(QDir(runs[1]).entryList().join(' ')));
     for (const QString& d : {m_cluster.dir(), runs[0], QDir::currentPath(), QDir::homePath()})
       QVERIFY2(!QFile::exists(d + "/PWNED"), qPrintable(d));
   }

@@ -111,9 +111,11 @@ class SlurmSweepTest : public QObject {
       QVERIFY2(job.contains(QRegularExpression("^[0-9]+_[0-3]$")), qPrintable(run + " is no array task: " + job));
       arrays.insert(job.section('_', 0, 0));
       tasks << job;
-      // Its task's output in its own run folder there, through the array's link.
+      // Its task's output in its own run folder there, through the array's link, and brought home
+      // with the run (named by the id the run records).
       QVERIFY2(!QDir(m_login.remoteRunDir(run)).entryList({"slurm-*.out"}).isEmpty(),
                qPrintable(m_login.remoteRunDir(run)));
+      QVERIFY2(QFile::exists(run + "/slurm-" + job + ".out"), qPrintable(QDir(run).entryList().join(' ')));
       leaders += QFile::exists(run + "/slurm-array.sbatch") ? 1 : 0;
       runs << run;
     }
@@ -157,6 +159,8 @@ class SlurmSweepTest : public QObject {
       QFile record(run + "/remote.json");
       QVERIFY(record.open(QIODevice::ReadOnly));
       QVERIFY2(QJsonDocument::fromJson(record.readAll()).object().value("slurm_packed").toBool(), qPrintable(run));
+      QVERIFY2(QFile::exists(run + "/slurm-" + m_login.jobIdOf(run) + ".out"),
+               qPrintable(QDir(run).entryList().join(' ')));
       QString said;
       QDirIterator outputs(m_login.remoteRunDir(run), {"slurm-*.out"}, QDir::Files);
       while (outputs.hasNext()) {
