@@ -130,6 +130,7 @@ QString SweepRunner::takeUp(const QString& sweepFile, const QString& sweepDir, s
   for (const SweepPlace& place : places) m_state.places.push_back(placeRecord(place));
   for (const SweepPlace& place : places)
     for (int i = 0; i < std::max(1, place.slotCount); ++i) m_slots.push_back({place, i, {}});
+  m_pack = decidePack();
   m_lock = std::move(lock);
   connect(&m_jobs, &JobController::jobFinished, this, &SweepRunner::onJobFinished);
   connect(&m_jobs, &JobController::jobFailedToStart, this, &SweepRunner::onJobFailedToStart);
@@ -258,7 +259,7 @@ void SweepRunner::schedule() {
   for (std::size_t s = 0; s < m_slots.size() && !m_stopping; ++s) {
     if (!m_slots[s].trialId.empty()) continue;
     // A Slurm place's job array may hold more of its trials than it has slots: none more then.
-    if (slotIsSlurm(s) && liveAt(s) >= std::max(1, m_slots[s].place.slotCount) * m_slots[s].place.pack) continue;
+    if (slotIsSlurm(s) && liveAt(s) >= std::max(1, m_slots[s].place.slotCount) * m_pack) continue;
     bool fresh = false;
     TrialRecord* trial = nextToRun(s, fresh);
     if (!trial) continue;                      // nothing for this slot; another may take what is left
@@ -274,35 +275,45 @@ void SweepRunner::schedule() {
 // trials only, two or more: a trial that goes on from a rung, a retry or a promotion goes alone
 // at a free slot while fewer than `slots` of the place's trials are going on. (Beside other
 // places, new trials go slot by slot, so that every place gets its share.)
+bool SweepRunner::oneSlurmPlace() const {
+  return !m_slots.empty() && slotIsSlurm(0) && std::all_of(m_slots.begin(), m_slots.end(), [&](const Slot& slot) {
+    return slot.place.name == m_slots.front().place.name;
+  });
+}
+
 void SweepRunner::startArrays() {
-  const bool oneSlurmPlace =
-      !m_slots.empty() && slotIsSlurm(0) && std::all_of(m_slots.begin(), m_slots.end(), [&](const Slot& slot) {
-        return slot.place.name == m_slots.front().place.name;
-      });
-  if (!oneSlurmPlace || m_stopping || liveAt(0) > 0) return;
+  if (!oneSlurmPlace() || m_stopping || liveAt(0) > 0) return;
   const auto isNew = [](const TrialRecord& t) { return t.state == TrialState::Queued && t.runFolder.empty(); };
   if (std::count_if(m_state.trials.begin(), m_state.trials.end(), isNew) < 2 ||
       !mayStartTrial(m_spec.budget, budgetUse(m_state)))
     return;
-  auto array = std::make_shared<SlurmArray>(QString::fromStdString(m_baseName) + " sweep", m_slots[0].place.slotCount,
-                                            packOf(m_slots[0].place));
+  auto array =
+      std::make_shared<SlurmArray>(QString::fromStdString(m_baseName) + " sweep", m_slots[0].place.slotCount, m_pack);
   for (TrialRecord& trial : m_state.trials)
     if (isNew(trial) && mayStartTrial(m_spec.budget, budgetUse(m_state))) startSegment(trial, 0, /*fresh=*/true, array);
   array->seal();
 }
 
-// Trials to one allocation at a Slurm place, as asked, where what a trial asks for can be divided
-// so (one node each, cores, GPUs per node, memory): else one each, said once.
-int SweepRunner::packOf(const SweepPlace& place) {
-  if (place.pack <= 1 || m_state.trials.empty()) return 1;
-  const std::optional<RunConfig> config = trialConfig(m_state.trials.front());
+// Trials to one allocation, as asked, where the sweep's one place is a Slurm cluster and what a
+// trial asks for can be divided so (one node each, cores, GPUs per node, memory): else one each,
+// and said.
+int SweepRunner::decidePack() {
+  const auto asked = std::max_element(m_slots.begin(), m_slots.end(),
+                                      [](const Slot& a, const Slot& b) { return a.place.pack < b.place.pack; });
+  if (asked == m_slots.end() || asked->place.pack <= 1) return 1;
+  const int pack = asked->place.pack;
+  if (!oneSlurmPlace()) {
+    emit trialChanged({}, tr("Trials are not packed %1 to a job: packing is for a sweep whose one place is a Slurm "
+                             "cluster (the job's target)")
+                              .arg(pack));
+    return 1;
+  }
+  const std::optional<RunConfig> config = m_state.trials.empty() ? std::nullopt : trialConfig(m_state.trials.front());
   if (!config) return 1;
   const QString refused =
-      slurmPackRefusal(slurmPlaceOf(config->target.slurm), static_cast<int>(config->strategy.nnodes), place.pack);
-  if (refused.isEmpty()) return place.pack;
-  if (!m_packRefusalSaid)
-    emit trialChanged({}, tr("Trials are not packed %1 to a job: %2").arg(place.pack).arg(refused));
-  m_packRefusalSaid = true;
+      slurmPackRefusal(slurmPlaceOf(config->target.slurm), static_cast<int>(config->strategy.nnodes), pack);
+  if (refused.isEmpty()) return pack;
+  emit trialChanged({}, tr("Trials are not packed %1 to a job: %2").arg(pack).arg(refused));
   return 1;
 }
 

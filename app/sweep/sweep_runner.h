@@ -92,7 +92,8 @@ class SweepRunner : public QObject {
   void adoptWaiting();
   void schedule();
   void startArrays();
-  int packOf(const SweepPlace& place);
+  bool oneSlurmPlace() const;
+  int decidePack();
   TrialRecord* nextToRun(std::size_t slot, bool& fresh);
   bool slotIsHere(std::size_t slot) const;
   bool slotIsSlurm(std::size_t slot) const;
@@ -130,7 +131,7 @@ class SweepRunner : public QObject {
   QString m_stopReason;                       // why it stopped on its own (the wall time)
   int m_ticksSinceSave = 0;
   bool m_stopping = false;
-  bool m_packRefusalSaid = false;
+  int m_pack = 1;  // trials to one Slurm job (a place's `pack`, where it can be: decidePack)
   bool m_done = false;
   QTimer m_clock;  // adds elapsed time, checks the wall-time budget
   QElapsedTimer m_sinceTick;

@@ -88,14 +88,14 @@ struct Sweep {
   }
   // A new runner (as a new app would make) on the sweep, `slotCount` trials at once here (0: as
   // sweep.json says); empty, or why it did not begin.
-  QString begin(int slotCount) {
+  QString begin(int slotCount, int pack = 1) {
     runner.reset();
     jobs = std::make_unique<JobController>(runsRoot, QStringLiteral(TRAINDECK_TRAIN_BIN));
     runner = std::make_unique<SweepRunner>(*jobs);
     QObject::connect(runner.get(), &SweepRunner::trialChanged,
                      [this](const QString&, const QString& line) { lines << line; });
     if (slotCount == 0) return runner->begin(sweepFile, sweepDir);
-    return runner->begin(sweepFile, sweepDir, {{"here", std::nullopt, slotCount}});
+    return runner->begin(sweepFile, sweepDir, {{"here", std::nullopt, slotCount, pack}});
   }
   bool waitDone() {
     if (runner->isDone()) return true;
@@ -127,6 +127,22 @@ const TrialRecord* byName(const SweepState& state, const std::string& name) {
 class SweepRunnerTest : public QObject {
   Q_OBJECT
  private slots:
+  // Packing trials into jobs is for a Slurm cluster: asked of this machine, it is said and not
+  // done (each trial at its slot, as without it), and sweep.json keeps what was asked, so that
+  // a runner taking the sweep up again runs it the same way.
+  void aPackAskedOfThisMachineIsSaidAndTheTrialsRunAtTheirSlots() {
+    Sweep s;
+    QVERIFY(s.make("base: job.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3]\nmetric: loss\n", 4));
+    QCOMPARE(s.begin(1, 2), QString());
+    QVERIFY2(s.lines.join('\n').contains("Trials are not packed 2 to a job: packing is for a sweep whose one place is "
+                                         "a Slurm cluster"),
+             qPrintable(s.lines.join('\n')));
+    QVERIFY(s.waitDone());
+    for (const TrialRecord& t : s.saved().trials) QCOMPARE(t.state, TrialState::Finished);
+    QCOMPARE(s.saved().places.size(), std::size_t{1});
+    QCOMPARE(s.saved().places.front().pack, 2);
+  }
+
   void gridOnTwoSlotsRunsEachTrialOnceAsItRunsAlone() {
     Sweep s;
     QVERIFY(
