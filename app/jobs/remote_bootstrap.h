@@ -109,6 +109,7 @@ class RemoteBootstrap : public QObject {
   // and the start is over.
   void takeJob(const QString& jobId, bool packed = false);
   void failSubmit(const QString& sentence) { fail(sentence); }
+  void tell(const QString& line) { addOutput(line); }  // a word from its array, in its start's output
   bool bringingTrainerHome() const { return m_trainerDownloadId >= 0; }
 
  signals:

@@ -114,6 +114,17 @@ void SlurmArray::submitted(const std::vector<std::size_t>& tasks, const std::opt
   m_submitting = false;
   m_leader = nullptr;
   if (!answer) return;  // the leader's step runs again once its link is back (or it leaves)
+  if (!answer->submitted() && m_pack > 1) {
+    // Slurm would not take the pack (a node has not K times what a trial asks for): the same
+    // runs, a task each.
+    const QString why = answer->why();
+    for (std::size_t i : tasks)
+      if (m_members[i].start)
+        m_members[i].start->tell(
+            tr("Slurm did not take %1 runs to a job (%2): each goes as its own task").arg(m_pack).arg(why));
+    m_pack = 1;
+    return submitIfReady();
+  }
   if (!answer->submitted()) {
     for (std::size_t i : tasks) {
       m_members[i].left = true;

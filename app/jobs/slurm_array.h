@@ -5,7 +5,8 @@
 // tasks run at once), and each run takes its task's id ("ID_k") as its job. A run whose script asks
 // for something else than the first one's (nodes, time, partition) is submitted alone, as is the
 // one run left when the others dropped out. With a pack of K, each task runs K of them at once in
-// its one allocation (slurmArrayScript), and they share its id. Shared by the caller (a sweep's
+// its one allocation (slurmArrayScript), and they share its id; a pack Slurm will not take is
+// submitted again a run to a task. Shared by the caller (a sweep's
 // runner) and the runs' starts (RemoteLaunch::slurmArray); GUI thread.
 #pragma once
 

@@ -259,7 +259,9 @@ void SweepRunner::schedule() {
   for (std::size_t s = 0; s < m_slots.size() && !m_stopping; ++s) {
     if (!m_slots[s].trialId.empty()) continue;
     // A Slurm place's job array may hold more of its trials than it has slots: none more then.
-    if (slotIsSlurm(s) && liveAt(s) >= std::max(1, m_slots[s].place.slotCount) * m_pack) continue;
+    // (Its jobs hold `pack` trials each, as Slurm took its last array.)
+    const int pack = m_array ? m_array->pack() : 1;
+    if (slotIsSlurm(s) && liveAt(s) >= std::max(1, m_slots[s].place.slotCount) * pack) continue;
     bool fresh = false;
     TrialRecord* trial = nextToRun(s, fresh);
     if (!trial) continue;                      // nothing for this slot; another may take what is left
@@ -289,6 +291,7 @@ void SweepRunner::startArrays() {
     return;
   auto array =
       std::make_shared<SlurmArray>(QString::fromStdString(m_baseName) + " sweep", m_slots[0].place.slotCount, m_pack);
+  m_array = array;
   for (TrialRecord& trial : m_state.trials)
     if (isNew(trial) && mayStartTrial(m_spec.budget, budgetUse(m_state))) startSegment(trial, 0, /*fresh=*/true, array);
   array->seal();

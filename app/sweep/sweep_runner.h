@@ -132,6 +132,7 @@ class SweepRunner : public QObject {
   int m_ticksSinceSave = 0;
   bool m_stopping = false;
   int m_pack = 1;  // trials to one Slurm job (a place's `pack`, where it can be: decidePack)
+  std::shared_ptr<SlurmArray> m_array;  // the last job array it made
   bool m_done = false;
   QTimer m_clock;  // adds elapsed time, checks the wall-time budget
   QElapsedTimer m_sinceTick;

@@ -192,6 +192,43 @@ class SlurmSweepTest : public QObject {
     }
   }
 
+  // A pack no node can hold (three trials of a core each on nodes of two cores): Slurm refuses
+  // the job array, and the same trials go again a task each, said in their starts' output; every
+  // one finishes, none packed, none counted as a crash.
+  void aPackSlurmCannotHoldGoesATrialToATask() {
+    QVERIFY(writeJob("big-pack-job.yaml", slurmTarget()));
+    QVERIFY(writeFile("job/big-pack-sweep.yaml",
+                      "base: big-pack-job.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3]\n"
+                      "metric: loss\n"));
+    SlurmLoginNode::Launched l =
+        m_login.run({"--sweep", m_login.local("job/big-pack-sweep.yaml"), "--slots", "2", "--pack", "3", "--runs-root",
+                     m_login.local("big-pack-runs"), "--known-hosts", m_login.knownHosts()});
+    const int most = mostRunningUntilDone(l);
+    const QString out = QString::fromUtf8(l.process->readAllStandardOutput());
+    QString err;
+    const int code = SlurmLoginNode::finish(l, 1000, &err);
+    QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2\n%3\n%4").arg(code).arg(out, err.right(3000), clusterSays())));
+    QVERIFY2(most <= 2, qPrintable(QString("%1 jobs at once\n%2").arg(most).arg(out)));
+    QVERIFY2(!out.contains("crashed"), qPrintable(out));
+    QProcess status;
+    status.start(TRAINDECK_BIN, {"--sweep-status", l.runDir});
+    QVERIFY(status.waitForFinished(30000));
+    int finished = 0;
+    for (const QByteArray& line : status.readAllStandardOutput().split('\n')) {
+      if (line.isEmpty()) continue;
+      const QJsonObject trial = QJsonDocument::fromJson(line).object();
+      QVERIFY2(trial.value("state").toString() == "finished", qPrintable(line + "\n" + out));
+      const QString run = QDir(l.runDir).absoluteFilePath(trial.value("run").toString());
+      QFile record(run + "/remote.json");
+      QVERIFY(record.open(QIODevice::ReadOnly));
+      QVERIFY2(!QJsonDocument::fromJson(record.readAll()).object().value("slurm_packed").toBool(), qPrintable(run));
+      // A task of the array submitted again (not a crash's retry, which would go alone).
+      QVERIFY2(m_login.jobIdOf(run).contains('_'), qPrintable(run + ": " + m_login.jobIdOf(run)));
+      ++finished;
+    }
+    QCOMPARE(finished, 3);
+  }
+
   // Two trials packed in one job, one short and one long: the short one is seen ended (its run
   // said so) while the job lives on with the long one, not when the job ends: when the sweep
   // says it finished, the long one's run is still training there.
