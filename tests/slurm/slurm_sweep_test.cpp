@@ -69,6 +69,56 @@ class SlurmSweepTest : public QObject {
     }
     return "no trial " + trial;
   }
+  // A grid over optimizer.lr (`lrs`) of a base job whose target is the cluster, run to its end
+  // by the CLI with `args` (--slots, --pack): what it printed, the most trial jobs seen running
+  // at once, its trials as --sweep-status prints them; `failure` says what went wrong, if it did.
+  struct Swept {
+    QString out, runDir, failure;
+    int most = 0;
+    QList<QJsonObject> trials;
+  };
+  Swept sweepOnSlurm(const QString& name, const QString& lrs, const QStringList& args) {
+    Swept swept;
+    if (!writeJob(name + "-job.yaml", slurmTarget()) ||
+        !writeFile("job/" + name + "-sweep.yaml", QString("base: %1-job.yaml\nmethod: grid\nparameters:\n  "
+                                                          "optimizer.lr: [%2]\nmetric: loss\n")
+                                                      .arg(name, lrs)
+                                                      .toUtf8())) {
+      swept.failure = "could not write the job and sweep " + name;
+      return swept;
+    }
+    SlurmLoginNode::Launched l =
+        m_login.run(QStringList{"--sweep", m_login.local("job/" + name + "-sweep.yaml")} + args +
+                    QStringList{"--runs-root", m_login.local(name + "-runs"), "--known-hosts", m_login.knownHosts()});
+    swept.runDir = l.runDir;
+    swept.most = mostRunningUntilDone(l);
+    swept.out = QString::fromUtf8(l.process->readAllStandardOutput());
+    QString err;
+    if (const int code = SlurmLoginNode::finish(l, 1000, &err); code != 0)
+      swept.failure = QString("exit %1\n%2\n%3\n%4").arg(code).arg(swept.out, err.right(3000), clusterSays());
+    QProcess status;
+    status.start(TRAINDECK_BIN, {"--sweep-status", swept.runDir});
+    status.waitForFinished(30000);
+    for (const QByteArray& line : status.readAllStandardOutput().split('\n'))
+      if (!line.isEmpty()) swept.trials << QJsonDocument::fromJson(line).object();
+    return swept;
+  }
+  // Whether a mirror's record says its run shares its Slurm job with others.
+  static bool isPacked(const QString& run) {
+    QFile record(run + "/remote.json");
+    return record.open(QIODevice::ReadOnly) &&
+           QJsonDocument::fromJson(record.readAll()).object().value("slurm_packed").toBool();
+  }
+  // What the run's Slurm output files on the cluster say.
+  QString outputThere(const QString& run) {
+    QString said;
+    QDirIterator outputs(m_login.remoteRunDir(run), {"slurm-*.out"}, QDir::Files);
+    while (outputs.hasNext()) {
+      QFile f(outputs.next());
+      if (f.open(QIODevice::ReadOnly)) said += QString::fromUtf8(f.readAll());
+    }
+    return said;
+  }
   // The most trial jobs running at once (squeue -r: an array's tasks one by one) until the
   // sweep's process ends.
   int mostRunningUntilDone(SlurmLoginNode::Launched& l) {
@@ -146,40 +196,18 @@ class SlurmSweepTest : public QObject {
   // --slots 1), the two of a task at once in its one allocation, each its slot of it (`slot k/2`
   // in its output); every trial finishes once, as an ordinary run, recorded as packed.
   void trialsArePackedTwoToAJob() {
-    QVERIFY(writeJob("pack-job.yaml", slurmTarget()));
-    QVERIFY(writeFile("job/pack-sweep.yaml",
-                      "base: pack-job.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, "
-                      "3e-3, 4e-3]\nmetric: loss\n"));
-    SlurmLoginNode::Launched l =
-        m_login.run({"--sweep", m_login.local("job/pack-sweep.yaml"), "--slots", "1", "--pack", "2", "--runs-root",
-                     m_login.local("pack-runs"), "--known-hosts", m_login.knownHosts()});
-    const int most = mostRunningUntilDone(l);
-    const QString out = QString::fromUtf8(l.process->readAllStandardOutput());
-    QString err;
-    const int code = SlurmLoginNode::finish(l, 1000, &err);
-    QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2\n%3\n%4").arg(code).arg(out, err.right(3000), clusterSays())));
-    QVERIFY2(most >= 1 && most <= 1, qPrintable(QString("%1 trial jobs ran at once\n%2").arg(most).arg(out)));
-    QCOMPARE(out.count("in a Slurm job array, 2 trials to a job (1 jobs at a time), to the end"), 4);
-    QProcess status;
-    status.start(TRAINDECK_BIN, {"--sweep-status", l.runDir});
-    QVERIFY(status.waitForFinished(30000));
+    const Swept swept = sweepOnSlurm("pack", "1e-3, 2e-3, 3e-3, 4e-3", {"--slots", "1", "--pack", "2"});
+    QVERIFY2(swept.failure.isEmpty(), qPrintable(swept.failure));
+    QVERIFY2(swept.most == 1, qPrintable(QString("%1 trial jobs ran at once\n%2").arg(swept.most).arg(swept.out)));
+    QCOMPARE(swept.out.count("in a Slurm job array, 2 trials to a job (1 jobs at a time), to the end"), 4);
     QMap<QString, QStringList> slotsByJob;
-    for (const QByteArray& line : status.readAllStandardOutput().split('\n')) {
-      if (line.isEmpty()) continue;
-      const QJsonObject trial = QJsonDocument::fromJson(line).object();
-      QVERIFY2(trial.value("state").toString() == "finished", qPrintable(line + "\n" + out));
-      const QString run = QDir(l.runDir).absoluteFilePath(trial.value("run").toString());
-      QFile record(run + "/remote.json");
-      QVERIFY(record.open(QIODevice::ReadOnly));
-      QVERIFY2(QJsonDocument::fromJson(record.readAll()).object().value("slurm_packed").toBool(), qPrintable(run));
+    for (const QJsonObject& trial : swept.trials) {
+      QVERIFY2(trial.value("state").toString() == "finished", qPrintable(swept.out));
+      const QString run = QDir(swept.runDir).absoluteFilePath(trial.value("run").toString());
+      QVERIFY2(isPacked(run), qPrintable(run));
       QVERIFY2(QFile::exists(run + "/slurm-" + m_login.jobIdOf(run) + ".out"),
                qPrintable(QDir(run).entryList().join(' ')));
-      QString said;
-      QDirIterator outputs(m_login.remoteRunDir(run), {"slurm-*.out"}, QDir::Files);
-      while (outputs.hasNext()) {
-        QFile f(outputs.next());
-        if (f.open(QIODevice::ReadOnly)) said += QString::fromUtf8(f.readAll());
-      }
+      const QString said = outputThere(run);
       const QRegularExpressionMatch slot =
           QRegularExpression("slot (\\d)/2 on this machine: OMP_NUM_THREADS=1").match(said);
       QVERIFY2(slot.hasMatch(), qPrintable(run + ":\n" + said.right(2000)));
@@ -193,40 +221,20 @@ class SlurmSweepTest : public QObject {
   }
 
   // A pack no node can hold (three trials of a core each on nodes of two cores): Slurm refuses
-  // the job array, and the same trials go again a task each, said in their starts' output; every
-  // one finishes, none packed, none counted as a crash.
+  // the job array, and the same trials go again a task each (not alone, as a crash's retry
+  // would); every one finishes, none packed, none counted as a crash.
   void aPackSlurmCannotHoldGoesATrialToATask() {
-    QVERIFY(writeJob("big-pack-job.yaml", slurmTarget()));
-    QVERIFY(writeFile("job/big-pack-sweep.yaml",
-                      "base: big-pack-job.yaml\nmethod: grid\nparameters:\n  optimizer.lr: [1e-3, 2e-3, 3e-3]\n"
-                      "metric: loss\n"));
-    SlurmLoginNode::Launched l =
-        m_login.run({"--sweep", m_login.local("job/big-pack-sweep.yaml"), "--slots", "2", "--pack", "3", "--runs-root",
-                     m_login.local("big-pack-runs"), "--known-hosts", m_login.knownHosts()});
-    const int most = mostRunningUntilDone(l);
-    const QString out = QString::fromUtf8(l.process->readAllStandardOutput());
-    QString err;
-    const int code = SlurmLoginNode::finish(l, 1000, &err);
-    QVERIFY2(code == 0, qPrintable(QString("exit %1\n%2\n%3\n%4").arg(code).arg(out, err.right(3000), clusterSays())));
-    QVERIFY2(most <= 2, qPrintable(QString("%1 jobs at once\n%2").arg(most).arg(out)));
-    QVERIFY2(!out.contains("crashed"), qPrintable(out));
-    QProcess status;
-    status.start(TRAINDECK_BIN, {"--sweep-status", l.runDir});
-    QVERIFY(status.waitForFinished(30000));
-    int finished = 0;
-    for (const QByteArray& line : status.readAllStandardOutput().split('\n')) {
-      if (line.isEmpty()) continue;
-      const QJsonObject trial = QJsonDocument::fromJson(line).object();
-      QVERIFY2(trial.value("state").toString() == "finished", qPrintable(line + "\n" + out));
-      const QString run = QDir(l.runDir).absoluteFilePath(trial.value("run").toString());
-      QFile record(run + "/remote.json");
-      QVERIFY(record.open(QIODevice::ReadOnly));
-      QVERIFY2(!QJsonDocument::fromJson(record.readAll()).object().value("slurm_packed").toBool(), qPrintable(run));
-      // A task of the array submitted again (not a crash's retry, which would go alone).
+    const Swept swept = sweepOnSlurm("big-pack", "1e-3, 2e-3, 3e-3", {"--slots", "2", "--pack", "3"});
+    QVERIFY2(swept.failure.isEmpty(), qPrintable(swept.failure));
+    QVERIFY2(swept.most <= 2, qPrintable(QString("%1 jobs at once\n%2").arg(swept.most).arg(swept.out)));
+    QVERIFY2(!swept.out.contains("crashed"), qPrintable(swept.out));
+    QCOMPARE(swept.trials.size(), 3);
+    for (const QJsonObject& trial : swept.trials) {
+      QVERIFY2(trial.value("state").toString() == "finished", qPrintable(swept.out));
+      const QString run = QDir(swept.runDir).absoluteFilePath(trial.value("run").toString());
+      QVERIFY2(!isPacked(run), qPrintable(run));
       QVERIFY2(m_login.jobIdOf(run).contains('_'), qPrintable(run + ": " + m_login.jobIdOf(run)));
-      ++finished;
     }
-    QCOMPARE(finished, 3);
   }
 
   // Two trials packed in one job, one short and one long: the short one is seen ended (its run
